@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Plumb",
+    products: [
+        .library(name: "Plumb", targets: ["Plumb"]),
+        .executable(name: "plumb", targets: ["plumb"]),
+    ],
+    targets: [
+        // C edges: system libraries through pkg-config, ICU behind a shim whose public
+        // header includes no ICU header (see Documentation/Decisions.md, "ICU shim").
+        .systemLibrary(
+            name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz",
+            providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(
+            name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig",
+            providers: [.apt(["libfontconfig-dev"])]),
+        .target(
+            name: "CXXHash", path: "Sources/CXXHash",
+            cSettings: [.unsafeFlags(["-O3"])]),
+        .target(
+            name: "CICUShim", path: "Sources/CICUShim",
+            linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
+
+        .target(
+            name: "Plumb",
+            dependencies: ["CHarfBuzz", "CFontconfig", "CXXHash", "CICUShim"],
+            path: "Sources/Plumb"),
+        .executableTarget(name: "plumb", dependencies: ["Plumb"], path: "Sources/plumb"),
+        .executableTarget(
+            name: "PlumbBenchmarks", dependencies: ["Plumb"], path: "Benchmarks/PlumbBenchmarks"),
+
+        .target(name: "PropertyTesting", path: "Tests/PropertyTesting"),
+        .testTarget(
+            name: "PlumbTests", dependencies: ["Plumb", "PropertyTesting"],
+            path: "Tests/PlumbTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,19 @@
+#ifndef PLUMB_CXXHASH_H
+#define PLUMB_CXXHASH_H
+#include <stddef.h>
+#include <stdint.h>
+
+/// A 128-bit XXH3 digest as two 64-bit halves.
+typedef struct {
+    uint64_t low;
+    uint64_t high;
+} plumb_hash128;
+
+/// XXH3-128 of `length` bytes with a 64-bit seed. Inlined xxHash (no `_dispatch` entry
+/// points: see PLATFORM-NOTES). Thread-safe, allocation-free.
+plumb_hash128 plumb_xxh3_128(const void *data, size_t length, uint64_t seed);
+
+/// XXH3-64 of `length` bytes with a 64-bit seed. Thread-safe, allocation-free.
+uint64_t plumb_xxh3_64(const void *data, size_t length, uint64_t seed);
+
+#endif

@@ -1,0 +1,45 @@
+import Synchronization
+
+/// Hands each thread its own `TextPreparer` (ICU iterator clone + HarfBuzz buffer + scratch).
+///
+/// A preparer is taken for the duration of one call and returned afterwards, so at most as
+/// many exist as threads ever measured at once. Clones come from a prototype iterator
+/// (`ubrk_clone` ≈ 0.3 µs instead of `ubrk_open` ≈ 3.4 µs).
+///
+/// - Thread safety: safe from any thread; a preparer is used by one thread at a time.
+final class PreparerPool: Sendable {
+    private struct State: ~Copyable {
+        var prototype: BreakIterators
+        var idle: [TextPreparer]
+    }
+
+    private let state: Mutex<State>
+    private let segmentCache: SegmentCache
+
+    init(locale: String, segmentCache: SegmentCache) {
+        guard let prototype = BreakIterators(locale: locale) ?? BreakIterators(locale: "") else {
+            fatalError("ICU could not open a line break iterator")
+        }
+        self.segmentCache = segmentCache
+        self.state = Mutex(State(prototype: prototype, idle: []))
+    }
+
+    /// Runs `body` with a preparer no other thread is using.
+    func withPreparer<R>(_ body: (TextPreparer) throws -> R) rethrows -> R {
+        let preparer = take()
+        defer { give(preparer) }
+        return try body(preparer)
+    }
+
+    private func take() -> TextPreparer {
+        let reused: TextPreparer? = state.withLock { $0.idle.popLast() }
+        if let reused { return reused }
+        let iterators = state.withLock { $0.prototype.clone() }
+        guard let iterators else { fatalError("ICU could not clone a break iterator") }
+        return TextPreparer(iterators: iterators, segmentCache: segmentCache)
+    }
+
+    private func give(_ preparer: TextPreparer) {
+        state.withLock { $0.idle.append(preparer) }
+    }
+}

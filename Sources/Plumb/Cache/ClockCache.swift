@@ -1,0 +1,201 @@
+import Synchronization
+
+/// Counters of a cache, for `--stats` and tests.
+public struct CacheStatistics: Hashable, Sendable, CustomStringConvertible {
+    public var hits: Int = 0
+    public var misses: Int = 0
+    public var insertions: Int = 0
+    public var evictions: Int = 0
+    public var entries: Int = 0
+    /// Bytes charged to the entries (payload + bookkeeping estimate).
+    public var bytes: Int = 0
+    public var budget: Int = 0
+
+    public init() {}
+
+    public var hitRate: Double { hits + misses == 0 ? 0 : Double(hits) / Double(hits + misses) }
+
+    public var description: String {
+        "hits \(hits), misses \(misses), insertions \(insertions), evictions \(evictions), "
+            + "entries \(entries), bytes \(bytes)/\(budget)"
+    }
+
+    static func + (a: CacheStatistics, b: CacheStatistics) -> CacheStatistics {
+        var r = CacheStatistics()
+        r.hits = a.hits + b.hits
+        r.misses = a.misses + b.misses
+        r.insertions = a.insertions + b.insertions
+        r.evictions = a.evictions + b.evictions
+        r.entries = a.entries + b.entries
+        r.bytes = a.bytes + b.bytes
+        r.budget = a.budget + b.budget
+        return r
+    }
+}
+
+/// A sharded, byte-budgeted map from `CacheKey` to `Value` with CLOCK (second-chance)
+/// eviction: a hit sets the entry's reference bit; the eviction hand skips (and clears)
+/// referenced entries, so hot entries survive scans of cold ones.
+///
+/// - Thread safety: every operation locks one shard (`Synchronization.Mutex`, ~5 ns
+///   uncontended); 64 shards keep contention low on many cores.
+/// - Complexity: lookup and insertion O(1) amortised.
+final class ClockCache<Value: Sendable>: Sendable {
+    private struct Slot {
+        var key: CacheKey
+        var value: Value?
+        var bytes: Int
+        var referenced: Bool
+    }
+
+    private struct Shard: ~Copyable {
+        var index: [CacheKey: Int32] = [:]
+        var slots: [Slot] = []
+        var free: [Int32] = []
+        var hand: Int = 0
+        var bytes: Int = 0
+        var stats = CacheStatistics()
+    }
+
+    static var shardCount: Int { 64 }
+    /// Estimated bookkeeping per entry besides the caller's payload size: the index entry
+    /// (key + slot number, with the dictionary's load factor) and the slot header.
+    static var overheadPerEntry: Int { 2 * (MemoryLayout<CacheKey>.stride + 4) + MemoryLayout<Slot>.stride - MemoryLayout<Value?>.stride }
+
+    /// One lock per shard (a class so an array can hold the non-copyable `Mutex`).
+    private final class ShardLock: Sendable {
+        let mutex = Mutex(Shard())
+        @inline(__always)
+        func withLock<R>(_ body: (inout Shard) throws -> R) rethrows -> R {
+            try mutex.withLock { try body(&$0) }
+        }
+    }
+
+    private let shards: [ShardLock]
+    let budgetBytes: Int
+    private let shardBudget: Int
+
+    /// - Parameter budgetBytes: the most bytes all entries may be charged; 0 disables the cache.
+    init(budgetBytes: Int) {
+        self.budgetBytes = max(0, budgetBytes)
+        self.shardBudget = max(0, budgetBytes) / Self.shardCount
+        self.shards = (0..<Self.shardCount).map { _ in ShardLock() }
+    }
+
+    /// The value for `key`, marking it recently used.
+    @inline(__always)
+    func value(for key: CacheKey) -> Value? {
+        shards[key.shard(of: Self.shardCount)].withLock { shard -> Value? in
+            if let i = shard.index[key] {
+                shard.slots[Int(i)].referenced = true
+                shard.stats.hits += 1
+                return shard.slots[Int(i)].value
+            }
+            shard.stats.misses += 1
+            return nil
+        }
+    }
+
+    /// Inserts or replaces `value`, charging `bytes` (payload estimate) against the budget and
+    /// evicting cold entries of the same shard as needed. A value larger than a shard's budget
+    /// is not stored.
+    func insert(_ value: Value, bytes payload: Int, for key: CacheKey) {
+        let cost = payload + Self.overheadPerEntry
+        guard cost <= shardBudget else { return }
+        shards[key.shard(of: Self.shardCount)].withLock { shard in
+            if let i = shard.index[key] {
+                shard.bytes += cost - shard.slots[Int(i)].bytes
+                shard.slots[Int(i)] = Slot(key: key, value: value, bytes: cost, referenced: true)
+            } else {
+                while shard.bytes + cost > shardBudget, !shard.index.isEmpty {
+                    Self.evictOne(&shard)
+                }
+                let slot = Slot(key: key, value: value, bytes: cost, referenced: false)
+                let i: Int32
+                if let f = shard.free.popLast() {
+                    i = f
+                    shard.slots[Int(f)] = slot
+                } else {
+                    i = Int32(shard.slots.count)
+                    shard.slots.append(slot)
+                }
+                shard.index[key] = i
+                shard.bytes += cost
+                shard.stats.insertions += 1
+            }
+        }
+    }
+
+    private static func evictOne(_ shard: inout Shard) {
+        let n = shard.slots.count
+        while true {
+            if shard.hand >= n { shard.hand = 0 }
+            let h = shard.hand
+            shard.hand += 1
+            guard shard.slots[h].value != nil else { continue }
+            if shard.slots[h].referenced {
+                shard.slots[h].referenced = false
+                continue
+            }
+            shard.index[shard.slots[h].key] = nil
+            shard.bytes -= shard.slots[h].bytes
+            shard.slots[h].value = nil
+            shard.free.append(Int32(h))
+            shard.stats.evictions += 1
+            return
+        }
+    }
+
+    /// Removes one entry; returns whether it existed.
+    @discardableResult
+    func remove(_ key: CacheKey) -> Bool {
+        shards[key.shard(of: Self.shardCount)].withLock { shard in
+            guard let i = shard.index.removeValue(forKey: key) else { return false }
+            shard.bytes -= shard.slots[Int(i)].bytes
+            shard.slots[Int(i)].value = nil
+            shard.free.append(i)
+            return true
+        }
+    }
+
+    /// Removes every entry whose value matches `predicate`. O(n).
+    func removeAll(where predicate: (Value) -> Bool) {
+        for shard in shards {
+            shard.withLock { shard in
+                for (i, slot) in shard.slots.enumerated() {
+                    guard let v = slot.value, predicate(v) else { continue }
+                    shard.index[slot.key] = nil
+                    shard.bytes -= slot.bytes
+                    shard.slots[i].value = nil
+                    shard.free.append(Int32(i))
+                }
+            }
+        }
+    }
+
+    /// Empties the cache (statistics other than counts of entries and bytes are kept).
+    func removeAll() {
+        for shard in shards {
+            shard.withLock { shard in
+                let stats = shard.stats
+                shard = Shard()
+                shard.stats = stats
+            }
+        }
+    }
+
+    var statistics: CacheStatistics {
+        var total = CacheStatistics()
+        for shard in shards {
+            let s = shard.withLock { shard -> CacheStatistics in
+                var s = shard.stats
+                s.entries = shard.index.count
+                s.bytes = shard.bytes
+                return s
+            }
+            total = total + s
+        }
+        total.budget = budgetBytes
+        return total
+    }
+}

@@ -1,0 +1,152 @@
+internal import CFontconfig
+
+/// Thin, prefixed wrappers around the fontconfig calls Plumb makes. Every C call of the Fonts
+/// stage that touches fontconfig lives here.
+///
+/// - Thread safety: fontconfig is not documented as thread-safe; all callers hold
+///   `FontResolver`'s lock.
+enum Fontconfig {
+    /// A face fontconfig found: file, face index, the family name it reports first, whether it
+    /// is a color font.
+    struct Match: Hashable {
+        var path: String
+        var faceIndex: Int
+        var families: [String]
+        var isColor: Bool
+    }
+
+    static func loadConfig() -> OpaquePointer? {
+        FcInitLoadConfigAndFonts()
+    }
+
+    static func destroy(config: OpaquePointer) {
+        FcConfigDestroy(config)
+    }
+
+    static func destroy(pattern: OpaquePointer) {
+        FcPatternDestroy(pattern)
+    }
+
+    /// A pattern for `family` with weight, slant, language and (optionally) color set
+    /// explicitly, so the process locale never leaks into the result.
+    static func makePattern(
+        family: String?, weight: Int, italic: Bool, language: String, color: Bool?
+    ) -> OpaquePointer? {
+        guard let pattern = FcPatternCreate() else { return nil }
+        if let family {
+            _ = family.withCString { name in
+                name.withMemoryRebound(to: FcChar8.self, capacity: family.utf8.count + 1) {
+                    FcPatternAddString(pattern, FC_FAMILY, $0)
+                }
+            }
+        }
+        FcPatternAddDouble(pattern, FC_WEIGHT, FcWeightFromOpenTypeDouble(Double(weight)))
+        FcPatternAddInteger(pattern, FC_SLANT, italic ? FC_SLANT_ITALIC : FC_SLANT_ROMAN)
+        if let langSet = FcLangSetCreate() {
+            _ = language.withCString { lang in
+                lang.withMemoryRebound(to: FcChar8.self, capacity: language.utf8.count + 1) {
+                    FcLangSetAdd(langSet, $0)
+                }
+            }
+            FcPatternAddLangSet(pattern, FC_LANG, langSet)
+            FcLangSetDestroy(langSet)
+        }
+        if let color { FcPatternAddBool(pattern, FC_COLOR, color ? 1 : 0) }
+        FcPatternAddBool(pattern, FC_SCALABLE, 1)
+        return pattern
+    }
+
+    /// `FcFontMatch` for a prepared pattern (substitutions applied here). ~200 µs.
+    static func match(config: OpaquePointer, pattern: OpaquePointer) -> Match? {
+        FcConfigSubstitute(config, pattern, FcMatchPattern)
+        FcDefaultSubstitute(pattern)
+        var result = FcResultNoMatch
+        guard let font = FcFontMatch(config, pattern, &result) else { return nil }
+        defer { FcPatternDestroy(font) }
+        return describe(font)
+    }
+
+    /// Reads file, index, families and color of a font pattern.
+    static func describe(_ font: OpaquePointer) -> Match? {
+        var file: UnsafeMutablePointer<FcChar8>? = nil
+        guard FcPatternGetString(font, FC_FILE, 0, &file) == FcResultMatch, let file else {
+            return nil
+        }
+        var index: Int32 = 0
+        if FcPatternGetInteger(font, FC_INDEX, 0, &index) != FcResultMatch { index = 0 }
+        var families: [String] = []
+        var n: Int32 = 0
+        while true {
+            var name: UnsafeMutablePointer<FcChar8>? = nil
+            guard FcPatternGetString(font, FC_FAMILY, n, &name) == FcResultMatch, let name else {
+                break
+            }
+            families.append(String(cString: name))
+            n += 1
+        }
+        var color: FcBool = 0
+        if FcPatternGetBool(font, FC_COLOR, 0, &color) != FcResultMatch { color = 0 }
+        return Match(
+            path: String(cString: file), faceIndex: Int(index & 0xFFFF), families: families,
+            isColor: color != 0)
+    }
+
+    /// The fallback order for a pattern (`FcFontSort` with trimming), as faces with their
+    /// character sets. ~400 µs; call once per cascade.
+    static func sort(config: OpaquePointer, pattern: OpaquePointer) -> SortedFonts? {
+        FcConfigSubstitute(config, pattern, FcMatchPattern)
+        FcDefaultSubstitute(pattern)
+        var result = FcResultNoMatch
+        guard let set = FcFontSort(config, pattern, 1, nil, &result) else { return nil }
+        return SortedFonts(set: set)
+    }
+
+    /// A fingerprint of the installed font files (paths, in fontconfig's order), so caches can
+    /// tell when fonts were added or removed.
+    static func fontSetFingerprint(config: OpaquePointer) -> [String] {
+        guard let set = FcConfigGetFonts(config, FcSetSystem) else { return [] }
+        let count = Int(set.pointee.nfont)
+        var paths: [String] = []
+        paths.reserveCapacity(count)
+        for i in 0..<count {
+            guard let font = set.pointee.fonts[i] else { continue }
+            var file: UnsafeMutablePointer<FcChar8>? = nil
+            if FcPatternGetString(font, FC_FILE, 0, &file) == FcResultMatch, let file {
+                var index: Int32 = 0
+                _ = FcPatternGetInteger(font, FC_INDEX, 0, &index)
+                paths.append(String(cString: file) + "#\(index)")
+            }
+        }
+        return paths
+    }
+
+    /// Whether the configuration still reflects the font directories on disk.
+    static func isUpToDate(config: OpaquePointer) -> Bool {
+        FcConfigUptoDate(config) != 0
+    }
+}
+
+/// The result of `FcFontSort`: faces in fallback order with their character sets.
+///
+/// - Thread safety: immutable after creation; `FcCharSetHasChar` only reads.
+final class SortedFonts: @unchecked Sendable {
+    private let set: UnsafeMutablePointer<FcFontSet>
+
+    init(set: UnsafeMutablePointer<FcFontSet>) { self.set = set }
+    deinit { FcFontSetDestroy(set) }
+
+    var count: Int { Int(set.pointee.nfont) }
+
+    /// The `i`-th face, if it has the given characters.
+    func match(at i: Int, covering scalars: [Unicode.Scalar]) -> Fontconfig.Match? {
+        guard let font = set.pointee.fonts[i] else { return nil }
+        var charset: OpaquePointer? = nil
+        guard FcPatternGetCharSet(font, FC_CHARSET, 0, &charset) == FcResultMatch,
+            let charset
+        else { return nil }
+        for scalar in scalars where FcCharSetHasChar(charset, scalar.value) == 0 {
+            return nil
+        }
+        return Fontconfig.describe(font)
+    }
+}

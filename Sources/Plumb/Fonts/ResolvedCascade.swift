@@ -1,0 +1,106 @@
+import Synchronization
+
+/// A family cascade resolved to loaded fonts, with the per-cluster font choice.
+///
+/// - Thread safety: immutable except for the fallback cache, which is behind a `Mutex`.
+final class ResolvedCascade: Sendable {
+    let key: FontResolver.CascadeKey
+    /// The cascade's fonts in order (at least one).
+    let fonts: [Font]
+    let emojiFont: Font?
+    let cjkFont: Font?
+    /// Unknown families, or the default-family substitution.
+    let warnings: [MeasureWarning]
+    private unowned let resolver: FontResolver
+    /// Clusters the cascade cannot render → the fallback font fontconfig chose.
+    private let fallbackCache = Mutex<[FallbackKey: Font]>([:])
+
+    private struct FallbackKey: Hashable {
+        var scalars: [Unicode.Scalar]
+        var emoji: Bool
+    }
+
+    init(
+        key: FontResolver.CascadeKey, fonts: [Font], emojiFont: Font?, cjkFont: Font?,
+        warnings: [MeasureWarning], resolver: FontResolver
+    ) {
+        self.key = key
+        self.fonts = fonts
+        self.emojiFont = emojiFont
+        self.cjkFont = cjkFont
+        self.warnings = warnings
+        self.resolver = resolver
+    }
+
+    var primary: Font { fonts[0] }
+
+    /// The outcome of choosing a font for one cluster.
+    enum Choice {
+        /// The cluster needs no glyph (only joiners, selectors, controls): keep the run's font.
+        case inherit
+        case font(Font)
+        /// No installed font has every character; the best partial font is used (.notdef).
+        case missing(Font)
+    }
+
+    /// Chooses the font for one grapheme cluster.
+    ///
+    /// - Parameter scalars: the cluster's scalars.
+    /// - Complexity: O(k · f) cmap lookups for k scalars and f cascade fonts; clusters beyond
+    ///   the cascade hit a cache after the first fontconfig scan.
+    /// - Thread safety: safe from any thread.
+    func choose(forCluster scalars: UnsafeBufferPointer<Unicode.Scalar>) -> Choice {
+        var needsGlyph = false
+        for s in scalars where !ClusterClassifier.isIgnorableForCoverage(s) {
+            needsGlyph = true
+            break
+        }
+        guard needsGlyph else { return .inherit }
+        let emoji = ClusterClassifier.wantsEmojiPresentation(scalars)
+        if emoji, let emojiFont, covers(emojiFont, scalars) { return .font(emojiFont) }
+        for font in fonts where covers(font, scalars) { return .font(font) }
+        if let cjkFont, let first = scalars.first, ClusterClassifier.isCJK(first),
+            covers(cjkFont, scalars)
+        {
+            return .font(cjkFont)
+        }
+        return fallback(for: scalars, emoji: emoji)
+    }
+
+    @inline(__always)
+    private func covers(_ font: Font, _ scalars: UnsafeBufferPointer<Unicode.Scalar>) -> Bool {
+        for s in scalars where !ClusterClassifier.isIgnorableForCoverage(s) {
+            if !font.hasGlyph(for: s) { return false }
+        }
+        return true
+    }
+
+    private func fallback(for scalars: UnsafeBufferPointer<Unicode.Scalar>, emoji: Bool) -> Choice {
+        let needed = scalars.filter { !ClusterClassifier.isIgnorableForCoverage($0) }
+        let key = FallbackKey(scalars: needed, emoji: emoji)
+        if let hit = fallbackCache.withLock({ $0[key] }) { return .font(hit) }
+        var chosen: Font? = nil
+        if !emoji, let emojiFont, covers(emojiFont, scalars) {
+            // A text-default symbol that only the emoji font has.
+            chosen = emojiFont
+        }
+        if chosen == nil, let sorted = resolver.sortedFallbacks(for: self.key) {
+            for i in 0..<sorted.count {
+                if let font = resolver.loadSortedFallback(sorted, at: i, covering: needed) {
+                    chosen = font
+                    break
+                }
+            }
+        }
+        if let chosen {
+            fallbackCache.withLock { $0[key] = chosen }
+            return .font(chosen)
+        }
+        // No single font has the whole cluster: the first cascade font with its base
+        // character, else the primary font (.notdef).
+        if let base = needed.first, let partial = fonts.first(where: { $0.hasGlyph(for: base) }) {
+            return .missing(partial)
+        }
+        return .missing(primary)
+    }
+}

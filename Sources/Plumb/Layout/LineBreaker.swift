@@ -1,0 +1,182 @@
+/// A line produced by `LineBreaker`, before heights are known.
+struct LineBox: Sendable, Equatable {
+    /// Graphemes of the line (hanging whitespace included, hard-break characters excluded).
+    var graphemeStart: Int32
+    var graphemeEnd: Int32
+    /// Advance of the visible content (hanging trailing whitespace excluded).
+    var usedWidth: Double
+    /// Advance of the trailing whitespace that hangs past the used width.
+    var hangingWidth: Double
+    /// Local fonts drawing this line (see `PreparedText.fontBit`).
+    var fontMask: UInt64
+    var paragraph: Int32
+    var endsParagraph: Bool
+    /// Whether this line ends inside a word (an overlong word or char wrapping).
+    var endsInsideWord: Bool
+}
+
+/// How `LineBreaker` may break lines.
+enum WrapPolicy: Sendable {
+    /// At UAX #14 opportunities; overlong words break between grapheme clusters.
+    case words
+    /// At every grapheme-cluster boundary.
+    case characters
+    /// Only at hard and mandatory breaks (single-line mode or unlimited width).
+    case none
+}
+
+/// Greedy line breaking over a `PreparedText`: pure arithmetic, no C, no allocation besides
+/// the output.
+///
+/// Rules: a unit (word or grapheme) goes on the current line when its width minus its hanging
+/// trailing whitespace fits; otherwise the line ends before it. A word wider than a whole line
+/// first moves to its own line, then breaks between grapheme clusters (CSS
+/// `overflow-wrap: break-word`); every line holds at least one cluster. Tabs advance to the
+/// next multiple of the tab interval from the line start.
+///
+/// - Complexity: O(words) per layout, plus O(graphemes) of the words that contain tabs or are
+///   broken.
+/// - Thread safety: a value type over immutable input; safe.
+struct LineBreaker {
+    let text: PreparedText
+    let maxWidth: Double
+    let policy: WrapPolicy
+    let tabInterval: Double
+    /// Stop after this many lines (e.g. maxLines + 1 to learn whether text was cut).
+    let lineLimit: Int
+
+    /// A width compared with `maxWidth` fits if it exceeds it by at most this much (points):
+    /// absorbs floating-point noise of summed advances.
+    static let tolerance = 1e-6
+
+    func lines() -> [LineBox] {
+        var out: [LineBox] = []
+        out.reserveCapacity(min(lineLimit, 8))
+        for (p, paragraph) in text.paragraphs.enumerated() {
+            guard out.count < lineLimit else { break }
+            if paragraph.wordStart == paragraph.wordEnd {
+                out.append(
+                    LineBox(
+                        graphemeStart: paragraph.graphemeStart, graphemeEnd: paragraph.graphemeStart,
+                        usedWidth: 0, hangingWidth: 0, fontMask: PreparedText.fontBit(0),
+                        paragraph: Int32(p), endsParagraph: true, endsInsideWord: false))
+                continue
+            }
+            breakParagraph(Int32(p), paragraph, into: &out)
+        }
+        return out
+    }
+
+    /// The state of the line being filled.
+    private struct Cursor {
+        var start: Int32
+        var end: Int32
+        var x: Double = 0
+        var used: Double = 0
+        var mask: UInt64 = 0
+        var isEmpty: Bool { start == end }
+    }
+
+    private func breakParagraph(
+        _ p: Int32, _ paragraph: PreparedText.Paragraph, into out: inout [LineBox]
+    ) {
+        let limit = policy == .none ? Double.infinity : maxWidth + Self.tolerance
+        var line = Cursor(start: paragraph.graphemeStart, end: paragraph.graphemeStart)
+
+        func emit(endsParagraph: Bool, insideWord: Bool) {
+            out.append(
+                LineBox(
+                    graphemeStart: line.start, graphemeEnd: line.end, usedWidth: line.used,
+                    hangingWidth: max(0, line.x - line.used), fontMask: line.mask, paragraph: p,
+                    endsParagraph: endsParagraph, endsInsideWord: insideWord))
+            line = Cursor(start: line.end, end: line.end)
+        }
+
+        var unitStart = paragraph.graphemeStart
+        let paragraphEnd = paragraph.graphemeEnd
+        var wordIndex = Int(paragraph.wordStart)
+        while unitStart < paragraphEnd {
+            guard out.count < lineLimit else { return }
+            // The next unit: the rest of the current word, or one grapheme (+ its hanging
+            // spaces) when wrapping by characters.
+            let word = text.words[wordIndex]
+            var unitEnd = word.graphemeEnd
+            if policy == .characters {
+                unitEnd = unitStart + 1
+                while unitEnd < word.graphemeEnd && text.flags[Int(unitEnd)].contains(.hangingSpace) {
+                    unitEnd += 1
+                }
+            }
+            let m = measure(unitStart..<unitEnd, word: word, at: line.x)
+            if line.x + m.width - m.hanging <= limit {
+                line.x += m.width
+                line.used = line.x - m.hanging
+                line.mask |= m.mask
+                line.end = unitEnd
+            } else if !line.isEmpty {
+                emit(endsParagraph: false, insideWord: policy == .characters && unitStart != word.graphemeStart)
+                continue  // the unit starts the next line
+            } else {
+                // Overlong: fill this line cluster by cluster (at least one), then go on.
+                var g = unitStart
+                repeat {
+                    let adv = advance(of: g, at: line.x)
+                    let hangs = text.flags[Int(g)].contains(.hangingSpace)
+                    if g > unitStart && !hangs && line.x + adv > limit { break }
+                    line.x += adv
+                    if !hangs { line.used = line.x }
+                    line.mask |= PreparedText.fontBit(text.graphemeFonts[Int(g)])
+                    g += 1
+                } while g < unitEnd
+                line.end = g
+                if g < unitEnd {
+                    unitStart = g
+                    emit(endsParagraph: false, insideWord: true)
+                    continue
+                }
+            }
+            unitStart = unitEnd
+            if unitStart == word.graphemeEnd {
+                if word.mandatoryBreakAfter {
+                    emit(endsParagraph: false, insideWord: false)
+                }
+                wordIndex += 1
+            }
+        }
+        if !line.isEmpty {
+            if out.count < lineLimit { emit(endsParagraph: true, insideWord: false) }
+        } else if let last = out.indices.last, out[last].paragraph == p {
+            out[last].endsParagraph = true
+        }
+    }
+
+    /// Width, hanging whitespace and fonts of graphemes `range` of `word` placed at `x`.
+    @inline(__always)
+    private func measure(_ range: Range<Int32>, word: PreparedText.Word, at x: Double)
+        -> (width: Double, hanging: Double, mask: UInt64)
+    {
+        if range.lowerBound == word.graphemeStart && range.upperBound == word.graphemeEnd
+            && !word.hasTab
+        {
+            return (word.width, word.hangingWidth, word.fontMask)
+        }
+        var width = 0.0
+        var hanging = 0.0
+        var mask: UInt64 = 0
+        for g in range {
+            let adv = advance(of: g, at: x + width)
+            width += adv
+            if text.flags[Int(g)].contains(.hangingSpace) { hanging += adv } else { hanging = 0 }
+            mask |= PreparedText.fontBit(text.graphemeFonts[Int(g)])
+        }
+        return (width, hanging, mask)
+    }
+
+    /// A grapheme's advance at line position `x` (tabs jump to the next stop).
+    @inline(__always)
+    private func advance(of g: Int32, at x: Double) -> Double {
+        guard text.flags[Int(g)].contains(.tab) else { return text.advances[Int(g)] }
+        let stop = (x / tabInterval).rounded(.down) * tabInterval + tabInterval
+        return stop - x
+    }
+}

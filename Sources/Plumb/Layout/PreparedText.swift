@@ -1,0 +1,105 @@
+/// A text measured once for one font setup, ready to be laid out at any width.
+///
+/// Everything here is width-independent: grapheme clusters with their advances (HarfBuzz, in
+/// points, letter spacing included), break opportunities (ICU), fonts and paragraphs. Line
+/// breaking over it is pure arithmetic (`LineBreaker`), so a width change never reshapes.
+/// Opaque to library users on purpose, so the public API does not calcify around it.
+///
+/// - Thread safety: immutable; share freely.
+final class PreparedText: Sendable {
+    /// A font used by the text, with its metrics scaled to the style's size (points).
+    struct FontUse: Sendable {
+        let font: Font
+        let ascender: Double
+        /// ≤ 0.
+        let descender: Double
+        let lineGap: Double
+
+        /// Natural line height: ascender − descender, plus the gap with font leading.
+        @inline(__always)
+        func lineHeight(includingLeading: Bool) -> Double {
+            ascender - descender + (includingLeading ? lineGap : 0)
+        }
+    }
+
+    /// Per-grapheme flag bits.
+    struct GraphemeFlags: OptionSet, Sendable {
+        let rawValue: UInt8
+        /// Whitespace that hangs at a line end (never causes a wrap, not in the used width).
+        static let hangingSpace = GraphemeFlags(rawValue: 1)
+        /// A tab: its advance depends on the position in the line.
+        static let tab = GraphemeFlags(rawValue: 2)
+        /// A line may break after this grapheme (UAX #14).
+        static let breakAfter = GraphemeFlags(rawValue: 4)
+        /// A line must break after this grapheme (a mandatory break inside a paragraph, e.g.
+        /// vertical tab or form feed).
+        static let mandatoryBreakAfter = GraphemeFlags(rawValue: 8)
+    }
+
+    /// Graphemes between two break opportunities: the unit of word wrapping.
+    struct Word: Sendable {
+        var graphemeStart: Int32
+        var graphemeEnd: Int32
+        /// Sum of the advances (tabs count 0 here; see `hasTab`).
+        var width: Double
+        /// Advance of the trailing hanging whitespace (included in `width`).
+        var hangingWidth: Double
+        /// Bit i set when local font i (capped at 63) draws a grapheme of the word.
+        var fontMask: UInt64
+        var hasTab: Bool
+        var mandatoryBreakAfter: Bool
+    }
+
+    /// A paragraph: text between hard breaks.
+    struct Paragraph: Sendable {
+        /// UTF-8 byte range of the paragraph's content (hard-break characters excluded).
+        var byteStart: Int32
+        var byteEnd: Int32
+        var graphemeStart: Int32
+        var graphemeEnd: Int32
+        var wordStart: Int32
+        var wordEnd: Int32
+    }
+
+    let fonts: [FontUse]
+    let graphemeStarts: [Int32]
+    let graphemeEnds: [Int32]
+    let advances: [Double]
+    let flags: [GraphemeFlags]
+    let graphemeFonts: [UInt8]
+    let words: [Word]
+    let paragraphs: [Paragraph]
+    /// The font (local index) and advance of "…" for truncation.
+    let ellipsisFont: UInt8
+    let ellipsisWidth: Double
+    let utf8Count: Int
+    let missingGlyphClusters: Int
+
+    init(
+        fonts: [FontUse], graphemeStarts: [Int32], graphemeEnds: [Int32], advances: [Double],
+        flags: [GraphemeFlags], graphemeFonts: [UInt8], words: [Word], paragraphs: [Paragraph],
+        ellipsisFont: UInt8, ellipsisWidth: Double, utf8Count: Int, missingGlyphClusters: Int
+    ) {
+        self.fonts = fonts
+        self.graphemeStarts = graphemeStarts
+        self.graphemeEnds = graphemeEnds
+        self.advances = advances
+        self.flags = flags
+        self.graphemeFonts = graphemeFonts
+        self.words = words
+        self.paragraphs = paragraphs
+        self.ellipsisFont = ellipsisFont
+        self.ellipsisWidth = ellipsisWidth
+        self.utf8Count = utf8Count
+        self.missingGlyphClusters = missingGlyphClusters
+    }
+
+    /// Approximate heap bytes, for cache budgets.
+    var byteSize: Int {
+        64 + fonts.count * 40 + graphemeEnds.count * (4 + 4 + 8 + 1 + 1) + words.count * 48
+            + paragraphs.count * 24
+    }
+
+    /// The font bit of local font index `i` (indices ≥ 63 share the last bit).
+    @inline(__always) static func fontBit(_ i: UInt8) -> UInt64 { 1 << UInt64(min(i, 63)) }
+}

@@ -1,0 +1,229 @@
+/// A line after heights, positions and truncation are applied (unrounded points).
+struct PlacedLine: Sendable, Equatable {
+    var box: LineBox
+    var y: Double
+    var height: Double
+    /// Natural height before multiple/min/max (for explanations).
+    var naturalHeight: Double
+    /// Baseline distance from the line's top.
+    var baselineOffset: Double
+    /// Gap after this line (0 for the last line).
+    var gapAfter: Double
+    var truncation: Truncation?
+}
+
+/// How a truncated last line shows its text: graphemes `[box.graphemeStart, headEnd)` and
+/// `[tailStart, tailEnd)` are visible around an ellipsis.
+struct Truncation: Sendable, Equatable {
+    var placement: EllipsisPlacement
+    var headEnd: Int32
+    var tailStart: Int32
+    var tailEnd: Int32
+    var ellipsisWidth: Double
+}
+
+/// The complete, unrounded layout of one text (no C): lines and the height sum.
+struct ComputedLayout: Sendable {
+    var lines: [PlacedLine]
+    /// Σ line heights + gaps (unrounded).
+    var height: Double
+    var widestLine: Double
+    var isTruncated: Bool
+    /// Some line broke inside a word (so the layout is not valid for every width ≥ widest).
+    var brokeInsideWord: Bool
+    var warnings: [MeasureWarning]
+}
+
+/// Lines → heights → truncation: the Metrics stage, pure arithmetic.
+///
+/// - Complexity: O(lines), plus O(graphemes of the paragraph) for an ellipsis.
+/// - Thread safety: pure function of its inputs.
+enum LayoutAssembler {
+    static func assemble(
+        _ text: PreparedText, style: SanitizedStyle, width: LayoutWidth
+    ) -> ComputedLayout {
+        let wraps = style.options.contains(.usesLineFragmentOrigin)
+        let maxWidth: Double
+        let policy: WrapPolicy
+        switch width {
+        case .points(let w) where wraps:
+            maxWidth = w
+            policy = style.lineBreakMode == .charWrapping ? .characters : .words
+        default:
+            maxWidth = .infinity
+            policy = .none
+        }
+        let lineLimit = style.maxLines > 0 ? style.maxLines + 1 : Int.max
+        let boxes = LineBreaker(
+            text: text, maxWidth: maxWidth, policy: policy, tabInterval: style.tabInterval,
+            lineLimit: lineLimit
+        ).lines()
+
+        let model = LineHeightModel(style: style)
+        var lines: [PlacedLine] = []
+        lines.reserveCapacity(boxes.count)
+        var y = 0.0
+        for box in boxes {
+            let natural = model.natural(of: box, in: text)
+            let h = model.lineHeight(natural: natural.height)
+            lines.append(
+                PlacedLine(
+                    box: box, y: y, height: h, naturalHeight: natural.height,
+                    baselineOffset: baselineOffset(height: h, natural: natural),
+                    gapAfter: 0, truncation: nil))
+            y += h + model.gap(afterLineEndingParagraph: box.endsParagraph)
+        }
+
+        var truncated = false
+        var cutByMaxLines = false
+        var warnings: [MeasureWarning] = []
+        // maxLines: keep the first maxLines lines.
+        if style.maxLines > 0 && lines.count > style.maxLines {
+            lines.removeLast(lines.count - style.maxLines)
+            truncated = true
+            cutByMaxLines = true
+        }
+        // Height limit: an upper bound — drop lines that do not fully fit.
+        var cutByHeight = false
+        if style.heightLimit.isFinite {
+            let limit = style.heightLimit * (1 + 1e-12) + 1e-9
+            let keep = lines.prefix { $0.y + $0.height <= limit }.count
+            if keep < lines.count {
+                if keep == 0 { warnings.append(.heightLimitBelowFirstLine(style.heightLimit)) }
+                lines.removeLast(lines.count - keep)
+                truncated = true
+                cutByHeight = true
+            }
+        }
+        // The ellipsis on the last kept line.
+        var placement: EllipsisPlacement? = nil
+        if truncated {
+            placement = style.lineBreakMode.ellipsisPlacement
+            if placement == nil && cutByHeight && !cutByMaxLines
+                && style.options.contains(.truncatesLastVisibleLine)
+                && style.lineBreakMode != .clipping
+            {
+                placement = .tail
+            }
+        }
+        if let placement, !lines.isEmpty {
+            let last = lines.count - 1
+            let t = truncate(lines[last].box, in: text, maxWidth: maxWidth, placement: placement)
+            lines[last].box = t.box
+            lines[last].truncation = t.truncation
+            let natural = model.natural(of: t.box, in: text)
+            let h = model.lineHeight(natural: natural.height)
+            // A different ellipsis font may change the line's height; it must still fit the
+            // height limit, else the line keeps its old height (the ellipsis font is smaller
+            // in every installed cascade we test, so this only guards pathological fonts).
+            if lines[last].y + h <= style.heightLimit * (1 + 1e-12) + 1e-9 || !style.heightLimit.isFinite {
+                lines[last].height = h
+                lines[last].naturalHeight = natural.height
+                lines[last].baselineOffset = baselineOffset(height: h, natural: natural)
+            }
+        }
+
+        var height = 0.0
+        var widest = 0.0
+        var insideWord = false
+        for i in lines.indices {
+            let isLast = i == lines.count - 1
+            lines[i].gapAfter = isLast ? 0 : model.gap(afterLineEndingParagraph: lines[i].box.endsParagraph)
+            lines[i].y = height
+            height += lines[i].height + lines[i].gapAfter
+            widest = max(widest, lines[i].box.usedWidth)
+            insideWord = insideWord || lines[i].box.endsInsideWord
+        }
+        return ComputedLayout(
+            lines: lines, height: height, widestLine: widest, isTruncated: truncated,
+            brokeInsideWord: insideWord || truncated, warnings: warnings)
+    }
+
+    /// Extra height goes above the text (TextKit): baseline = (height − natural) + ascender,
+    /// kept inside the line.
+    @inline(__always)
+    private static func baselineOffset(height h: Double, natural: (height: Double, ascender: Double)) -> Double {
+        max(0, min(h, h - natural.height + natural.ascender))
+    }
+
+    /// Fits the rest of the paragraph from `box`'s start into `maxWidth` with an ellipsis.
+    private static func truncate(
+        _ box: LineBox, in text: PreparedText, maxWidth: Double, placement: EllipsisPlacement
+    ) -> (box: LineBox, truncation: Truncation) {
+        let paragraph = text.paragraphs[Int(box.paragraph)]
+        let start = box.graphemeStart
+        let end = max(box.graphemeEnd, paragraph.graphemeEnd)
+        let ellipsis = text.ellipsisWidth
+        let limit = maxWidth.isFinite ? maxWidth + LineBreaker.tolerance : .infinity
+        let budget = max(0, limit - ellipsis)
+        func isSpace(_ g: Int32) -> Bool { text.flags[Int(g)].contains(.hangingSpace) }
+        func adv(_ g: Int32) -> Double { text.flags[Int(g)].contains(.tab) ? 0 : text.advances[Int(g)] }
+
+        var headEnd = start
+        var tailStart = end
+        var headWidth = 0.0
+        var tailWidth = 0.0
+        switch placement {
+        case .tail:
+            // With an unconstrained width the line keeps its own content.
+            let stop = maxWidth.isFinite ? end : box.graphemeEnd
+            var w = 0.0
+            var g = start
+            while g < stop, w + adv(g) <= budget {
+                w += adv(g)
+                g += 1
+            }
+            headEnd = g
+            while headEnd > start && isSpace(headEnd - 1) { headEnd -= 1 }
+            headWidth = (start..<headEnd).reduce(0) { $0 + adv($1) }
+        case .head:
+            let from = maxWidth.isFinite ? start : box.graphemeStart
+            var w = 0.0
+            var g = end
+            while g > from, w + adv(g - 1) <= budget {
+                w += adv(g - 1)
+                g -= 1
+            }
+            while g < end && isSpace(g) { g += 1 }
+            tailStart = g
+            tailWidth = (tailStart..<end).reduce(0) { $0 + adv($1) }
+        case .middle:
+            let stop = maxWidth.isFinite ? end : box.graphemeEnd
+            var g = start
+            var w = 0.0
+            while g < stop, w + adv(g) <= budget / 2 {
+                w += adv(g)
+                g += 1
+            }
+            headEnd = g
+            while headEnd > start && isSpace(headEnd - 1) { headEnd -= 1 }
+            headWidth = (start..<headEnd).reduce(0) { $0 + adv($1) }
+            var t = stop
+            var tw = 0.0
+            while t > headEnd, headWidth + tw + adv(t - 1) <= budget {
+                tw += adv(t - 1)
+                t -= 1
+            }
+            while t < stop && isSpace(t) { t += 1 }
+            tailStart = t
+            tailWidth = (tailStart..<stop).reduce(0) { $0 + adv($1) }
+            if !maxWidth.isFinite { tailStart = stop }
+        }
+        let tailEnd = placement == .middle && !maxWidth.isFinite ? box.graphemeEnd : end
+        var mask = PreparedText.fontBit(text.ellipsisFont)
+        for g in start..<headEnd { mask |= PreparedText.fontBit(text.graphemeFonts[Int(g)]) }
+        for g in tailStart..<tailEnd { mask |= PreparedText.fontBit(text.graphemeFonts[Int(g)]) }
+        var newBox = box
+        newBox.graphemeEnd = end
+        newBox.usedWidth = headWidth + tailWidth + ellipsis
+        newBox.hangingWidth = 0
+        newBox.fontMask = mask
+        newBox.endsParagraph = true
+        return (
+            newBox,
+            Truncation(
+                placement: placement, headEnd: headEnd, tailStart: tailStart, tailEnd: tailEnd,
+                ellipsisWidth: ellipsis)
+        )
+    }
+}

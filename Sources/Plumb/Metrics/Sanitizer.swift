@@ -1,0 +1,115 @@
+/// A style whose every number is usable: finite, in range, with defaults substituted.
+struct SanitizedStyle: Hashable, Sendable {
+    var font: FontDescriptor
+    var lineSpacing: Double
+    var minimumLineHeight: Double
+    var maximumLineHeight: Double
+    var lineHeightMultiple: Double
+    var paragraphSpacing: Double
+    var paragraphSpacingBefore: Double
+    var letterSpacing: Double
+    var tabInterval: Double
+    var maxLines: Int
+    var lineBreakMode: LineBreakMode
+    var options: DrawingOptions
+    /// `.infinity` when unlimited.
+    var heightLimit: Double
+}
+
+/// The layout width after sanitising.
+enum LayoutWidth: Hashable, Sendable {
+    /// NaN or ≤ 0: no layout is possible.
+    case unmeasurable
+    /// +∞: every paragraph is one line (but hard breaks still count).
+    case unconstrained
+    case points(Double)
+}
+
+/// Replaces every unusable number of a request with a safe value and says so.
+///
+/// Rules: font size NaN/∞/≤ 0 → 17 pt; sizes above 10,000 pt are capped; spacings and line
+/// heights NaN/∞/negative → 0; letter spacing NaN/∞ → 0 (negative is allowed); tab interval
+/// NaN/∞/≤ 0 → 28; negative maxLines → 0; scale NaN/∞/≤ 0 → 2 (capped at 100); height limit
+/// nil/NaN/∞/≤ 0/> 10⁹ → unlimited; weight clamped to 1...1000.
+enum Sanitizer {
+    static let defaultScale = 2.0
+    static let maximumFontSize = 10_000.0
+    static let maximumLength = 1e7
+    static let unlimitedHeightThreshold = 1e9
+
+    static func style(_ style: TextStyle, warnings: inout [MeasureWarning]) -> SanitizedStyle {
+        var font = style.font
+        let size = font.size
+        if !size.isFinite || size <= 0 {
+            font.size = FontDescriptor.defaultSize
+            warnings.append(.invalidFontSize(size, replacement: font.size))
+        } else if size > maximumFontSize {
+            font.size = maximumFontSize
+            warnings.append(.invalidFontSize(size, replacement: font.size))
+        }
+        if font.weight < 1 || font.weight > 1000 {
+            warnings.append(.invalidValue(field: "weight", description: "\(font.weight) is outside 1...1000; clamped"))
+            font.weight = min(1000, max(1, font.weight))
+        }
+        func length(_ value: Double, _ name: String) -> Double {
+            if !value.isFinite || value < 0 {
+                warnings.append(.invalidSpacing(field: name, value: value))
+                return 0
+            }
+            if value > maximumLength {
+                warnings.append(.invalidValue(field: name, description: "\(value) is absurdly large; used \(maximumLength)"))
+                return maximumLength
+            }
+            return value
+        }
+        var letterSpacing = style.letterSpacing
+        if !letterSpacing.isFinite || abs(letterSpacing) > maximumLength {
+            warnings.append(.invalidSpacing(field: "letterSpacing", value: letterSpacing))
+            letterSpacing = 0
+        }
+        var tab = style.tabInterval
+        if !tab.isFinite || tab <= 0 || tab > maximumLength {
+            warnings.append(.invalidValue(field: "tabInterval", description: "\(tab) is invalid; used 28"))
+            tab = 28
+        }
+        var maxLines = style.maxLines
+        if maxLines < 0 {
+            warnings.append(.invalidValue(field: "maxLines", description: "\(maxLines) is negative; used 0 (unlimited)"))
+            maxLines = 0
+        }
+        var heightLimit = Double.infinity
+        if let h = style.heightLimit, h.isFinite, h > 0, h <= unlimitedHeightThreshold {
+            heightLimit = h
+        }
+        return SanitizedStyle(
+            font: font, lineSpacing: length(style.lineSpacing, "lineSpacing"),
+            minimumLineHeight: length(style.minimumLineHeight, "minimumLineHeight"),
+            maximumLineHeight: length(style.maximumLineHeight, "maximumLineHeight"),
+            lineHeightMultiple: length(style.lineHeightMultiple, "lineHeightMultiple"),
+            paragraphSpacing: length(style.paragraphSpacing, "paragraphSpacing"),
+            paragraphSpacingBefore: length(style.paragraphSpacingBefore, "paragraphSpacingBefore"),
+            letterSpacing: letterSpacing, tabInterval: tab, maxLines: maxLines,
+            lineBreakMode: style.lineBreakMode, options: style.options, heightLimit: heightLimit)
+    }
+
+    static func width(_ width: Double, warnings: inout [MeasureWarning]) -> LayoutWidth {
+        if width.isNaN || width <= 0 {
+            warnings.append(.unmeasurableWidth(width))
+            return .unmeasurable
+        }
+        if width == .infinity { return .unconstrained }
+        return .points(width)
+    }
+
+    static func scale(_ scale: Double, warnings: inout [MeasureWarning]) -> Double {
+        if !scale.isFinite || scale <= 0 {
+            warnings.append(.invalidScale(scale, replacement: defaultScale))
+            return defaultScale
+        }
+        if scale > 100 {
+            warnings.append(.invalidScale(scale, replacement: 100))
+            return 100
+        }
+        return scale
+    }
+}

@@ -1,0 +1,29 @@
+/// A size in points.
+public struct Size: Hashable, Sendable, CustomStringConvertible {
+    public var width: Double
+    public var height: Double
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+    public static let zero = Size(width: 0, height: 0)
+    public var description: String { "\(width) × \(height)" }
+}
+
+/// A rectangle in points, origin at the top-left of the text box, y growing downwards.
+public struct Rect: Hashable, Sendable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+    public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+    public var description: String { "(\(x), \(y), \(width), \(height))" }
+}

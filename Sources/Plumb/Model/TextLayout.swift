@@ -1,0 +1,82 @@
+/// One laid-out line: where it is in the text and on screen.
+public struct LayoutLine: Hashable, Sendable {
+    /// The line's text range (hanging spaces included, hard breaks excluded). For a truncated
+    /// line it spans everything the line stands for; see `truncation` for what is visible.
+    public var range: Range<String.Index>
+    /// The same range as Unicode-scalar offsets from the start of the text.
+    public var scalarRange: Range<Int>
+    /// The same range as UTF-8 byte offsets.
+    public var utf8Range: Range<Int>
+    /// The line box: x = 0, y includes all spacing above, width = used width, height = line
+    /// height (exact points, not rounded).
+    public var rect: Rect
+    /// Width of the visible content (hanging trailing whitespace excluded; ellipsis included).
+    public var usedWidth: Double
+    /// Width of the trailing whitespace hanging past `usedWidth`.
+    public var hangingWidth: Double
+    /// y of the baseline from the top of the text box.
+    public var baseline: Double
+    /// Height before the multiple and min/max clamps (fonts' ascender − descender [+ gap]).
+    public var naturalHeight: Double
+    /// Space below this line before the next one (0 for the last line).
+    public var gapAfter: Double
+    public var endsParagraph: Bool
+    /// Set on a truncated last line: where the ellipsis is and which text stays visible.
+    public var truncation: LineTruncation?
+}
+
+/// The visible parts of a truncated line around its ellipsis.
+public struct LineTruncation: Hashable, Sendable {
+    public var placement: EllipsisPlacement
+    /// Visible text before the ellipsis (empty for head truncation).
+    public var head: Range<String.Index>
+    /// Visible text after the ellipsis (empty for tail truncation).
+    public var tail: Range<String.Index>
+    public var ellipsisWidth: Double
+}
+
+/// A measurement plus the geometry behind it: what fade masks, per-line covers and touch hit
+/// tests need.
+public struct TextLayout: Sendable {
+    public let text: String
+    public let measurement: TextMeasurement
+    public let lines: [LayoutLine]
+    /// The unrounded height (Σ line heights + gaps) before pixel ceiling, or the ink height
+    /// with `usesDeviceMetrics`.
+    public let exactHeight: Double
+    public let scale: Double
+
+    public var size: Size { measurement.size }
+    public var lineCount: Int { lines.count }
+
+    /// The last line's rect (width = used width): what a fade-out over the end of the last
+    /// line needs. `nil` when there are no lines.
+    public var lastLineRect: Rect? { lines.last?.rect }
+
+    /// The line a touch at `y` (points from the top of the text box) is on.
+    ///
+    /// A line owns its rect and the gap below it (line spacing and paragraph spacing), as a
+    /// TextKit line fragment does; y above the first line maps to the first line and y below
+    /// the last to the last. `nil` only when there are no lines or `y` is NaN.
+    ///
+    /// - Complexity: O(log n).
+    public func lineIndex(atY y: Double) -> Int? {
+        guard !lines.isEmpty, !y.isNaN else { return nil }
+        var lo = 0
+        var hi = lines.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if lines[mid].rect.y <= y { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
+    /// Rects that cover each line (x = 0, the line's y and height, width = the line's used
+    /// width plus its hanging whitespace), for "cover every line but one" effects.
+    public var lineCoverRects: [Rect] {
+        lines.map { Rect(x: 0, y: $0.rect.y, width: $0.usedWidth + $0.hangingWidth, height: $0.rect.height) }
+    }
+
+    /// The text of line `i` (materialised on demand).
+    public func text(ofLine i: Int) -> Substring { text[lines[i].range] }
+}

@@ -1,0 +1,29 @@
+/// The answer for one cell: its size on the pixel grid, line count and flags.
+///
+/// Every number is finite, ≥ 0 and on the device-pixel grid of the scale it was measured at.
+public struct TextMeasurement: Hashable, Sendable, CustomStringConvertible {
+    /// Width (widest line's used width) and height, pixel-ceiled.
+    public var size: Size
+    public var lineCount: Int
+    /// Lines were cut off by `maxLines` or the height limit.
+    public var isTruncated: Bool
+    public var warnings: [MeasureWarning]
+    /// The size is a stand-in (see `MeasureWarning.isFallback`); never cached.
+    public var isFallback: Bool
+
+    public init(size: Size, lineCount: Int, isTruncated: Bool, warnings: [MeasureWarning]) {
+        self.size = size
+        self.lineCount = lineCount
+        self.isTruncated = isTruncated
+        self.warnings = warnings
+        self.isFallback = warnings.contains { $0.isFallback }
+    }
+
+    public var height: Double { size.height }
+    public var width: Double { size.width }
+
+    public var description: String {
+        "\(size.width) × \(size.height), \(lineCount) line(s)" + (isTruncated ? ", truncated" : "")
+            + (warnings.isEmpty ? "" : ", warnings: \(warnings.map(\.description))")
+    }
+}

@@ -1,0 +1,41 @@
+/// Everything besides the text and the box that decides a layout: font, paragraph style and
+/// drawing options (UIKit's attributes + `NSParagraphStyle` + `NSStringDrawingOptions`).
+///
+/// All lengths are in points. Zero means "unset" for the optional line-height fields, as in
+/// UIKit. Invalid numbers never crash a measurement: they are sanitised with a warning (see
+/// `MeasureWarning`).
+public struct TextStyle: Hashable, Sendable {
+    public var font: FontDescriptor
+    /// Extra space between consecutive lines; n lines have n − 1 gaps.
+    public var lineSpacing: Double = 0
+    /// Lower bound of every line's height (0 = unset).
+    public var minimumLineHeight: Double = 0
+    /// Upper bound of every line's height (0 = unset).
+    public var maximumLineHeight: Double = 0
+    /// Multiplies the natural line height before min/max clamping (0 = unset).
+    public var lineHeightMultiple: Double = 0
+    /// Extra space after each paragraph but the last.
+    public var paragraphSpacing: Double = 0
+    /// Extra space before each paragraph but the first.
+    public var paragraphSpacingBefore: Double = 0
+    /// Added to every grapheme cluster's advance (UIKit's `kern`); may be negative.
+    public var letterSpacing: Double = 0
+    /// Tab stops every `tabInterval` points from the line start (TextKit's default is 28).
+    public var tabInterval: Double = 28
+    /// Keep at most this many lines (0 = unlimited).
+    public var maxLines: Int = 0
+    public var lineBreakMode: LineBreakMode = .wordWrapping
+    public var options: DrawingOptions = .standard
+    /// The bounding box height: an upper bound, never a target. `nil`, ∞, NaN, ≤ 0 or
+    /// absurdly large values mean unlimited.
+    public var heightLimit: Double? = nil
+
+    public init(font: FontDescriptor = FontDescriptor()) {
+        self.font = font
+    }
+
+    /// A style with the given cascade and size and default paragraph settings.
+    public init(families: [String], size: Double, weight: Int = 400, italic: Bool = false) {
+        self.font = FontDescriptor(families: families, size: size, weight: weight, italic: italic)
+    }
+}

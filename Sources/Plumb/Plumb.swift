@@ -1,0 +1,102 @@
+/// Plumb measures text for tables and lists: real fonts (fontconfig), real shaping (HarfBuzz),
+/// real line breaking (ICU), and UIKit's height model done right.
+///
+/// ```swift
+/// let plumb = TextMeasurer()
+/// let style = TextStyle(families: ["Noto Sans", "Noto Sans CJK SC"], size: 15)
+/// let m = plumb.measure("Hello, 世界", style: style, width: 200)   // m.size.height == 21
+/// ```
+public final class TextMeasurer: Sendable {
+    /// Engine-wide settings.
+    public struct Configuration: Sendable {
+        public var fonts = FontResolver.Configuration()
+        /// Locale of ICU's line breaker ("" = root rules).
+        public var breakLocale = "en"
+        /// What a cell whose width is unusable (NaN, ≤ 0) measures as.
+        public var unmeasurableHeight: UnmeasurableHeight = .oneLine
+        /// Byte budget of tier 1 (shaped segments and prepared texts).
+        public var segmentCacheBytes = 64 << 20
+        /// Byte budget of tier 2 (results).
+        public var resultCacheBytes = 32 << 20
+        public init() {}
+    }
+
+    /// The height reported when no layout is possible.
+    public enum UnmeasurableHeight: Hashable, Sendable {
+        /// One line of the style (its line height rules applied), pixel-ceiled.
+        case oneLine
+        /// A fixed height in points (pixel-ceiled).
+        case points(Double)
+    }
+
+    public let configuration: Configuration
+    public let fonts: FontResolver
+    let segmentCache: SegmentCache
+    let pool: PreparerPool
+
+    public init(configuration: Configuration = Configuration(), fonts: FontResolver? = nil) {
+        self.configuration = configuration
+        self.fonts = fonts ?? FontResolver(configuration: configuration.fonts)
+        self.segmentCache = SegmentCache(budgetBytes: configuration.segmentCacheBytes)
+        self.pool = PreparerPool(locale: configuration.breakLocale, segmentCache: segmentCache)
+    }
+
+    /// Measures one cell.
+    ///
+    /// - Parameters:
+    ///   - text: the cell's text.
+    ///   - style: font, paragraph style and drawing options.
+    ///   - width: the layout width in points (+∞ = unconstrained; NaN or ≤ 0 = unmeasurable,
+    ///     answered with the flagged fallback height).
+    ///   - scale: device pixels per point for ceiling (NaN/∞/≤ 0 → 2 with a warning).
+    /// - Complexity: O(n) in the text; ~30 µs for a new 150-character cell, far less when
+    ///   its words were shaped before.
+    /// - Thread safety: safe from any thread, concurrently.
+    public func measure(_ text: String, style: TextStyle, width: Double, scale: Double = 2)
+        -> TextMeasurement
+    {
+        compute(text, style: style, width: width, scale: scale, extraWarnings: []).measurement
+    }
+
+    /// Measures one cell and returns its line geometry too.
+    ///
+    /// - Complexity: as `measure`, plus O(n) to map line ranges to string indexes.
+    /// - Thread safety: safe from any thread, concurrently.
+    public func layout(_ text: String, style: TextStyle, width: Double, scale: Double = 2)
+        -> TextLayout
+    {
+        let r = compute(text, style: style, width: width, scale: scale, extraWarnings: [])
+        return makeLayout(text, r)
+    }
+
+    /// Measures text given as UTF-16 code units (e.g. bridged from `NSString`), repairing lone
+    /// surrogates with U+FFFD and saying so in the warnings.
+    public func layout(utf16 units: some Collection<UInt16>, style: TextStyle, width: Double, scale: Double = 2)
+        -> TextLayout
+    {
+        let (text, repaired) = Self.decode(utf16: units)
+        let r = compute(text, style: style, width: width, scale: scale,
+                        extraWarnings: repaired ? [.invalidTextRepaired] : [])
+        return makeLayout(text, r)
+    }
+
+    /// Measures text given as UTF-8 bytes, repairing invalid sequences with U+FFFD.
+    public func layout(utf8 bytes: some Collection<UInt8>, style: TextStyle, width: Double, scale: Double = 2)
+        -> TextLayout
+    {
+        let (text, repaired) = Self.decode(utf8: bytes)
+        let r = compute(text, style: style, width: width, scale: scale,
+                        extraWarnings: repaired ? [.invalidTextRepaired] : [])
+        return makeLayout(text, r)
+    }
+
+    static func decode(utf16 units: some Collection<UInt16>) -> (String, repaired: Bool) {
+        if let valid = String(validating: units, as: UTF16.self) { return (valid, false) }
+        return (String(decoding: units, as: UTF16.self), true)
+    }
+
+    static func decode(utf8 bytes: some Collection<UInt8>) -> (String, repaired: Bool) {
+        if let valid = String(validating: bytes, as: UTF8.self) { return (valid, false) }
+        return (String(decoding: bytes, as: UTF8.self), true)
+    }
+}

@@ -1,0 +1,97 @@
+internal import CICUShim
+
+/// One thread's ICU break iterators (UAX #14 line breaks and UAX #29 grapheme clusters), with
+/// reusable output buffers.
+///
+/// ICU iterators are not thread-safe: every worker owns its own, cloned from a prototype
+/// (`ubrk_clone`, ~0.3 µs) rather than opened (~3.4 µs). Not `Sendable` on purpose.
+final class BreakIterators: @unchecked Sendable {  // one thread at a time
+    private let handle: OpaquePointer
+    private var lineOffsets = GrowableBuffer<Int32>()
+    private var lineHard = GrowableBuffer<UInt8>()
+    private var graphemeOffsets = GrowableBuffer<Int32>()
+
+    /// Opens iterators for `locale` (e.g. "en"); `nil` if ICU fails.
+    init?(locale: String) {
+        var status: Int32 = 0
+        guard let h = plumb_breaker_open(locale, &status) else { return nil }
+        handle = h
+    }
+
+    private init(handle: OpaquePointer) { self.handle = handle }
+
+    /// A copy for another thread.
+    func clone() -> BreakIterators? {
+        var status: Int32 = 0
+        guard let h = plumb_breaker_clone(handle, &status) else { return nil }
+        return BreakIterators(handle: h)
+    }
+
+    deinit { plumb_breaker_close(handle) }
+
+    /// Line-break opportunities of `text` (UTF-8): byte offsets after which a line may break,
+    /// and whether each is mandatory. The last offset is `text.count`. The buffers stay valid
+    /// until the next call.
+    ///
+    /// - Complexity: O(n); ~6–10 ns per Latin character, ~20–30 ns per Chinese one.
+    func lineBreaks(_ text: UnsafeBufferPointer<UInt8>)
+        -> (offsets: UnsafeBufferPointer<Int32>, hard: UnsafeBufferPointer<UInt8>)
+    {
+        let n = text.count
+        guard n > 0, let base = text.baseAddress else {
+            return (UnsafeBufferPointer(start: nil, count: 0), UnsafeBufferPointer(start: nil, count: 0))
+        }
+        let offsets = lineOffsets.reserve(n + 1)
+        let hard = lineHard.reserve(n + 1)
+        var status: Int32 = 0
+        var count = Int(
+            plumb_breaker_line_breaks(
+                handle, base, Int32(n), offsets.baseAddress, hard.baseAddress, Int32(n + 1),
+                &status))
+        if count <= 0 {  // ICU failed: the only opportunity is the end.
+            offsets[0] = Int32(n)
+            hard[0] = 0
+            count = 1
+        }
+        return (UnsafeBufferPointer(rebasing: offsets[0..<count]),
+                UnsafeBufferPointer(rebasing: hard[0..<count]))
+    }
+
+    /// Grapheme-cluster boundaries of `text` (UTF-8) as byte offsets; the last is
+    /// `text.count`. The buffer stays valid until the next call.
+    ///
+    /// - Complexity: O(n).
+    func graphemeBreaks(_ text: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<Int32> {
+        let n = text.count
+        guard n > 0, let base = text.baseAddress else { return UnsafeBufferPointer(start: nil, count: 0) }
+        let offsets = graphemeOffsets.reserve(n + 1)
+        var status: Int32 = 0
+        var count = Int(
+            plumb_breaker_grapheme_breaks(
+                handle, base, Int32(n), offsets.baseAddress, Int32(n + 1), &status))
+        if count <= 0 {
+            offsets[0] = Int32(n)
+            count = 1
+        }
+        return UnsafeBufferPointer(rebasing: offsets[0..<count])
+    }
+
+    /// The linked ICU version, e.g. "72.1".
+    static var icuVersion: String { String(cString: plumb_icu_version()) }
+}
+
+/// A heap buffer that only grows, for per-worker scratch handed to C.
+struct GrowableBuffer<Element: BitwiseCopyable>: ~Copyable {
+    private var storage: UnsafeMutableBufferPointer<Element> = .init(start: nil, count: 0)
+
+    /// A buffer of at least `count` elements (contents unspecified).
+    mutating func reserve(_ count: Int) -> UnsafeMutableBufferPointer<Element> {
+        if storage.count < count {
+            storage.deallocate()
+            storage = .allocate(capacity: max(count, storage.count * 2, 64))
+        }
+        return storage
+    }
+
+    deinit { storage.deallocate() }
+}

@@ -1,0 +1,370 @@
+/// Turns text into a `PreparedText`: paragraphs → grapheme clusters → fonts → segments →
+/// shaped advances → words. The width-independent half of the pipeline.
+///
+/// One `TextPreparer` per worker: it owns ICU iterators, a HarfBuzz buffer and scratch
+/// arrays. Shaped segments go through the shared `SegmentCache` (tier 1), so words seen
+/// before are never shaped again.
+///
+/// - Thread safety: not thread-safe; use one per thread (`MeasuringContext` pools them).
+final class TextPreparer: @unchecked Sendable {  // one thread at a time (PreparerPool)
+    private let iterators: BreakIterators
+    private let shaper = Shaper()
+    var shaperForInk: Shaper { shaper }
+    private let segmentCache: SegmentCache
+    private var scalarScratch: [Unicode.Scalar] = []
+    private var unitScratch = GrowableBuffer<Int32>()
+    private var relativeEnds = GrowableBuffer<Int32>()
+
+    init(iterators: BreakIterators, segmentCache: SegmentCache) {
+        self.iterators = iterators
+        self.segmentCache = segmentCache
+        scalarScratch.reserveCapacity(16)
+    }
+
+    /// Prepares `utf8` (valid UTF-8) in `cascade` at `size` points with `letterSpacing`.
+    ///
+    /// - Complexity: O(n) in the text length; the cost is dominated by ICU (~10–30 ns/char) and,
+    ///   for segments not in the cache, HarfBuzz (~1 µs per segment).
+    func prepare(
+        _ utf8: UnsafeBufferPointer<UInt8>, cascade: ResolvedCascade, size: Double,
+        letterSpacing: Double
+    ) -> PreparedText {
+        var builder = Builder(cascade: cascade, size: size, letterSpacing: letterSpacing)
+        builder.reserve(graphemes: utf8.count)
+        for range in Paragraphs.ranges(in: utf8) {
+            prepareParagraph(utf8, range: range, into: &builder)
+        }
+        let (ellipsisFont, ellipsisWidth) = measureEllipsis(into: &builder)
+        return builder.finish(
+            utf8Count: utf8.count, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth)
+    }
+
+    private func prepareParagraph(
+        _ text: UnsafeBufferPointer<UInt8>, range: Range<Int>, into b: inout Builder
+    ) {
+        let graphemeStart = b.graphemeEnds.count
+        let wordStart = b.words.count
+        defer {
+            b.paragraphs.append(
+                PreparedText.Paragraph(
+                    byteStart: Int32(range.lowerBound), byteEnd: Int32(range.upperBound),
+                    graphemeStart: Int32(graphemeStart), graphemeEnd: Int32(b.graphemeEnds.count),
+                    wordStart: Int32(wordStart), wordEnd: Int32(b.words.count)))
+        }
+        guard !range.isEmpty else { return }
+        let para = UnsafeBufferPointer(rebasing: text[range])
+        let base = Int32(range.lowerBound)
+
+        // 1. Grapheme clusters, fonts, scripts, flags.
+        let graphemeBreaks = iterators.graphemeBreaks(para)
+        var start: Int32 = 0
+        var previousFont: UInt8 = 0
+        var scripts = b.scriptScratch
+        scripts.removeAll(keepingCapacity: true)
+        for end in graphemeBreaks {
+            decodeScalars(para, start: Int(start), end: Int(end))
+            let fontIndex: UInt8
+            var flags: PreparedText.GraphemeFlags = []
+            let first = scalarScratch[0]
+            if scalarScratch.count == 1 && first.value == 0x09 {
+                flags.insert(.tab)
+                fontIndex = previousFont
+            } else {
+                if scalarScratch.count == 1 && ClusterClassifier.isHangingSpace(first) {
+                    flags.insert(.hangingSpace)
+                }
+                let choice = scalarScratch.withUnsafeBufferPointer { cascade(b).choose(forCluster: $0) }
+                switch choice {
+                case .inherit: fontIndex = previousFont
+                case .font(let f): fontIndex = b.localIndex(of: f)
+                case .missing(let f):
+                    fontIndex = b.localIndex(of: f)
+                    b.missingGlyphClusters += 1
+                }
+            }
+            var script: UInt32 = 0
+            for s in scalarScratch where s.value >= 0x80 {
+                script = Shaper.script(of: s)
+                if script != 0 { break }
+            }
+            if script == 0, first.value < 0x80, (first.properties.isAlphabetic) {
+                script = Self.latinScript
+            }
+            scripts.append(script)
+            previousFont = fontIndex
+            b.graphemeStarts.append(base + start)
+            b.graphemeEnds.append(base + end)
+            b.graphemeFonts.append(fontIndex)
+            b.flags.append(flags)
+            b.advances.append(0)
+            start = end
+        }
+
+        // 2. Line-break opportunities → grapheme flags (an offset inside a cluster moves to
+        //    the cluster's end: a cluster is never split).
+        let (offsets, hard) = iterators.lineBreaks(para)
+        var g = graphemeStart
+        for (k, offset) in offsets.enumerated() {
+            while g < b.graphemeEnds.count && b.graphemeEnds[g] - base < offset { g += 1 }
+            guard g < b.graphemeEnds.count else { break }
+            let isLast = offset == Int32(para.count)
+            if isLast { continue }
+            b.flags[g].insert(.breakAfter)
+            if hard[k] != 0 { b.flags[g].insert(.mandatoryBreakAfter) }
+        }
+
+        // 3. Segments (one font, one script, no break opportunity inside) → advances.
+        var segStart = graphemeStart
+        let count = b.graphemeEnds.count
+        var segScript: UInt32 = scripts[0]
+        for g in graphemeStart..<count {
+            let local = g - graphemeStart
+            if segScript == 0 { segScript = scripts[local] }
+            let isTab = b.flags[g].contains(.tab)
+            let endsHere: Bool
+            if isTab || g + 1 == count || b.flags[g].contains(.breakAfter) {
+                endsHere = true
+            } else {
+                let next = scripts[local + 1]
+                endsHere =
+                    b.flags[g + 1].contains(.tab) || b.graphemeFonts[g + 1] != b.graphemeFonts[g]
+                    || (next != 0 && segScript != 0 && next != segScript)
+            }
+            guard endsHere else { continue }
+            if !isTab {
+                shapeSegment(text, graphemes: segStart..<(g + 1), script: segScript, into: &b)
+            }
+            segStart = g + 1
+            segScript = g + 1 < count ? scripts[local + 1] : 0
+        }
+        b.scriptScratch = scripts
+
+        // 4. Words.
+        var wordBegin = graphemeStart
+        var width = 0.0
+        var hanging = 0.0
+        var mask: UInt64 = 0
+        var hasTab = false
+        for g in graphemeStart..<count {
+            let f = b.flags[g]
+            let advance = b.advances[g]
+            width += advance
+            if f.contains(.hangingSpace) { hanging += advance } else { hanging = 0 }
+            if f.contains(.tab) { hasTab = true; hanging = 0 }
+            mask |= PreparedText.fontBit(b.graphemeFonts[g])
+            if f.contains(.breakAfter) || g + 1 == count {
+                b.words.append(
+                    PreparedText.Word(
+                        graphemeStart: Int32(wordBegin), graphemeEnd: Int32(g + 1), width: width,
+                        hangingWidth: hanging, fontMask: mask, hasTab: hasTab,
+                        mandatoryBreakAfter: f.contains(.mandatoryBreakAfter) && g + 1 < count))
+                wordBegin = g + 1
+                width = 0
+                hanging = 0
+                mask = 0
+                hasTab = false
+            }
+        }
+    }
+
+    @inline(__always)
+    private func cascade(_ b: Builder) -> ResolvedCascade { b.cascade }
+
+    /// Shapes graphemes `range` (one font, one script) through the segment cache.
+    private func shapeSegment(
+        _ text: UnsafeBufferPointer<UInt8>, graphemes range: Range<Int>, script: UInt32,
+        into b: inout Builder
+    ) {
+        let byteStart = Int(b.graphemeStarts[range.lowerBound])
+        let byteEnd = Int(b.graphemeEnds[range.upperBound - 1])
+        let bytes = UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd])
+        let fontUse = b.fontList[Int(b.graphemeFonts[range.lowerBound])]
+        let key = SegmentCache.key(bytes: bytes, fontID: fontUse.id, script: script)
+        let scale = b.size / fontUse.upem
+        if let cached = segmentCache.advances(for: key), cached.count == range.count {
+            for (i, units) in cached.enumerated() {
+                b.advances[range.lowerBound + i] = Double(units) * scale + b.letterSpacing
+            }
+            return
+        }
+        let ends = relativeEnds.reserve(range.count)
+        for (i, g) in range.enumerated() { ends[i] = b.graphemeEnds[g] - Int32(byteStart) }
+        let units = unitScratch.reserve(range.count)
+        let out = UnsafeMutableBufferPointer(rebasing: units[0..<range.count])
+        shaper.shape(
+            bytes, graphemeEnds: UnsafeBufferPointer(rebasing: ends[0..<range.count]),
+            font: fontUse.font, script: script, advances: out)
+        segmentCache.insert(Array(out), for: key)
+        for i in 0..<range.count {
+            b.advances[range.lowerBound + i] = Double(out[i]) * scale + b.letterSpacing
+        }
+    }
+
+    /// Font and advance of "…" (U+2026) for truncated lines.
+    private func measureEllipsis(into b: inout Builder) -> (UInt8, Double) {
+        let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
+        scalarScratch.removeAll(keepingCapacity: true)
+        scalarScratch.append("\u{2026}")
+        let choice = scalarScratch.withUnsafeBufferPointer { b.cascade.choose(forCluster: $0) }
+        let font: Font
+        switch choice {
+        case .font(let f), .missing(let f): font = f
+        case .inherit: font = b.cascade.primary
+        }
+        let index = b.localIndex(of: font)
+        let key = ellipsis.withUnsafeBufferPointer {
+            SegmentCache.key(bytes: $0, fontID: font.id, script: 0)
+        }
+        var units: Int32
+        if let cached = segmentCache.advances(for: key), cached.count == 1 {
+            units = cached[0]
+        } else {
+            units = 0
+            ellipsis.withUnsafeBufferPointer { bytes in
+                var end: Int32 = 3
+                withUnsafeMutablePointer(to: &units) { u in
+                    withUnsafePointer(to: &end) { e in
+                        shaper.shape(
+                            bytes, graphemeEnds: UnsafeBufferPointer(start: e, count: 1),
+                            font: font, script: 0,
+                            advances: UnsafeMutableBufferPointer(start: u, count: 1))
+                    }
+                }
+            }
+            segmentCache.insert([units], for: key)
+        }
+        return (index, Double(units) * b.size / font.upem + b.letterSpacing)
+    }
+
+    /// Decodes the scalars of `text[start..<end]` (valid UTF-8) into `scalarScratch`.
+    @inline(__always)
+    private func decodeScalars(_ text: UnsafeBufferPointer<UInt8>, start: Int, end: Int) {
+        scalarScratch.removeAll(keepingCapacity: true)
+        var i = start
+        while i < end {
+            let b0 = UInt32(text[i])
+            var value: UInt32
+            var length: Int
+            if b0 < 0x80 {
+                value = b0; length = 1
+            } else if b0 < 0xE0 {
+                value = b0 & 0x1F; length = 2
+            } else if b0 < 0xF0 {
+                value = b0 & 0x0F; length = 3
+            } else {
+                value = b0 & 0x07; length = 4
+            }
+            var k = 1
+            while k < length && i + k < end {
+                value = value << 6 | (UInt32(text[i + k]) & 0x3F)
+                k += 1
+            }
+            scalarScratch.append(Unicode.Scalar(value) ?? "\u{FFFD}")
+            i += length
+        }
+        if scalarScratch.isEmpty { scalarScratch.append("\u{FFFD}") }
+    }
+
+    private static let latinScript = Font.tag("Latn")
+}
+
+/// Accumulates the arrays of a `PreparedText`.
+private struct Builder {
+    struct FontEntry {
+        let font: Font
+        let id: Int
+        let upem: Double
+    }
+
+    let cascade: ResolvedCascade
+    let size: Double
+    let letterSpacing: Double
+    var fontList: [FontEntry] = []
+    var graphemeStarts: [Int32] = []
+    var graphemeEnds: [Int32] = []
+    var advances: [Double] = []
+    var flags: [PreparedText.GraphemeFlags] = []
+    var graphemeFonts: [UInt8] = []
+    var words: [PreparedText.Word] = []
+    var paragraphs: [PreparedText.Paragraph] = []
+    var missingGlyphClusters = 0
+    var scriptScratch: [UInt32] = []
+
+    init(cascade: ResolvedCascade, size: Double, letterSpacing: Double) {
+        self.cascade = cascade
+        self.size = size
+        self.letterSpacing = letterSpacing
+        // Local font 0 is always the cascade's primary font (empty lines use it).
+        _ = localIndex(of: cascade.primary)
+    }
+
+    mutating func reserve(graphemes n: Int) {
+        graphemeStarts.reserveCapacity(n)
+        graphemeEnds.reserveCapacity(n)
+        advances.reserveCapacity(n)
+        flags.reserveCapacity(n)
+        graphemeFonts.reserveCapacity(n)
+    }
+
+    /// The local index of `font`, adding it on first use (at most 255 distinct fonts).
+    mutating func localIndex(of font: Font) -> UInt8 {
+        for (i, entry) in fontList.enumerated() where entry.font === font { return UInt8(i) }
+        guard fontList.count < 255 else { return 0 }
+        fontList.append(FontEntry(font: font, id: font.id, upem: font.upem))
+        return UInt8(fontList.count - 1)
+    }
+
+    func finish(utf8Count: Int, ellipsisFont: UInt8, ellipsisWidth: Double) -> PreparedText {
+        let uses = fontList.map { entry -> PreparedText.FontUse in
+            let m = entry.font.metrics
+            return PreparedText.FontUse(
+                font: entry.font, ascender: m.ascender(atSize: size),
+                descender: m.descender(atSize: size), lineGap: m.lineGap(atSize: size))
+        }
+        return PreparedText(
+            fonts: uses, graphemeStarts: graphemeStarts, graphemeEnds: graphemeEnds,
+            advances: advances, flags: flags, graphemeFonts: graphemeFonts, words: words,
+            paragraphs: paragraphs, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth,
+            utf8Count: utf8Count, missingGlyphClusters: missingGlyphClusters)
+    }
+}
+
+extension TextPreparer {
+    /// Vertical ink bounds (points, above/below the baseline; top positive) of graphemes
+    /// `range` of `prepared`, for `usesDeviceMetrics`. Shapes runs of one font again and reads
+    /// glyph extents (cached per font). `nil` when nothing in the range has ink.
+    func inkBounds(
+        _ utf8: UnsafeBufferPointer<UInt8>, prepared: PreparedText, graphemes range: Range<Int32>,
+        size: Double
+    ) -> (top: Double, bottom: Double)? {
+        var top = -Double.infinity
+        var bottom = Double.infinity
+        var runStart = range.lowerBound
+        while runStart < range.upperBound {
+            let font = prepared.graphemeFonts[Int(runStart)]
+            var runEnd = runStart + 1
+            while runEnd < range.upperBound && prepared.graphemeFonts[Int(runEnd)] == font { runEnd += 1 }
+            let bytes = UnsafeBufferPointer(
+                rebasing: utf8[Int(prepared.graphemeStarts[Int(runStart)])..<Int(prepared.graphemeEnds[Int(runEnd - 1)])])
+            let use = prepared.fonts[Int(font)]
+            if let b = shaperForInk.inkBounds(bytes, font: use.font, script: 0) {
+                let k = size / use.font.upem
+                top = max(top, Double(b.top) * k)
+                bottom = min(bottom, Double(b.bottom) * k)
+            }
+            runStart = runEnd
+        }
+        return top.isFinite ? (top, bottom) : nil
+    }
+
+    /// Ink bounds of "…" in the ellipsis font.
+    func ellipsisInk(prepared: PreparedText, size: Double) -> (top: Double, bottom: Double)? {
+        let bytes: [UInt8] = [0xE2, 0x80, 0xA6]
+        let use = prepared.fonts[Int(prepared.ellipsisFont)]
+        return bytes.withUnsafeBufferPointer { b in
+            shaperForInk.inkBounds(b, font: use.font, script: 0).map {
+                (Double($0.top) * size / use.font.upem, Double($0.bottom) * size / use.font.upem)
+            }
+        }
+    }
+}

@@ -1,0 +1,172 @@
+/// The full pipeline for one cell: sanitize → fonts → prepare → break → heights → grid.
+struct ComputeResult: Sendable {
+    var measurement: TextMeasurement
+    var layout: ComputedLayout?
+    var prepared: PreparedText?
+    var exactHeight: Double
+    var scale: Double
+}
+
+extension TextMeasurer {
+    func compute(
+        _ text: String, style: TextStyle, width: Double, scale: Double,
+        extraWarnings: [MeasureWarning]
+    ) -> ComputeResult {
+        var warnings = extraWarnings
+        let s = Sanitizer.style(style, warnings: &warnings)
+        let scale = Sanitizer.scale(scale, warnings: &warnings)
+        let layoutWidth = Sanitizer.width(width, warnings: &warnings)
+        let grid = PixelGrid(scale: scale)
+        let cascade = fonts.cascade(for: s.font)
+        warnings.append(contentsOf: cascade.warnings)
+
+        if text.isEmpty {
+            return ComputeResult(
+                measurement: TextMeasurement(size: .zero, lineCount: 0, isTruncated: false, warnings: warnings),
+                layout: nil, prepared: nil, exactHeight: 0, scale: scale)
+        }
+        if layoutWidth == .unmeasurable {
+            let h = fallbackHeight(cascade: cascade, style: s)
+            return ComputeResult(
+                measurement: TextMeasurement(
+                    size: Size(width: 0, height: grid.ceil(h)), lineCount: 0, isTruncated: false,
+                    warnings: warnings),
+                layout: nil, prepared: nil, exactHeight: h, scale: scale)
+        }
+        var utf8Text = text
+        return utf8Text.withUTF8 { utf8 in
+            pool.withPreparer { preparer in
+                let prepared = preparer.prepare(
+                    utf8, cascade: cascade, size: s.font.size, letterSpacing: s.letterSpacing)
+                var layout = LayoutAssembler.assemble(prepared, style: s, width: layoutWidth)
+                warnings.append(contentsOf: layout.warnings)
+                if prepared.missingGlyphClusters > 0 {
+                    warnings.append(.missingGlyphs(count: prepared.missingGlyphClusters))
+                }
+                layout.warnings = warnings
+                var height = layout.height
+                if s.options.contains(.usesDeviceMetrics) {
+                    height = inkHeight(layout, prepared: prepared, utf8: utf8, size: s.font.size, preparer: preparer)
+                }
+                if !height.isFinite || !layout.widestLine.isFinite {
+                    // Cannot happen with sanitised input; never let a non-finite number out.
+                    warnings.append(.invalidValue(field: "layout", description: "non-finite result; used the fallback height"))
+                    height = fallbackHeight(cascade: cascade, style: s)
+                    layout.widestLine = 0
+                }
+                let size = Size(width: grid.ceil(layout.widestLine), height: grid.ceil(height))
+                return ComputeResult(
+                    measurement: TextMeasurement(
+                        size: size, lineCount: layout.lines.count, isTruncated: layout.isTruncated,
+                        warnings: warnings),
+                    layout: layout, prepared: prepared, exactHeight: height, scale: scale)
+            }
+        }
+    }
+
+    /// One line of the style's primary font, with the line-height rules applied.
+    func fallbackHeight(cascade: ResolvedCascade, style: SanitizedStyle) -> Double {
+        switch configuration.unmeasurableHeight {
+        case .points(let p): return p.isFinite && p > 0 ? p : 0
+        case .oneLine:
+            let model = LineHeightModel(style: style)
+            let m = cascade.primary.metrics
+            let natural = m.lineHeight(atSize: style.font.size, includingLeading: model.usesFontLeading)
+            return model.lineHeight(natural: natural)
+        }
+    }
+
+    /// The height of the union of the glyph ink bounds of all lines (device metrics).
+    private func inkHeight(
+        _ layout: ComputedLayout, prepared: PreparedText, utf8: UnsafeBufferPointer<UInt8>,
+        size: Double, preparer: TextPreparer
+    ) -> Double {
+        var minY = Double.infinity
+        var maxY = -Double.infinity
+        for line in layout.lines {
+            let baseline = line.y + line.baselineOffset
+            var ranges: [Range<Int32>] = []
+            if let t = line.truncation {
+                ranges = [line.box.graphemeStart..<t.headEnd, t.tailStart..<t.tailEnd]
+            } else {
+                ranges = [line.box.graphemeStart..<line.box.graphemeEnd]
+            }
+            for r in ranges where !r.isEmpty {
+                if let ink = preparer.inkBounds(utf8, prepared: prepared, graphemes: r, size: size) {
+                    minY = min(minY, baseline - ink.top)
+                    maxY = max(maxY, baseline - ink.bottom)
+                }
+            }
+            if line.truncation != nil, let ink = preparer.ellipsisInk(prepared: prepared, size: size) {
+                minY = min(minY, baseline - ink.top)
+                maxY = max(maxY, baseline - ink.bottom)
+            }
+        }
+        return minY.isFinite ? max(0, maxY - minY) : 0
+    }
+
+    /// Turns a computed layout into public geometry (string indexes, scalar offsets, rects).
+    func makeLayout(_ text: String, _ r: ComputeResult) -> TextLayout {
+        guard let layout = r.layout, let prepared = r.prepared else {
+            return TextLayout(text: text, measurement: r.measurement, lines: [], exactHeight: r.exactHeight, scale: r.scale)
+        }
+        let utf8 = text.utf8
+        var scalarCounter = ScalarCounter(text: text)
+        func index(_ byte: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: byte) }
+        func byteStart(_ box: LineBox) -> Int {
+            box.graphemeStart < box.graphemeEnd
+                ? Int(prepared.graphemeStarts[Int(box.graphemeStart)])
+                : Int(prepared.paragraphs[Int(box.paragraph)].byteStart)
+        }
+        func byteOffset(ofGrapheme g: Int32, paragraph: Int32) -> Int {
+            let p = prepared.paragraphs[Int(paragraph)]
+            return g < p.graphemeEnd ? Int(prepared.graphemeStarts[Int(g)]) : Int(p.byteEnd)
+        }
+        let lines = layout.lines.map { line -> LayoutLine in
+            let start = byteStart(line.box)
+            let end = line.box.graphemeStart < line.box.graphemeEnd
+                ? Int(prepared.graphemeEnds[Int(line.box.graphemeEnd - 1)]) : start
+            let scalarStart = scalarCounter.scalars(upTo: start)
+            let scalarEnd = scalarCounter.scalars(upTo: end)
+            var truncation: LineTruncation? = nil
+            if let t = line.truncation {
+                let headEnd = byteOffset(ofGrapheme: t.headEnd, paragraph: line.box.paragraph)
+                let tailStart = byteOffset(ofGrapheme: t.tailStart, paragraph: line.box.paragraph)
+                let tailEnd = t.tailEnd > t.tailStart
+                    ? Int(prepared.graphemeEnds[Int(t.tailEnd - 1)]) : tailStart
+                truncation = LineTruncation(
+                    placement: t.placement, head: index(start)..<index(max(start, headEnd)),
+                    tail: index(tailStart)..<index(max(tailStart, tailEnd)), ellipsisWidth: t.ellipsisWidth)
+            }
+            return LayoutLine(
+                range: index(start)..<index(end), scalarRange: scalarStart..<scalarEnd,
+                utf8Range: start..<end,
+                rect: Rect(x: 0, y: line.y, width: line.box.usedWidth, height: line.height),
+                usedWidth: line.box.usedWidth, hangingWidth: line.box.hangingWidth,
+                baseline: line.y + line.baselineOffset, naturalHeight: line.naturalHeight,
+                gapAfter: line.gapAfter, endsParagraph: line.box.endsParagraph,
+                truncation: truncation)
+        }
+        return TextLayout(text: text, measurement: r.measurement, lines: lines, exactHeight: r.exactHeight, scale: r.scale)
+    }
+}
+
+/// Counts Unicode scalars up to increasing UTF-8 offsets in one pass.
+private struct ScalarCounter {
+    let bytes: [UInt8]
+    var position = 0
+    var count = 0
+
+    init(text: String) { bytes = Array(text.utf8) }
+
+    /// Scalars in bytes[0..<offset]; offsets must not decrease between calls... but may repeat
+    /// or go back (then it recounts from the start).
+    mutating func scalars(upTo offset: Int) -> Int {
+        if offset < position { position = 0; count = 0 }
+        while position < offset && position < bytes.count {
+            if bytes[position] & 0xC0 != 0x80 { count += 1 }
+            position += 1
+        }
+        return count
+    }
+}
