@@ -33,8 +33,11 @@ let package = Package(
 
         .target(name: "PropertyTesting", path: "Tests/PropertyTesting"),
         .testTarget(
-            name: "PlumbTests", dependencies: ["Plumb", "PropertyTesting"],
+            name: "PlumbTests", dependencies: ["Plumb", "PropertyTesting", "CHarfBuzz"],
             path: "Tests/PlumbTests"),
+        .testTarget(
+            name: "PropertyTestingTests", dependencies: ["PropertyTesting"],
+            path: "Tests/PropertyTestingTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -80,17 +80,20 @@ final class ResolvedCascade: Sendable {
         let key = FallbackKey(scalars: needed, emoji: emoji)
         if let hit = fallbackCache.withLock({ $0[key] }) { return .font(hit) }
         var chosen: Font? = nil
-        if !emoji, let emojiFont, covers(emojiFont, scalars) {
-            // A text-default symbol that only the emoji font has.
-            chosen = emojiFont
-        }
-        if chosen == nil, let sorted = resolver.sortedFallbacks(for: self.key) {
+        if let sorted = resolver.sortedFallbacks(for: self.key) {
+            // Text presentation skips color fonts here; they are the last resort below.
             for i in 0..<sorted.count {
-                if let font = resolver.loadSortedFallback(sorted, at: i, covering: needed) {
+                if let font = resolver.loadSortedFallback(sorted, at: i, covering: needed),
+                    !font.hasColorGlyphs || emoji
+                {
                     chosen = font
                     break
                 }
             }
+        }
+        if chosen == nil, let emojiFont, covers(emojiFont, scalars) {
+            // A text-default symbol that only the emoji font has.
+            chosen = emojiFont
         }
         if let chosen {
             fallbackCache.withLock { $0[key] = chosen }

@@ -1,0 +1,47 @@
+@testable import Plumb
+import Testing
+
+/// ICU line breaking (UAX #14 with CJK rules) as the layout sees it.
+@Suite struct SegmentationTests {
+    @Test func paragraphsSplitAtEveryHardBreak() {
+        let text = Array("a\nb\r\nc\rd\u{85}e\u{2028}f\u{2029}g".utf8)
+        let ranges = text.withUnsafeBufferPointer { Paragraphs.ranges(in: $0) }
+        #expect(ranges.count == 7)
+        #expect(ranges.allSatisfy { $0.count == 1 })
+    }
+
+    @Test func chineseBreaksBetweenCharactersButNotBeforeClosingPunctuation() {
+        // Each Han character is 15 pt; 。may not start a line (kinsoku), so it stays with 文.
+        let l = engine.layout("中文。中", style: style15(), width: 30)
+        #expect(lineTexts(l) == ["中", "文。", "中"])
+        let plain = engine.layout("中文中文", style: style15(), width: 30)
+        #expect(lineTexts(plain) == ["中文", "中文"])
+    }
+
+    @Test func noBreakAtNoBreakSpaceAndBreakAtZeroWidthSpace() {
+        // Width fits "aaa" but not "aaa bbb"; NBSP glues the words, ZWSP lets them part.
+        let w = max(engine.measure("aaa", style: style15(), width: 1000).width,
+                    engine.measure("bbb", style: style15(), width: 1000).width) + 2
+        #expect(lineTexts(engine.layout("aaa bbb", style: style15(), width: w)) == ["aaa ", "bbb"])
+        // NBSP glues: the only way to fit is a forced break inside the "word".
+        #expect(lineTexts(engine.layout("aaa\u{00A0}bbb", style: style15(), width: w)) == ["aaa\u{00A0}", "bbb"])
+        #expect(engine.layout("aaa\u{00A0}bbb", style: style15(), width: w * 3).lineCount == 1)
+        #expect(lineTexts(engine.layout("aaa\u{200B}bbb", style: style15(), width: w)) == ["aaa\u{200B}", "bbb"])
+    }
+
+    @Test func urlsAndLongWordsBreakAtClustersOnlyWhenAlone() {
+        let l = engine.layout("see https://example.com/a/very/long/path/that/does/not/fit", style: style15(), width: 120)
+        // UAX #14 allows a break after "//", so "see https://" may share a line.
+        #expect(lineTexts(l).first?.hasPrefix("see ") == true)
+        #expect(lineTexts(l).joined() == "see https://example.com/a/very/long/path/that/does/not/fit")
+        #expect(l.lines.allSatisfy { $0.usedWidth <= 120 + 1e-6 })
+    }
+
+    @Test func emojiSequencesAreNeverSplit() {
+        let family = "👨‍👩‍👧‍👦"
+        let l = engine.layout(String(repeating: family, count: 6), style: style15(), width: 40)
+        for i in 0..<l.lineCount {
+            #expect(l.text(ofLine: i).allSatisfy { $0 == Character(family) })
+        }
+    }
+}

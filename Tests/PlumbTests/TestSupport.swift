@@ -1,0 +1,84 @@
+@testable import Plumb
+
+/// One engine for the whole test run (fontconfig init is ~5 ms; fonts are shared).
+let engine = TextMeasurer()
+
+/// The default cascade at 15 pt.
+func style15(_ families: [String] = ["Noto Sans", "Noto Sans CJK SC"]) -> TextStyle {
+    TextStyle(families: families, size: 15)
+}
+
+/// Noto Sans at 15 pt: (1069 + 293) / 1000 × 15 pt (hhea; line gap 0).
+let notoSansLine15 = 20.43
+/// Noto Sans CJK SC at 15 pt: (1160 + 288) / 1000 × 15 pt.
+let notoCJKLine15 = 21.72
+
+/// A fake monospace "measurer": builds a `PreparedText` for ASCII text where every character
+/// is one grapheme of `advance` points, spaces hang, a break opportunity follows every run of
+/// spaces and every '-', and '\n' separates paragraphs. Heights come from `metrics`.
+func monospaceText(
+    _ text: String, advance: Double = 10,
+    metrics: (ascender: Double, descender: Double, gap: Double) = (8, -2, 1)
+) -> PreparedText {
+    let font = engine.fonts.cascade(for: FontDescriptor()).primary
+    let use = PreparedText.FontUse(
+        font: font, ascender: metrics.ascender, descender: metrics.descender, lineGap: metrics.gap)
+    var starts: [Int32] = [], ends: [Int32] = [], advances: [Double] = []
+    var flags: [PreparedText.GraphemeFlags] = [], fonts: [UInt8] = []
+    var words: [PreparedText.Word] = [], paragraphs: [PreparedText.Paragraph] = []
+    let bytes = Array(text.utf8)
+    var offset = 0
+    for para in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        let gStart = starts.count, wStart = words.count
+        let chars = Array(para.utf8)
+        for (i, c) in chars.enumerated() {
+            starts.append(Int32(offset + i)); ends.append(Int32(offset + i + 1))
+            var f: PreparedText.GraphemeFlags = []
+            if c == 0x20 { f.insert(.hangingSpace) }
+            if c == 0x09 { f.insert(.tab) }
+            let next = i + 1 < chars.count ? chars[i + 1] : nil
+            if (c == 0x20 && next != 0x20) || c == UInt8(ascii: "-") { if next != nil { f.insert(.breakAfter) } }
+            flags.append(f); fonts.append(0); advances.append(c == 0x09 ? 0 : advance)
+        }
+        var wb = gStart
+        for g in gStart..<starts.count where flags[g].contains(.breakAfter) || g + 1 == starts.count {
+            var width = 0.0, hang = 0.0, tab = false
+            for k in wb...g {
+                width += advances[k]
+                if flags[k].contains(.hangingSpace) { hang += advances[k] } else { hang = 0 }
+                if flags[k].contains(.tab) { tab = true; hang = 0 }
+            }
+            words.append(.init(graphemeStart: Int32(wb), graphemeEnd: Int32(g + 1), width: width, hangingWidth: hang, fontMask: 1, hasTab: tab, mandatoryBreakAfter: false))
+            wb = g + 1
+        }
+        paragraphs.append(.init(byteStart: Int32(offset), byteEnd: Int32(offset + chars.count), graphemeStart: Int32(gStart), graphemeEnd: Int32(starts.count), wordStart: Int32(wStart), wordEnd: Int32(words.count)))
+        offset += chars.count + 1
+    }
+    return PreparedText(
+        fonts: [use], graphemeStarts: starts, graphemeEnds: ends, advances: advances, flags: flags,
+        graphemeFonts: fonts, words: words, paragraphs: paragraphs, ellipsisFont: 0,
+        ellipsisWidth: advance, utf8Count: bytes.count, missingGlyphClusters: 0)
+}
+
+/// The texts of a layout's lines.
+func lineTexts(_ layout: TextLayout) -> [String] {
+    (0..<layout.lineCount).map { String(layout.text(ofLine: $0)) }
+}
+
+/// Lines of a monospace text as strings.
+func lineStrings(_ text: String, _ prepared: PreparedText, _ boxes: [LineBox]) -> [String] {
+    let bytes = Array(text.utf8)
+    return boxes.map { b in
+        guard b.graphemeStart < b.graphemeEnd else { return "" }
+        let s = Int(prepared.graphemeStarts[Int(b.graphemeStart)]), e = Int(prepared.graphemeEnds[Int(b.graphemeEnd - 1)])
+        return String(decoding: bytes[s..<e], as: UTF8.self)
+    }
+}
+
+/// A sanitized style for pure Metrics tests.
+func sanitized(_ configure: (inout TextStyle) -> Void = { _ in }) -> SanitizedStyle {
+    var style = TextStyle()
+    configure(&style)
+    var w: [MeasureWarning] = []
+    return Sanitizer.style(style, warnings: &w)
+}
