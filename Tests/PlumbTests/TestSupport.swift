@@ -35,7 +35,7 @@ func monospaceText(
             starts.append(Int32(offset + i)); ends.append(Int32(offset + i + 1))
             var f: PreparedText.GraphemeFlags = []
             if c == 0x20 { f.insert(.hangingSpace) }
-            if c == 0x09 { f.insert(.tab) }
+            if c == 0x09 { f.insert([.tab, .hangingSpace]) }
             let next = i + 1 < chars.count ? chars[i + 1] : nil
             if (c == 0x20 && next != 0x20) || c == UInt8(ascii: "-") { if next != nil { f.insert(.breakAfter) } }
             flags.append(f); fonts.append(0); advances.append(c == 0x09 ? 0 : advance)
@@ -46,7 +46,7 @@ func monospaceText(
             for k in wb...g {
                 width += advances[k]
                 if flags[k].contains(.hangingSpace) { hang += advances[k] } else { hang = 0 }
-                if flags[k].contains(.tab) { tab = true; hang = 0 }
+                if flags[k].contains(.tab) { tab = true }
             }
             words.append(.init(graphemeStart: Int32(wb), graphemeEnd: Int32(g + 1), width: width, hangingWidth: hang, fontMask: 1, hasTab: tab, mandatoryBreakAfter: false))
             wb = g + 1

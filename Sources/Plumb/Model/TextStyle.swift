@@ -18,7 +18,8 @@ public struct TextStyle: Hashable, Sendable {
     public var paragraphSpacing: Double = 0
     /// Extra space before each paragraph but the first.
     public var paragraphSpacingBefore: Double = 0
-    /// Added to every grapheme cluster's advance (UIKit's `kern`); may be negative.
+    /// Added to every grapheme cluster's advance (UIKit's `kern`); may be negative, but a
+    /// cluster's advance never drops below 0.
     public var letterSpacing: Double = 0
     /// Tab stops every `tabInterval` points from the line start (TextKit's default is 28).
     public var tabInterval: Double = 28

@@ -67,7 +67,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             var flags: PreparedText.GraphemeFlags = []
             let first = scalarScratch[0]
             if scalarScratch.count == 1 && first.value == 0x09 {
-                flags.insert(.tab)
+                flags.insert([.tab, .hangingSpace])  // a trailing tab hangs like a space
                 fontIndex = previousFont
             } else {
                 if scalarScratch.count == 1 && ClusterClassifier.isHangingSpace(first) {
@@ -150,7 +150,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             let advance = b.advances[g]
             width += advance
             if f.contains(.hangingSpace) { hanging += advance } else { hanging = 0 }
-            if f.contains(.tab) { hasTab = true; hanging = 0 }
+            if f.contains(.tab) { hasTab = true }
             mask |= PreparedText.fontBit(b.graphemeFonts[g])
             if f.contains(.breakAfter) || g + 1 == count {
                 b.words.append(
@@ -183,7 +183,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let scale = b.size / fontUse.upem
         if let cached = segmentCache.advances(for: key), cached.count == range.count {
             for (i, units) in cached.enumerated() {
-                b.advances[range.lowerBound + i] = Double(units) * scale + b.letterSpacing
+                b.advances[range.lowerBound + i] = max(0, Double(units) * scale + b.letterSpacing)
             }
             return
         }
@@ -196,7 +196,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             font: fontUse.font, script: script, advances: out)
         segmentCache.insert(Array(out), for: key)
         for i in 0..<range.count {
-            b.advances[range.lowerBound + i] = Double(out[i]) * scale + b.letterSpacing
+            b.advances[range.lowerBound + i] = max(0, Double(out[i]) * scale + b.letterSpacing)
         }
     }
 
@@ -233,7 +233,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             }
             segmentCache.insert([units], for: key)
         }
-        return (index, Double(units) * b.size / font.upem + b.letterSpacing)
+        return (index, max(0, Double(units) * b.size / font.upem + b.letterSpacing))
     }
 
     /// Decodes the scalars of `text[start..<end]` (valid UTF-8) into `scalarScratch`.

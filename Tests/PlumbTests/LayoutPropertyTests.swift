@@ -1,0 +1,186 @@
+@testable import Plumb
+import PropertyTesting
+import Testing
+
+/// Property-based tests of the measuring core. Replay a failure with the seed it prints:
+/// `PLUMB_PROPERTY_SEED=0x… swift test --filter LayoutPropertyTests`.
+@Suite struct LayoutPropertyTests {
+    /// A generated cell: text, style and width (possibly absurd numbers).
+    struct Cell: CustomStringConvertible {
+        var text: String
+        var style: TextStyle
+        var width: Double
+        var scale: Double
+        var description: String {
+            "text: \(text.debugDescription) width: \(width) scale: \(scale) size: \(style.font.size) spacing: \(style.lineSpacing) para: \(style.paragraphSpacing) min/max/mul: \(style.minimumLineHeight)/\(style.maximumLineHeight)/\(style.lineHeightMultiple) maxLines: \(style.maxLines) mode: \(style.lineBreakMode) letter: \(style.letterSpacing)"
+        }
+    }
+
+    static let families: [[String]] = [
+        ["Noto Sans", "Noto Sans CJK SC"], ["Noto Sans"], ["Noto Sans CJK SC"], ["DejaVu Sans"],
+        ["Noto Serif", "Noto Serif CJK SC"],
+    ]
+
+    /// Ordinary styles (every number valid) with a given text generator.
+    static func cells(text: Gen<String>, widths: ClosedRange<Double> = 20...500) -> Gen<Cell> {
+        let style = Gen.zip(
+            Gen.element(of: families), Gen.double(in: 8...30), Gen.double(in: 0...12),
+            Gen.double(in: 0...20)
+        ).flatMap { families, size, spacing, para in
+            Gen.zip(Gen.int(in: 0...3), Gen.element(of: [0.0, 0, 1.2, 1.5]), Gen.element(of: [0.0, 0, 18, 30]), Gen.element(of: [0.0, 0, 0, 1.5, -0.5]))
+                .map { maxLines, multiple, minLH, letter -> TextStyle in
+                    var s = TextStyle(families: families, size: size.rounded())
+                    s.lineSpacing = spacing.rounded()
+                    s.paragraphSpacing = para.rounded()
+                    s.maxLines = maxLines == 3 ? 2 : 0
+                    s.lineHeightMultiple = multiple
+                    s.minimumLineHeight = minLH
+                    s.letterSpacing = letter
+                    return s
+                }
+        }
+        return Gen.zip(text, style, Gen.double(in: widths), Gen.element(of: [2.0, 3.0, 1.0]))
+            .map { Cell(text: $0, style: $1, width: $2.rounded(), scale: $3) }
+    }
+
+    static let mixedText = Gen<String>.text(maxClusters: 40)
+
+    func check<T>(_ name: String, _ gen: Gen<T>, iterations: Int = 60, _ body: @escaping (T) throws -> Void) {
+        if let failure = checkProperty(name, gen, iterations: iterations, body) {
+            Issue.record("\(failure)")
+        }
+    }
+
+    @Test func heightsAreFiniteNonNegativeAndOnTheGrid() {
+        // Absurd numbers everywhere.
+        let gen = Gen.zip(
+            Self.mixedText, Gen.edgyDouble(in: 0...400), Gen.edgyDouble(in: 0...40),
+            Gen.edgyDouble(in: 0...3)
+        ).flatMap { text, width, size, scale in
+            Gen.zip(Gen.edgyDouble(in: 0...20), Gen.edgyDouble(in: 0...40), Gen.edgyDouble(in: 0...500), Gen.int(in: -2...4))
+                .map { spacing, minLH, limit, maxLines -> Cell in
+                    var s = TextStyle(families: ["Noto Sans", "Noto Sans CJK SC"], size: size)
+                    s.lineSpacing = spacing
+                    s.paragraphSpacingBefore = spacing
+                    s.minimumLineHeight = minLH
+                    s.maximumLineHeight = minLH / 2
+                    s.heightLimit = limit
+                    s.maxLines = maxLines
+                    s.letterSpacing = spacing - 5
+                    s.lineHeightMultiple = scale
+                    return Cell(text: text, style: s, width: width, scale: scale)
+                }
+        }
+        check("finite on grid", gen, iterations: 150) { cell in
+            let l = engine.layout(cell.text, style: cell.style, width: cell.width, scale: cell.scale)
+            let scale = cell.scale.isFinite && cell.scale > 0 ? min(cell.scale, 100) : 2
+            for v in [l.size.width, l.size.height] {
+                try propertyAssert(v.isFinite && v >= 0, "non-finite or negative size \(v)")
+                let px = v * scale
+                try propertyAssert(abs(px - px.rounded()) < 1e-6, "off the grid: \(v) at \(scale)x")
+            }
+            for line in l.lines {
+                for v in [line.rect.y, line.rect.height, line.usedWidth, line.baseline] {
+                    try propertyAssert(v.isFinite && v >= 0, "line number \(v)")
+                }
+            }
+        }
+    }
+
+    @Test func heightNeverGrowsWhenWidthGrows() {
+        // One font per text: with mixed fonts a wider box can legitimately move a tall glyph
+        // onto a line that was short (documented in Decisions.md).
+        let latin = Gen<String>.text(maxClusters: 40, pieces: [.asciiWords, .spaces, .punctuation, .digits, .latinPrecomposed, .longWords, .hardBreaks, .nbsp, .zwsp])
+        let gen = Gen.zip(Self.cells(text: latin), Gen.double(in: 0...300))
+        check("monotone in width", gen) { cell, extra in
+            var style = cell.style
+            style.font.families = ["Noto Sans"]
+            // With maxLines a wider box can show a paragraph gap that was cut off before, so
+            // monotonicity is a property of untruncated layouts.
+            style.maxLines = 0
+            // Texts that need a fallback font (e.g. 「) are outside this property.
+            guard engine.compute(cell.text, style: style, width: 100, scale: 2, extraWarnings: []).prepared.map({ $0.fonts.count == 1 }) ?? true else { return }
+            let narrow = engine.measure(cell.text, style: style, width: cell.width, scale: cell.scale)
+            let wide = engine.measure(cell.text, style: style, width: cell.width + extra.rounded(), scale: cell.scale)
+            try propertyAssert(wide.height <= narrow.height, "narrow \(narrow) wide \(wide)")
+            try propertyAssert(wide.lineCount <= narrow.lineCount, "lines narrow \(narrow.lineCount) wide \(wide.lineCount)")
+        }
+    }
+
+    @Test func relayoutAtTheMeasuredWidthGivesTheSameLines() {
+        check("relayout at own width", Self.cells(text: Self.mixedText)) { cell in
+            var style = cell.style
+            style.maxLines = 0
+            let first = engine.layout(cell.text, style: style, width: cell.width, scale: cell.scale)
+            // When one cluster alone is wider than the box the text overflows it; the measured
+            // width then exceeds the box and is not a width the text was laid out in.
+            guard first.size.width > 0, first.size.width <= cell.width else { return }
+            let again = engine.layout(cell.text, style: style, width: first.size.width, scale: cell.scale)
+            try propertyAssert(again.lines.map(\.utf8Range) == first.lines.map(\.utf8Range),
+                               "\(first.lines.map(\.utf8Range)) vs \(again.lines.map(\.utf8Range))")
+            try propertyAssert(again.size == first.size, "\(first.size) vs \(again.size)")
+        }
+    }
+
+    @Test func heightIsLineHeightsPlusNMinusOneGaps() {
+        check("n − 1 gaps", Self.cells(text: Self.mixedText)) { cell in
+            let l = engine.layout(cell.text, style: cell.style, width: cell.width, scale: cell.scale)
+            let n = l.lineCount
+            guard n > 0 else { return }
+            let paragraphGaps = l.lines.dropLast().filter(\.endsParagraph).count
+            let expected = l.lines.reduce(0) { $0 + $1.rect.height }
+                + Double(n - 1) * cell.style.lineSpacing
+                + Double(paragraphGaps) * (cell.style.paragraphSpacing + cell.style.paragraphSpacingBefore)
+            try propertyAssert(abs(l.exactHeight - expected) < 1e-6, "height \(l.exactHeight) expected \(expected)")
+            try propertyAssert(l.size.height == PixelGrid(scale: cell.scale).ceil(expected), "ceil")
+        }
+    }
+
+    @Test func aSingleLineIgnoresLineSpacing() {
+        let oneLine = Gen<String>.text(maxClusters: 6, pieces: [.asciiWords, .han, .singleEmoji])
+        check("single line", Gen.zip(oneLine, Gen.double(in: 0...50))) { text, spacing in
+            var s = style15()
+            let base = engine.layout(text, style: s, width: .infinity)
+            s.lineSpacing = spacing
+            s.paragraphSpacing = spacing
+            let spaced = engine.layout(text, style: s, width: .infinity)
+            guard base.lineCount == 1 else { return }
+            try propertyAssert(spaced.exactHeight == base.lines[0].rect.height, "\(spaced.exactHeight)")
+        }
+    }
+
+    @Test func maxLinesNeverIncreasesTheCount() {
+        check("maxLines", Gen.zip(Self.cells(text: Self.mixedText), Gen.int(in: 1...4))) { cell, k in
+            var s = cell.style
+            s.maxLines = 0
+            let all = engine.measure(cell.text, style: s, width: cell.width)
+            s.maxLines = k
+            let cut = engine.measure(cell.text, style: s, width: cell.width)
+            try propertyAssert(cut.lineCount <= min(k, all.lineCount), "\(cut.lineCount) > min(\(k), \(all.lineCount))")
+            try propertyAssert(cut.isTruncated == (all.lineCount > k), "truncated flag")
+            try propertyAssert(cut.height <= all.height, "height grew")
+        }
+    }
+
+    @Test func fallbackResultsAreFlagged() {
+        let bad = Gen.element(of: [Double.nan, 0, -1, -Double.infinity])
+        check("fallback flagged", Gen.zip(Self.mixedText, bad)) { text, width in
+            let m = engine.measure(text, style: style15(), width: width)
+            try propertyAssert(text.isEmpty || m.isFallback, "not flagged")
+            try propertyAssert(m.height.isFinite && m.height >= 0, "height")
+        }
+    }
+
+    @Test func linesNeverExceedTheWidthUnlessOneClusterDoes() {
+        check("lines fit", Self.cells(text: Self.mixedText)) { cell in
+            var s = cell.style
+            s.maxLines = 0
+            let l = engine.layout(cell.text, style: s, width: cell.width)
+            for (i, line) in l.lines.enumerated() where line.usedWidth > cell.width + 1e-6 {
+                var visible = l.text(ofLine: i)
+                while let last = visible.last, last == " " || last == "\t" { visible = visible.dropLast() }
+                try propertyAssert(visible.count == 1, "line \(i) \(line.usedWidth) > \(cell.width): \(l.text(ofLine: i).debugDescription)")
+            }
+        }
+    }
+}
