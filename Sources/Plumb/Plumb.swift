@@ -16,7 +16,10 @@ public final class TextMeasurer: Sendable {
         public var unmeasurableHeight: UnmeasurableHeight = .oneLine
         /// Byte budget of tier 1 (shaped segments and prepared texts).
         public var segmentCacheBytes = 64 << 20
-        /// Byte budget of tier 2 (results).
+        /// Byte budget of the prepared-text part of tier 1 (width-independent layouts of
+        /// whole cells, so a width change is arithmetic only).
+        public var preparedCacheBytes = 128 << 20
+        /// Byte budget of tier 2 (results; 64 bytes per entry).
         public var resultCacheBytes = 32 << 20
         public init() {}
     }
@@ -32,13 +35,32 @@ public final class TextMeasurer: Sendable {
     public let configuration: Configuration
     public let fonts: FontResolver
     let segmentCache: SegmentCache
+    let preparedCache: ClockCache<PreparedText>
+    let resultCache: ResultCache
     let pool: PreparerPool
+    /// Engine version + ICU version + installed font set: part of every key, so an engine or
+    /// font update never serves old results.
+    let salt: UInt64
+
+    /// Bump when a change to the engine can change any result.
+    public static let engineVersion = "plumb-0.1.0"
 
     public init(configuration: Configuration = Configuration(), fonts: FontResolver? = nil) {
         self.configuration = configuration
-        self.fonts = fonts ?? FontResolver(configuration: configuration.fonts)
+        let fonts = fonts ?? FontResolver(configuration: configuration.fonts)
+        self.fonts = fonts
         self.segmentCache = SegmentCache(budgetBytes: configuration.segmentCacheBytes)
+        self.preparedCache = ClockCache(budgetBytes: configuration.preparedCacheBytes)
+        self.resultCache = ResultCache(budgetBytes: configuration.resultCacheBytes)
         self.pool = PreparerPool(locale: configuration.breakLocale, segmentCache: segmentCache)
+        var salt = KeyHasher.hash64(Self.engineVersion + "|icu " + BreakIterators.icuVersion + "|" + configuration.breakLocale)
+        for font in fonts.fontSetFingerprint { salt = KeyHasher.hash64(font, seed: salt) }
+        self.salt = salt
+    }
+
+    /// Checks a style, resolves its fonts and fingerprints it, for measuring many cells.
+    public func resolve(_ style: TextStyle) -> ResolvedStyle {
+        ResolvedStyle(style, fonts: fonts, salt: salt)
     }
 
     /// Measures one cell.
@@ -55,7 +77,7 @@ public final class TextMeasurer: Sendable {
     public func measure(_ text: String, style: TextStyle, width: Double, scale: Double = 2)
         -> TextMeasurement
     {
-        compute(text, style: style, width: width, scale: scale, extraWarnings: []).measurement
+        measure(text, style: resolve(style), width: width, scale: scale)
     }
 
     /// Measures one cell and returns its line geometry too.
@@ -65,7 +87,7 @@ public final class TextMeasurer: Sendable {
     public func layout(_ text: String, style: TextStyle, width: Double, scale: Double = 2)
         -> TextLayout
     {
-        let r = compute(text, style: style, width: width, scale: scale, extraWarnings: [])
+        let r = compute(text, style: resolve(style), width: width, scale: scale, extraWarnings: [])
         return makeLayout(text, r)
     }
 
@@ -75,7 +97,7 @@ public final class TextMeasurer: Sendable {
         -> TextLayout
     {
         let (text, repaired) = Self.decode(utf16: units)
-        let r = compute(text, style: style, width: width, scale: scale,
+        let r = compute(text, style: resolve(style), width: width, scale: scale,
                         extraWarnings: repaired ? [.invalidTextRepaired] : [])
         return makeLayout(text, r)
     }
@@ -85,7 +107,7 @@ public final class TextMeasurer: Sendable {
         -> TextLayout
     {
         let (text, repaired) = Self.decode(utf8: bytes)
-        let r = compute(text, style: style, width: width, scale: scale,
+        let r = compute(text, style: resolve(style), width: width, scale: scale,
                         extraWarnings: repaired ? [.invalidTextRepaired] : [])
         return makeLayout(text, r)
     }

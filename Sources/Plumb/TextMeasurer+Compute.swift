@@ -9,16 +9,15 @@ struct ComputeResult: Sendable {
 
 extension TextMeasurer {
     func compute(
-        _ text: String, style: TextStyle, width: Double, scale: Double,
-        extraWarnings: [MeasureWarning]
+        _ text: String, style: ResolvedStyle, width: Double, scale: Double,
+        extraWarnings: [MeasureWarning], textKey: CacheKey? = nil
     ) -> ComputeResult {
-        var warnings = extraWarnings
-        let s = Sanitizer.style(style, warnings: &warnings)
+        var warnings = style.warnings + extraWarnings
+        let s = style.sanitized
         let scale = Sanitizer.scale(scale, warnings: &warnings)
-        let layoutWidth = Sanitizer.width(width, warnings: &warnings)
+        let layoutWidth = Self.snap(Sanitizer.width(width, warnings: &warnings), scale: scale)
         let grid = PixelGrid(scale: scale)
-        let cascade = fonts.cascade(for: s.font)
-        warnings.append(contentsOf: cascade.warnings)
+        let cascade = style.cascade
 
         if text.isEmpty {
             return ComputeResult(
@@ -36,8 +35,7 @@ extension TextMeasurer {
         var utf8Text = text
         return utf8Text.withUTF8 { utf8 in
             pool.withPreparer { preparer in
-                let prepared = preparer.prepare(
-                    utf8, cascade: cascade, size: s.font.size, letterSpacing: s.letterSpacing)
+                let prepared = preparedText(utf8, style: style, textKey: textKey, preparer: preparer)
                 var layout = LayoutAssembler.assemble(prepared, style: s, width: layoutWidth)
                 warnings.append(contentsOf: layout.warnings)
                 if prepared.missingGlyphClusters > 0 {
@@ -62,6 +60,31 @@ extension TextMeasurer {
                     layout: layout, prepared: prepared, exactHeight: height, scale: scale)
             }
         }
+    }
+
+    /// The width-independent preparation of a text, from tier 1 when it was seen before.
+    private func preparedText(
+        _ utf8: UnsafeBufferPointer<UInt8>, style: ResolvedStyle, textKey: CacheKey?,
+        preparer: TextPreparer
+    ) -> PreparedText {
+        let key = CacheKey(value: (textKey ?? CacheKey(bytes: UnsafeRawBufferPointer(utf8), seed: salt), style.shapingFingerprint), seed: 0x5052_4550)
+        if let hit = preparedCache.value(for: key) { return hit }
+        let s = style.sanitized
+        let prepared = preparer.prepare(
+            utf8, cascade: style.cascade, size: s.font.size, letterSpacing: s.letterSpacing)
+        preparedCache.insert(prepared, bytes: prepared.byteSize, for: key)
+        return prepared
+    }
+
+    /// Widths the engine treats identically snap to the device-pixel grid (down: a partial
+    /// pixel cannot hold ink); widths under one pixel are kept as they are.
+    static func snap(_ width: LayoutWidth, scale: Double) -> LayoutWidth {
+        guard case .points(let w) = width else { return width }
+        let pixels = w * scale
+        guard pixels >= 1, pixels.isFinite else { return width }
+        let nearest = pixels.rounded()
+        let snapped = abs(pixels - nearest) <= PixelGrid.tolerance ? nearest : pixels.rounded(.down)
+        return .points(snapped / scale)
     }
 
     /// One line of the style's primary font, with the line-height rules applied.

@@ -6,7 +6,7 @@ import Testing
 /// Fonts: fontconfig cascade, face indexes, metrics, per-cluster fallback, emoji.
 @Suite struct FontTests {
     func fontNames(_ text: String, _ families: [String] = ["Noto Sans", "Noto Sans CJK SC"]) -> [String] {
-        let r = engine.compute(text, style: style15(families), width: 1000, scale: 2, extraWarnings: [])
+        let r = engine.compute(text, style: engine.resolve(style15(families)), width: 1000, scale: 2, extraWarnings: [])
         let p = r.prepared!
         return p.graphemeFonts.map { p.fonts[Int($0)].font.familyName }
     }
@@ -58,7 +58,7 @@ import Testing
         #expect(fontNames("ก").first?.contains("Thai") == true)
         // Arabic: fontconfig's sort order (DejaVu Sans has Arabic and comes first, as in
         // Pango); the point is that a real font with the glyph is used, never .notdef.
-        let arabic = engine.compute("عربي", style: style15(), width: 1000, scale: 2, extraWarnings: [])
+        let arabic = engine.compute("عربي", style: engine.resolve(style15()), width: 1000, scale: 2, extraWarnings: [])
         #expect(arabic.prepared!.missingGlyphClusters == 0)
         #expect(!fontNames("ع").contains("Noto Sans"))
         // "é" as e + combining acute is one cluster in one font.

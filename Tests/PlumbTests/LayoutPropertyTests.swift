@@ -99,7 +99,7 @@ import Testing
             // monotonicity is a property of untruncated layouts.
             style.maxLines = 0
             // Texts that need a fallback font (e.g. 「) are outside this property.
-            guard engine.compute(cell.text, style: style, width: 100, scale: 2, extraWarnings: []).prepared.map({ $0.fonts.count == 1 }) ?? true else { return }
+            guard engine.compute(cell.text, style: engine.resolve(style), width: 100, scale: 2, extraWarnings: []).prepared.map({ $0.fonts.count == 1 }) ?? true else { return }
             let narrow = engine.measure(cell.text, style: style, width: cell.width, scale: cell.scale)
             let wide = engine.measure(cell.text, style: style, width: cell.width + extra.rounded(), scale: cell.scale)
             try propertyAssert(wide.height <= narrow.height, "narrow \(narrow) wide \(wide)")

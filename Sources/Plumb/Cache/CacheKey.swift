@@ -2,7 +2,7 @@ internal import CXXHash
 
 /// A 128-bit XXH3 digest used as a cache key. Collisions are astronomically unlikely
 /// (2⁻⁶⁴ birthday bound at 2³² entries), so keys stand in for the data they hash.
-public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
+public struct CacheKey: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
     public var low: UInt64
     public var high: UInt64
 
