@@ -39,8 +39,9 @@ extension ResolvedStyle {
         for family in s.font.families {
             h = KeyHasher.hash64(family, seed: h &+ 0x9E37_79B9_7F4A_7C15)
         }
-        struct Fields { var families: UInt64; var count: Int; var size: Double; var weight: Int; var italic: Bool; var letter: Double }
-        return CacheKey(value: Fields(families: h, count: s.font.families.count, size: s.font.size, weight: s.font.weight, italic: s.font.italic, letter: s.letterSpacing), seed: salt)
+        // Only 64-bit fields: padding bytes would make keys nondeterministic.
+        struct Fields { var families: UInt64; var count: UInt64; var size: UInt64; var weight: UInt64; var italic: UInt64; var letter: UInt64 }
+        return CacheKey(value: Fields(families: h, count: UInt64(s.font.families.count), size: s.font.size.bitPattern, weight: UInt64(bitPattern: Int64(s.font.weight)), italic: s.font.italic ? 1 : 0, letter: s.letterSpacing.bitPattern), seed: salt)
     }
 
     /// Paragraph and drawing options, normalised so that settings which cannot change a
@@ -65,17 +66,18 @@ extension ResolvedStyle {
         case .truncatingMiddle: modeCode = 4
         case .truncatingTail: modeCode = 5
         }
+        // Only 64-bit fields: padding bytes would make keys nondeterministic.
         struct Fields {
             var shapingLow: UInt64; var shapingHigh: UInt64
             var lineSpacing: Double; var minLH: Double; var maxLH: Double; var multiple: Double
             var para: Double; var paraBefore: Double; var tab: Double; var maxLines: Int
-            var mode: Int; var options: UInt8; var heightLimit: Double
+            var mode: Int; var options: UInt64; var heightLimit: Double
         }
         return CacheKey(value: Fields(
             shapingLow: shaping.low, shapingHigh: shaping.high, lineSpacing: s.lineSpacing,
             minLH: s.minimumLineHeight, maxLH: s.maximumLineHeight, multiple: s.lineHeightMultiple,
             para: s.paragraphSpacing, paraBefore: s.paragraphSpacingBefore, tab: s.tabInterval,
-            maxLines: s.maxLines, mode: modeCode, options: options.rawValue,
+            maxLines: s.maxLines, mode: modeCode, options: UInt64(options.rawValue),
             heightLimit: s.heightLimit.isFinite ? s.heightLimit : -1), seed: 0x4C41_594F)
     }
 }

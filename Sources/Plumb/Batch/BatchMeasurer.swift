@@ -1,0 +1,207 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// One cell of a heterogeneous batch.
+public struct Cell: Sendable {
+    public var text: String
+    public var style: TextStyle
+    public var width: Double
+    public init(text: String, style: TextStyle, width: Double) {
+        self.text = text
+        self.style = style
+        self.width = width
+    }
+}
+
+/// Progress and cancellation of a long batch: poll `completed` from any thread (e.g. a UI
+/// timer), call `cancel()` to abandon stale work.
+///
+/// - Thread safety: all members are atomic.
+public final class BatchProgress: Sendable {
+    private let done = Atomic<Int>(0)
+    private let total = Atomic<Int>(0)
+    private let cancelled = Atomic<Bool>(false)
+
+    public init() {}
+
+    /// Cells finished so far.
+    public var completed: Int { done.load(ordering: .relaxed) }
+    /// Cells in the batch (known once it starts).
+    public var totalCount: Int { total.load(ordering: .relaxed) }
+    public var fractionCompleted: Double {
+        let t = totalCount
+        return t == 0 ? 0 : Double(completed) / Double(t)
+    }
+    public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+    public func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    func start(total n: Int) {
+        total.store(n, ordering: .relaxed)
+        done.store(0, ordering: .relaxed)
+    }
+    func add(_ n: Int) { done.add(n, ordering: .relaxed) }
+}
+
+/// Thrown when a batch was cancelled through its `BatchProgress`.
+public struct BatchCancelled: Error, Sendable {}
+
+extension TextMeasurer {
+    /// Heights of many cells sharing one style and width, measured on all cores.
+    ///
+    /// Duplicates are measured once; results come back in input order and are bit-for-bit
+    /// identical to measuring each cell alone, at any worker count.
+    ///
+    /// - Parameters:
+    ///   - workers: threads to use (default: every core); 1 measures on the calling thread.
+    ///   - progress: optional progress/cancellation object.
+    /// - Throws: `BatchCancelled` if `progress` was cancelled.
+    /// - Complexity: O(total text length); Dispatch `concurrentPerform` over chunks of 64
+    ///   cells, each worker with its own ICU iterators and HarfBuzz buffer.
+    public func heights(
+        for texts: [String], style: TextStyle, width: Double, scale: Double = 2,
+        workers: Int? = nil, progress: BatchProgress? = nil
+    ) throws -> [TextMeasurement] {
+        let resolved = resolve(style)
+        return try run(count: texts.count, workers: workers, progress: progress,
+                       key: { i in self.dedupeKey(texts[i], resolved, width, scale) },
+                       measure: { i in self.measure(texts[i], style: resolved, width: width, scale: scale) })
+    }
+
+    /// Heights of cells with their own styles and widths, measured on all cores. Each distinct
+    /// style is resolved once.
+    ///
+    /// - Throws: `BatchCancelled` if `progress` was cancelled.
+    public func heights(
+        for cells: [Cell], scale: Double = 2, workers: Int? = nil, progress: BatchProgress? = nil
+    ) throws -> [TextMeasurement] {
+        var resolvedByStyle: [TextStyle: Int] = [:]
+        var resolvedStyles: [ResolvedStyle] = []
+        var styleIndex = [Int](repeating: 0, count: cells.count)
+        for (i, cell) in cells.enumerated() {
+            if let k = resolvedByStyle[cell.style] {
+                styleIndex[i] = k
+            } else {
+                resolvedByStyle[cell.style] = resolvedStyles.count
+                styleIndex[i] = resolvedStyles.count
+                resolvedStyles.append(resolve(cell.style))
+            }
+        }
+        let styles = resolvedStyles
+        let index = styleIndex
+        return try run(count: cells.count, workers: workers, progress: progress,
+                       key: { i in self.dedupeKey(cells[i].text, styles[index[i]], cells[i].width, scale) },
+                       measure: { i in self.measure(cells[i].text, style: styles[index[i]], width: cells[i].width, scale: scale) })
+    }
+
+    /// Row heights with prefix offsets for a virtualized list, measured as a batch.
+    public func listHeights<ID: Hashable & Sendable>(
+        for rows: [(id: ID, text: String)], style: TextStyle, width: Double, scale: Double = 2,
+        workers: Int? = nil, progress: BatchProgress? = nil
+    ) throws -> ListHeights<ID> {
+        let m = try heights(for: rows.map(\.text), style: style, width: width, scale: scale, workers: workers, progress: progress)
+        return ListHeights(zip(rows, m).map { (id: $0.0.id, height: $0.1.height) })
+    }
+
+    private func dedupeKey(_ text: String, _ style: ResolvedStyle, _ width: Double, _ scale: Double) -> CacheKey {
+        var t = text
+        let textKey = t.withUTF8 { CacheKey(bytes: UnsafeRawBufferPointer($0), seed: salt) }
+        return Self.keys(text: textKey, style: style, width: width, scale: scale).result
+    }
+
+    /// The batch engine: keys in parallel → first occurrence of each key → measure unique
+    /// cells in parallel → copy to duplicates.
+    private func run(
+        count n: Int, workers: Int?, progress: BatchProgress?,
+        key: @Sendable (Int) -> CacheKey, measure: @Sendable (Int) -> TextMeasurement
+    ) throws -> [TextMeasurement] {
+        progress?.start(total: n)
+        guard n > 0 else { return [] }
+        let workerCount = max(1, workers ?? ProcessInfoLite.activeProcessorCount)
+
+        // 1. Keys (parallel), then the first index of every distinct key (sequential).
+        var keys = [CacheKey](repeating: CacheKey(low: 0, high: 0), count: n)
+        keys.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let out = buffer
+            Self.parallel(count: n, workers: workerCount) { range in
+                for i in range { out[i] = key(i) }
+                return true
+            }
+        }
+        var firstIndex: [CacheKey: Int32] = [:]
+        firstIndex.reserveCapacity(n)
+        var source = [Int32](repeating: 0, count: n)
+        var unique: [Int32] = []
+        unique.reserveCapacity(n)
+        for i in 0..<n {
+            if let f = firstIndex[keys[i]] {
+                source[i] = f
+            } else {
+                firstIndex[keys[i]] = Int32(i)
+                source[i] = Int32(i)
+                unique.append(Int32(i))
+            }
+        }
+
+        // 2. Measure unique cells (parallel) into a preallocated buffer.
+        let placeholder = TextMeasurement(size: .zero, lineCount: 0, isTruncated: false, warnings: [])
+        var results = [TextMeasurement](repeating: placeholder, count: n)
+        let duplicates = n - unique.count
+        let completed = results.withUnsafeMutableBufferPointer { buffer -> Bool in
+            nonisolated(unsafe) let out = buffer
+            let order = unique
+            return Self.parallel(count: order.count, workers: workerCount) { range in
+                if progress?.isCancelled == true { return false }
+                for k in range {
+                    let i = Int(order[k])
+                    out[i] = measure(i)
+                }
+                progress?.add(range.count)
+                return true
+            }
+        }
+        guard completed, progress?.isCancelled != true else { throw BatchCancelled() }
+        for i in 0..<n where source[i] != Int32(i) { results[i] = results[Int(source[i])] }
+        progress?.add(duplicates)
+        return results
+    }
+
+    /// Runs `body` over chunks of 0..<count on `workers` threads (work-stealing over chunks of
+    /// 64). Returns false if any chunk returned false (cancellation).
+    static func parallel(count: Int, workers: Int, _ body: @Sendable (Range<Int>) -> Bool) -> Bool {
+        let chunk = 64
+        let chunks = (count + chunk - 1) / chunk
+        guard workers > 1, chunks > 1 else {
+            var start = 0
+            while start < count {
+                if !body(start..<min(count, start + chunk)) { return false }
+                start += chunk
+            }
+            return true
+        }
+        let next = Atomic<Int>(0)
+        let ok = Atomic<Bool>(true)
+        DispatchQueue.concurrentPerform(iterations: min(workers, chunks)) { _ in
+            while ok.load(ordering: .relaxed) {
+                let c = next.add(1, ordering: .relaxed).oldValue
+                guard c < chunks else { return }
+                let start = c * chunk
+                if !body(start..<min(count, start + chunk)) { ok.store(false, ordering: .relaxed) }
+            }
+        }
+        return ok.load(ordering: .relaxed)
+    }
+}
+
+/// Processor count without Foundation.
+enum ProcessInfoLite {
+    static var activeProcessorCount: Int {
+        #if canImport(Glibc)
+        return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        #else
+        return 1
+        #endif
+    }
+}

@@ -1,0 +1,187 @@
+import Dispatch
+import Synchronization
+@testable import Plumb
+import PropertyTesting
+import Testing
+
+/// Tier 1 / tier 2 caches and concurrent batches never change an answer.
+@Suite struct CacheAndBatchTests {
+    static let texts: Gen<String> = .text(maxClusters: 40)
+
+    func check<T>(_ name: String, _ gen: Gen<T>, iterations: Int = 60, _ body: @escaping (T) throws -> Void) {
+        if let failure = checkProperty(name, gen, iterations: iterations, body) { Issue.record("\(failure)") }
+    }
+
+    @Test func cachedEqualsUncached() {
+        let cells = LayoutPropertyTests.cells(text: Self.texts)
+        check("cached == uncached", cells, iterations: 120) { cell in
+            let cached = TextMeasurer()
+            let first = cached.measure(cell.text, style: cell.style, width: cell.width, scale: cell.scale)
+            let second = cached.measure(cell.text, style: cell.style, width: cell.width, scale: cell.scale)
+            let uncached = engine.compute(cell.text, style: engine.resolve(cell.style), width: cell.width, scale: cell.scale, extraWarnings: []).measurement
+            try propertyAssert(first == uncached, "first \(first) vs uncached \(uncached)")
+            try propertyAssert(second == uncached, "cached \(second) vs uncached \(uncached)")
+        }
+    }
+
+    @Test func widthRangeReuseNeverChangesAnAnswer() {
+        let gen = Gen.zip(LayoutPropertyTests.cells(text: Self.texts), Gen.array(of: Gen.double(in: 20...500), count: 1...6))
+        check("range reuse", gen) { cell, widths in
+            let m = TextMeasurer()
+            for w in [cell.width] + widths.map({ $0.rounded() }) {
+                let got = m.measure(cell.text, style: cell.style, width: w, scale: cell.scale)
+                let fresh = engine.compute(cell.text, style: engine.resolve(cell.style), width: w, scale: cell.scale, extraWarnings: []).measurement
+                try propertyAssert(got == fresh, "width \(w): \(got) vs \(fresh)")
+            }
+        }
+    }
+
+    @Test func stylesDifferingInOneFieldNeverShareAKey() {
+        let base = style15()
+        let variants: [(String, (inout TextStyle) -> Void)] = [
+            ("families", { $0.font.families = ["Noto Sans CJK SC", "Noto Sans"] }),
+            ("size", { $0.font.size = 15.5 }), ("weight", { $0.font.weight = 700 }),
+            ("italic", { $0.font.italic = true }), ("lineSpacing", { $0.lineSpacing = 1 }),
+            ("min", { $0.minimumLineHeight = 30 }), ("max", { $0.maximumLineHeight = 10 }),
+            ("multiple", { $0.lineHeightMultiple = 1.2 }), ("para", { $0.paragraphSpacing = 2 }),
+            ("paraBefore", { $0.paragraphSpacingBefore = 2 }), ("letter", { $0.letterSpacing = 0.5 }),
+            ("tab", { $0.tabInterval = 30 }), ("maxLines", { $0.maxLines = 2 }),
+            ("charWrap", { $0.lineBreakMode = .charWrapping }),
+            ("noFragment", { $0.options.remove(.usesLineFragmentOrigin) }),
+            ("noLeading", { $0.options.remove(.usesFontLeading) }),
+            ("device", { $0.options.insert(.usesDeviceMetrics) }),
+            ("heightLimit", { $0.heightLimit = 100 }),
+        ]
+        var seen: [CacheKey: String] = [engine.resolve(base).layoutFingerprint: "base"]
+        for (name, change) in variants {
+            var s = base
+            change(&s)
+            let key = engine.resolve(s).layoutFingerprint
+            #expect(seen[key] == nil, "\(name) collides with \(seen[key] ?? "")")
+            seen[key] = name
+        }
+        // Fields that cannot change a layout do not split keys.
+        var tail = base
+        tail.lineBreakMode = .truncatingTail  // nothing can be cut: same as word wrapping
+        #expect(engine.resolve(tail).layoutFingerprint == engine.resolve(base).layoutFingerprint)
+        tail.options.insert(.truncatesLastVisibleLine)
+        #expect(engine.resolve(tail).layoutFingerprint == engine.resolve(base).layoutFingerprint)
+        tail.maxLines = 2
+        var word = base
+        word.maxLines = 2
+        #expect(engine.resolve(tail).layoutFingerprint != engine.resolve(word).layoutFingerprint)
+    }
+
+    @Test func generatedStylePairsNeverCollide() {
+        let gen = Gen.zip(LayoutPropertyTests.cells(text: Gen.constant("x")), LayoutPropertyTests.cells(text: Gen.constant("x")))
+        check("no collisions", gen, iterations: 300) { a, b in
+            let ka = engine.resolve(a.style).layoutFingerprint, kb = engine.resolve(b.style).layoutFingerprint
+            if a.style == b.style { try propertyAssert(ka == kb, "equal styles, different keys") }
+            else if ka == kb {
+                // Equal keys are only allowed for styles that lay out identically.
+                let x = engine.measure("a b\nc", style: a.style, width: 50), y = engine.measure("a b\nc", style: b.style, width: 50)
+                try propertyAssert(x == y, "collision between different layouts")
+            }
+        }
+    }
+
+    @Test func fallbackResultsAreNeverCached() {
+        let m = TextMeasurer()
+        _ = m.measure("Hello", style: style15(), width: .nan)
+        _ = m.measure("Hello", style: TextStyle(families: ["Noto Sans"], size: .nan), width: 100)
+        _ = m.measure("Hello", style: style15(["Missing Family"]), width: 100)
+        #expect(m.cacheStatistics.results.entries == 0)
+        _ = m.measure("Hello", style: style15(), width: 100)
+        #expect(m.cacheStatistics.results.entries == 2)  // result + width-range entry
+        // Measured before the table had a width, then with one: the real height.
+        #expect(m.measure("a b c d e f g", style: style15(), width: 0).isFallback)
+        #expect(m.measure("a b c d e f g", style: style15(), width: 20).lineCount > 1)
+    }
+
+    @Test func widthsOnTheSamePixelShareAKey() {
+        let m = TextMeasurer()
+        _ = m.measure("Hello world", style: style15(), width: 200.2)
+        let before = m.cacheStatistics.results.hits
+        _ = m.measure("Hello world", style: style15(), width: 200.4)  // same 2× pixel column 400
+        #expect(m.cacheStatistics.results.hits == before + 1)
+    }
+
+    @Test func invalidationForgetsResults() {
+        let m = TextMeasurer()
+        _ = m.measure("Hello", style: style15(), width: 100)
+        #expect(m.invalidate(text: "Hello", style: style15(), width: 100))
+        #expect(!m.invalidate(text: "Hello", style: style15(), width: 100))
+        _ = m.measure("Hello", style: style15(), width: 100)
+        m.removeAllCachedResults()
+        #expect(m.cacheStatistics.results.entries == 0)
+    }
+
+    @Test func resultEntriesCostAtMost64Bytes() {
+        #expect(ResultCache.entryBytes == 48)
+        let m = TextMeasurer()
+        let s = m.cacheStatistics.results
+        // Tables are at most 75 % full before eviction: 48 / 0.75 = 64 bytes per entry.
+        #expect(s.bytes / max(1, (s.bytes / ResultCache.entryBytes) * 3 / 4) <= 64)
+    }
+
+    @Test func batchEqualsSequentialAtAnyWorkerCount() throws {
+        let texts = Gen<String>.text(maxClusters: 30).sample(count: 300, seed: 7) + ["dup", "dup", "", "dup"]
+        let style = style15()
+        let sequential = texts.map { engine.compute($0, style: engine.resolve(style), width: 120, scale: 2, extraWarnings: []).measurement }
+        for workers in [1, 2, 8] {
+            let m = TextMeasurer()
+            let batch = try m.heights(for: texts, style: style, width: 120, workers: workers)
+            #expect(batch == sequential, "workers \(workers)")
+        }
+        let cells = texts.enumerated().map { Cell(text: $1, style: $0 % 2 == 0 ? style : style15(["Noto Serif"]), width: Double(80 + $0 % 5 * 40)) }
+        let seqCells = cells.map { engine.compute($0.text, style: engine.resolve($0.style), width: $0.width, scale: 2, extraWarnings: []).measurement }
+        for workers in [1, 2, 8] {
+            #expect(try TextMeasurer().heights(for: cells, workers: workers) == seqCells)
+        }
+    }
+
+    @Test func batchReportsProgressAndCanBeCancelled() throws {
+        let texts = (0..<500).map { "row \($0) with some words to measure" }
+        let progress = BatchProgress()
+        let r = try TextMeasurer().heights(for: texts, style: style15(), width: 100, progress: progress)
+        #expect(r.count == 500 && progress.completed == 500 && progress.fractionCompleted == 1)
+        let cancelled = BatchProgress()
+        cancelled.cancel()
+        #expect(throws: BatchCancelled.self) {
+            try TextMeasurer().heights(for: texts, style: style15(), width: 100, progress: cancelled)
+        }
+    }
+
+    @Test func listHeightsFromABatch() throws {
+        let rows = (0..<1000).map { (id: $0, text: "Row \($0): " + String(repeating: "word ", count: $0 % 7)) }
+        let list = try engine.listHeights(for: rows, style: style15(), width: 120)
+        #expect(list.count == 1000)
+        let h = engine.measure(rows[10].text, style: style15(), width: 120).height
+        #expect(list.height(of: 10) == h)
+        #expect(list.rowIndex(atOffset: list.offset(ofRowAt: 500) + 0.25) == 500)
+    }
+
+    @Test func concurrentReadersAndWritersWithATinyBudget() throws {
+        var config = TextMeasurer.Configuration()
+        config.resultCacheBytes = 64 * 64 * 8  // 8 slots per shard: constant eviction
+        config.preparedCacheBytes = 64 * 4096
+        config.segmentCacheBytes = 64 * 2048
+        let m = TextMeasurer(configuration: config)
+        let texts = Gen<String>.text(maxClusters: 20).sample(count: 200, seed: 3)
+        let widths: [Double] = [60, 100, 160]
+        let expected = widths.map { w in texts.map { engine.compute($0, style: engine.resolve(style15()), width: w, scale: 2, extraWarnings: []).measurement } }
+        let failures = Synchronization.Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for round in 0..<3 {
+                for (k, text) in texts.enumerated() {
+                    let w = (worker + round + k) % widths.count
+                    if m.measure(text, style: style15(), width: widths[w]) != expected[w][k] {
+                        failures.add(1, ordering: .relaxed)
+                    }
+                }
+            }
+        }
+        #expect(failures.load(ordering: .relaxed) == 0)
+        #expect(m.cacheStatistics.results.evictions > 0)
+    }
+}
