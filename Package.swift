@@ -27,14 +27,18 @@ let package = Package(
             name: "Plumb",
             dependencies: ["CHarfBuzz", "CFontconfig", "CXXHash", "CICUShim"],
             path: "Sources/Plumb"),
-        .executableTarget(name: "plumb", dependencies: ["Plumb"], path: "Sources/plumb"),
+        // Hand-written JSON Lines and argument parsing for the `plumb` command line.
+        .target(name: "CLIKit", path: "Sources/CLIKit"),
+        .executableTarget(name: "plumb", dependencies: ["Plumb", "CLIKit"], path: "Sources/plumb"),
         .executableTarget(
-            name: "PlumbBenchmarks", dependencies: ["Plumb"], path: "Benchmarks/PlumbBenchmarks"),
+            name: "PlumbBenchmarks", dependencies: ["Plumb", "CHarfBuzz", "CFontconfig"],
+            path: "Benchmarks/PlumbBenchmarks"),
 
         .target(name: "PropertyTesting", path: "Tests/PropertyTesting"),
         .testTarget(
             name: "PlumbTests", dependencies: ["Plumb", "PropertyTesting", "CHarfBuzz"],
             path: "Tests/PlumbTests"),
+        .testTarget(name: "CLIKitTests", dependencies: ["CLIKit"], path: "Tests/CLIKitTests"),
         .testTarget(
             name: "PropertyTestingTests", dependencies: ["PropertyTesting"],
             path: "Tests/PropertyTestingTests"),

@@ -1,1 +1,84 @@
-print("benchmarks: coming")
+// Plumb's benchmark executable. Build and run in release:
+//   swift build -c release --product PlumbBenchmarks && .build/release/PlumbBenchmarks [--json FILE] [--runs N]
+// Reports ns per cell (median, min, max over runs) for named scenarios over the real
+// multilingual cell set in Benchmarks/Corpus/cells.jsonl, with a naive baseline measured in the
+// same run so speed-ups are ratios, not claims.
+import Foundation
+import Plumb
+
+let arguments = CommandLine.arguments
+func option(_ name: String) -> String? {
+    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
+    return arguments[i + 1]
+}
+let runs = Int(option("--runs") ?? "") ?? 5
+let corpusPath = option("--corpus") ?? "Benchmarks/Corpus/cells.jsonl"
+
+let texts = Corpus.load(path: corpusPath)
+guard !texts.isEmpty else {
+    FileHandle.standardError.write("no cells in \(corpusPath)\n".data(using: .utf8)!)
+    exit(1)
+}
+print("cells: \(texts.count) from \(corpusPath); runs: \(runs); cores: \(ProcessInfo.processInfo.activeProcessorCount)")
+
+let style = TextStyle(families: ["Noto Sans", "Noto Sans CJK SC"], size: 15)
+var report = Report(cellCount: texts.count)
+
+// Baseline: shape every whole paragraph with HarfBuzz each time (no ICU, no cache, no layout).
+let baseline = NaiveBaseline()
+report.add("baseline: HarfBuzz whole paragraph, no cache", runs: runs, cells: texts.count) {
+    var sum = 0.0
+    for t in texts { sum += baseline.width(of: t) }
+    Sink.value &+= Int(sum)
+}
+
+report.add("cold: fresh engine, 1 worker", runs: runs, cells: texts.count) {
+    let m = TextMeasurer()
+    let r = m.resolve(style)
+    for t in texts { Sink.value &+= Int(m.measure(t, style: r, width: 320, scale: 2).height) }
+}
+
+let engine = TextMeasurer()
+let resolved = engine.resolve(style)
+for t in texts { _ = engine.measure(t, style: resolved, width: 320, scale: 2) }
+report.add("warm: all results cached, 1 worker", runs: runs, cells: texts.count) {
+    for t in texts { Sink.value &+= Int(engine.measure(t, style: resolved, width: 320, scale: 2).height) }
+}
+
+var relayoutWidth = 200.0
+report.add("re-layout at a new width (segments cached), 1 worker", runs: runs, cells: texts.count) {
+    relayoutWidth += 1  // a width never seen: results miss, prepared texts hit
+    for t in texts { Sink.value &+= Int(engine.measure(t, style: resolved, width: relayoutWidth, scale: 2).height) }
+}
+
+let cores = ProcessInfo.processInfo.activeProcessorCount
+for workers in [1, cores] {
+    report.add("batch warm, \(workers) worker(s)", runs: runs, cells: texts.count) {
+        Sink.value &+= try! engine.heights(for: texts, style: style, width: 320, workers: workers).count
+    }
+}
+for workers in [1, cores] {
+    report.add("batch re-layout, \(workers) worker(s)", runs: runs, cells: texts.count) {
+        relayoutWidth += 1
+        Sink.value &+= try! engine.heights(for: texts, style: style, width: relayoutWidth, workers: workers).count
+    }
+}
+
+let rows = (0..<100_000).map { (id: $0, text: texts[$0 % texts.count] + " #\($0 / texts.count)") }
+report.add("list of 100,000 rows ready (cold engine, all cores)", runs: max(1, runs / 2), cells: rows.count) {
+    var config = TextMeasurer.Configuration()
+    config.resultCacheBytes = 16 << 20
+    let m = TextMeasurer(configuration: config)
+    Sink.value &+= Int(try! m.listHeights(for: rows, style: style, width: 320).totalHeight)
+}
+
+let stats = engine.cacheStatistics
+let perEntry = Double(stats.results.bytes) / Double(max(1, stats.results.entries))
+let tableCapacityPerEntry = 48.0 / 0.75
+report.print()
+print(String(format: "memory per result entry: %.0f B allocated/entries now (table %.0f%% full); %.0f B at the 75%% load limit",
+             perEntry, 100.0 * Double(stats.results.entries) * 48 / Double(max(1, stats.results.bytes)), tableCapacityPerEntry))
+print("tier 1 segments: \(stats.segments)")
+print("tier 1 prepared: \(stats.prepared)")
+print("tier 2 results:  \(stats.results)")
+if let path = option("--json") { report.writeJSON(path: path, extra: ["memoryPerResultEntryAtLoadLimit": tableCapacityPerEntry]) }

@@ -1,0 +1,103 @@
+import CFontconfig
+import CHarfBuzz
+import Foundation
+
+/// Keeps results observable so the optimiser cannot drop the timed work.
+enum Sink { nonisolated(unsafe) static var value = 0 }
+
+/// Reads the `text` of every JSON line of the corpus.
+enum Corpus {
+    static func load(path: String) -> [String] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        var out: [String] = []
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            guard let obj = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+                  let text = obj["text"] as? String else { continue }
+            out.append(text)
+        }
+        return out
+    }
+}
+
+/// The naive baseline: one `hb_shape` of the whole text per cell in one font, every time.
+final class NaiveBaseline {
+    let latin: OpaquePointer
+    let cjk: OpaquePointer
+    let buffer: OpaquePointer = hb_buffer_create()
+
+    init() {
+        latin = Self.font("Noto Sans")
+        cjk = Self.font("Noto Sans CJK SC")
+    }
+
+    static func font(_ family: String) -> OpaquePointer {
+        let pattern = FcNameParse(family)!
+        FcConfigSubstitute(nil, pattern, FcMatchPattern)
+        FcDefaultSubstitute(pattern)
+        var result = FcResultNoMatch
+        let match = FcFontMatch(nil, pattern, &result)!
+        var file: UnsafeMutablePointer<FcChar8>? = nil
+        FcPatternGetString(match, FC_FILE, 0, &file)
+        var index: Int32 = 0
+        FcPatternGetInteger(match, FC_INDEX, 0, &index)
+        let blob = hb_blob_create_from_file_or_fail(String(cString: file!))
+        let face = hb_face_create(blob, UInt32(index))
+        let font = hb_font_create(face)!
+        hb_font_set_scale(font, 1000, 1000)
+        return font
+    }
+
+    func width(of text: String) -> Double {
+        hb_buffer_clear_contents(buffer)
+        var t = text
+        t.withUTF8 { u in
+            u.withMemoryRebound(to: CChar.self) { hb_buffer_add_utf8(buffer, $0.baseAddress, Int32(u.count), 0, Int32(u.count)) }
+        }
+        hb_buffer_guess_segment_properties(buffer)
+        let font = text.unicodeScalars.contains { $0.value >= 0x3000 && $0.value < 0xA000 } ? cjk : latin
+        hb_shape(font, buffer, nil, 0)
+        var n: UInt32 = 0
+        let pos = hb_buffer_get_glyph_positions(buffer, &n)!
+        var w = 0
+        for i in 0..<Int(n) { w += Int(pos[i].x_advance) }
+        return Double(w) * 15 / 1000
+    }
+}
+
+struct Report {
+    struct Row { var name: String; var median: Double; var min: Double; var max: Double }
+    let cellCount: Int
+    var rows: [Row] = []
+
+    /// Times `body` `runs` times (after one warm-up run for non-cold scenarios) and records ns/cell.
+    mutating func add(_ name: String, runs: Int, cells: Int, _ body: () -> Void) {
+        var samples: [Double] = []
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            body()
+            let ns = Double(DispatchTime.now().uptimeNanoseconds - start)
+            samples.append(ns / Double(cells))
+        }
+        samples.sort()
+        rows.append(Row(name: name, median: samples[samples.count / 2], min: samples.first!, max: samples.last!))
+        FileHandle.standardError.write("  done: \(name)\n".data(using: .utf8)!)
+    }
+
+    func print() {
+        let base = rows.first?.median ?? 1
+        Swift.print("scenario".padding(toLength: 56, withPad: " ", startingAt: 0) + "   median ns/cell        min        max   vs baseline")
+        for r in rows {
+            Swift.print(r.name.padding(toLength: 56, withPad: " ", startingAt: 0)
+                + String(format: " %16.1f %10.1f %10.1f %12.2fx", r.median, r.min, r.max, base / r.median))
+        }
+    }
+
+    func writeJSON(path: String, extra: [String: Double]) {
+        var obj: [String: Any] = ["cells": cellCount]
+        obj["scenarios"] = rows.map { ["name": $0.name, "medianNsPerCell": $0.median, "minNsPerCell": $0.min, "maxNsPerCell": $0.max] }
+        for (k, v) in extra { obj[k] = v }
+        if let data = try? JSONSerialization.data(withJSONObject: obj, options: [.prettyPrinted, .sortedKeys]) {
+            FileManager.default.createFile(atPath: path, contents: data)
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import XCTest
+@testable import CLIKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+final class LineReaderTests: XCTestCase {
+    private var tempPaths: [String] = []
+
+    override func tearDown() {
+        for p in tempPaths { unlink(p) }
+        tempPaths = []
+    }
+
+    /// Writes `bytes` to a new temporary file and returns its path.
+    private func tempFile(_ bytes: [UInt8]) -> String {
+        var template = Array("/tmp/clikit-test-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        precondition(fd >= 0)
+        var off = 0
+        while off < bytes.count {
+            let n = bytes.withUnsafeBufferPointer { write(fd, $0.baseAddress! + off, bytes.count - off) }
+            precondition(n > 0)
+            off += n
+        }
+        close(fd)
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        tempPaths.append(path)
+        return path
+    }
+
+    private func lines(_ text: String, chunkSize: Int = 1 << 20) throws -> [(Int, String)] {
+        let reader = try LineReader.openFile(tempFile(Array(text.utf8)), chunkSize: chunkSize)
+        var out: [(Int, String)] = []
+        while let line = try reader.nextLine() {
+            out.append((line.number, String(decoding: line.bytes, as: UTF8.self)))
+        }
+        XCTAssertNil(try reader.nextLine())  // stays at end
+        return out
+    }
+
+    private func assertLines(_ text: String, _ expected: [String], chunkSizes: [Int] = Array(1...9) + [64, 1 << 20],
+                             file: StaticString = #filePath, line: UInt = #line) throws {
+        for chunk in chunkSizes {
+            let got = try lines(text, chunkSize: chunk)
+            XCTAssertEqual(got.map(\.1), expected, "chunk \(chunk)", file: file, line: line)
+            XCTAssertEqual(got.map(\.0), Array(stride(from: 1, through: expected.count, by: 1)), "chunk \(chunk)",
+                           file: file, line: line)
+        }
+    }
+
+    func testLFAndCRLFEndings() throws {
+        try assertLines("a\nbc\n", ["a", "bc"])
+        try assertLines("a\r\nbc\r\n", ["a", "bc"])
+        try assertLines("a\r\nb\nc\r\n", ["a", "b", "c"])
+        try assertLines("a\rb\n", ["a\rb"])        // a lone CR is not a line ending
+    }
+
+    func testLastLineWithoutNewline() throws {
+        try assertLines("a\nlast", ["a", "last"])
+        try assertLines("only", ["only"])
+        try assertLines("a\r\nb\r", ["a", "b\r"])  // documented: trailing lone CR at EOF is kept
+    }
+
+    func testEmptyLinesAndEmptyInput() throws {
+        try assertLines("", [])
+        try assertLines("\n", [""])
+        try assertLines("\n\na\n\r\n\n", ["", "", "a", "", ""])
+        try assertLines("{\"x\":1}\n\n{\"x\":2}", ["{\"x\":1}", "", "{\"x\":2}"])
+    }
+
+    func testLinesLongerThanChunk() throws {
+        let long = String(repeating: "0123456789", count: 1000)
+        try assertLines("a\n\(long)\r\nb\n\(long)", ["a", long, "b", long], chunkSizes: [1, 3, 16, 4096])
+    }
+
+    func testForEachLineMatchesNextLine() throws {
+        let text = "x\r\n\nyy\nlong line here\nz"
+        let reader = try LineReader.openFile(tempFile(Array(text.utf8)), chunkSize: 4)
+        var got: [String] = []
+        var numbers: [Int] = []
+        try reader.forEachLine { n, bytes in
+            numbers.append(n)
+            got.append(String(decoding: bytes, as: UTF8.self))
+        }
+        XCTAssertEqual(got, ["x", "", "yy", "long line here", "z"])
+        XCTAssertEqual(numbers, [1, 2, 3, 4, 5])
+        XCTAssertEqual(reader.lineNumber, 5)
+    }
+
+    func testReadsFromPipe() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        let payload = Array((0..<500).map { "{\"id\":\($0)}\r\n" }.joined().utf8) + [0x65, 0x6E, 0x64]
+        var off = 0
+        while off < payload.count {
+            let n = payload.withUnsafeBufferPointer { write(fds[1], $0.baseAddress! + off, payload.count - off) }
+            XCTAssertGreaterThan(n, 0)
+            off += n
+        }
+        close(fds[1])
+        let reader = LineReader(fileDescriptor: fds[0], closeOnDeinit: true, chunkSize: 100)
+        var count = 0
+        var last = ""
+        while let line = try reader.nextLine() {
+            count += 1
+            last = String(decoding: line.bytes, as: UTF8.self)
+            if line.number == 42 {
+                XCTAssertEqual(try JSONParser.parse(line.bytes)["id"], .number(41, literal: "41"))
+            }
+        }
+        XCTAssertEqual(count, 501)
+        XCTAssertEqual(last, "end")
+    }
+
+    func testOpenErrors() throws {
+        XCTAssertThrowsError(try LineReader.openFile("/nonexistent-dir/cells.jsonl")) { error in
+            XCTAssertEqual((error as? LineReaderError)?.message,
+                           "cannot open '/nonexistent-dir/cells.jsonl': No such file or directory")
+            XCTAssertEqual((error as? LineReaderError)?.code, ENOENT)
+        }
+        XCTAssertThrowsError(try LineReader.openFile("/tmp")) { error in
+            XCTAssertEqual((error as? LineReaderError)?.message, "cannot read '/tmp': is a directory")
+        }
+        XCTAssertEqual(try LineReader.openInput(nil).fileDescriptor, 0)
+        XCTAssertEqual(try LineReader.openInput("-").fileDescriptor, 0)
+    }
+}
