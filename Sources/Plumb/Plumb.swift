@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Plumb measures text for tables and lists: real fonts (fontconfig), real shaping (HarfBuzz),
 /// real line breaking (ICU), and UIKit's height model done right.
 ///
@@ -58,9 +60,24 @@ public final class TextMeasurer: Sendable {
         self.salt = salt
     }
 
+    /// Per-style generations: `invalidate(style:)` bumps one, so every key built from the old
+    /// fingerprint becomes unreachable (and ages out of the CLOCK tables).
+    let styleGenerations = Mutex<[CacheKey: UInt64]>([:])
+
     /// Checks a style, resolves its fonts and fingerprints it, for measuring many cells.
     public func resolve(_ style: TextStyle) -> ResolvedStyle {
-        ResolvedStyle(style, fonts: fonts, salt: salt)
+        var resolved = ResolvedStyle(style, fonts: fonts, salt: salt)
+        let base = resolved.layoutFingerprint
+        if let generation = styleGenerations.withLock({ $0[base] }) {
+            resolved.layoutFingerprint = CacheKey(value: (base, generation), seed: 0x4745_4E)
+        }
+        return resolved
+    }
+
+    /// Forgets every cached result measured with `style` (O(1): later lookups use new keys).
+    public func invalidate(style: TextStyle) {
+        let base = ResolvedStyle(style, fonts: fonts, salt: salt).layoutFingerprint
+        styleGenerations.withLock { $0[base, default: 0] += 1 }
     }
 
     /// Measures one cell.

@@ -112,6 +112,15 @@ import Testing
         #expect(m.invalidate(text: "Hello", style: style15(), width: 100))
         #expect(!m.invalidate(text: "Hello", style: style15(), width: 100))
         _ = m.measure("Hello", style: style15(), width: 100)
+        let hits = m.cacheStatistics.results.hits
+        _ = m.measure("Hello", style: style15(), width: 100)
+        #expect(m.cacheStatistics.results.hits == hits + 1)
+        m.invalidate(style: style15())
+        let misses = m.cacheStatistics.results.misses
+        let again = m.measure("Hello", style: style15(), width: 100)
+        #expect(m.cacheStatistics.results.misses > misses)  // not served from the old entry
+        #expect(again == engine.measure("Hello", style: style15(), width: 100))
+        _ = m.measure("Hello", style: style15(["Noto Serif"]), width: 100)
         m.removeAllCachedResults()
         #expect(m.cacheStatistics.results.entries == 0)
     }

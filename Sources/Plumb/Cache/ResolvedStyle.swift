@@ -12,7 +12,7 @@ public struct ResolvedStyle: Sendable {
     /// Warnings from sanitising the style and resolving its fonts.
     public let warnings: [MeasureWarning]
     /// Everything in the style that can change a layout (tier-2 key component).
-    let layoutFingerprint: CacheKey
+    var layoutFingerprint: CacheKey
     /// Everything that changes shaping: fonts, size, letter spacing (prepared-text key).
     let shapingFingerprint: CacheKey
     /// Whether a result measured with this style may be cached.
