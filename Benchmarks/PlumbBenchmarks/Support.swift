@@ -1,4 +1,5 @@
 import CFontconfig
+import Plumb
 import CHarfBuzz
 import Foundation
 
@@ -64,6 +65,9 @@ final class NaiveBaseline {
     }
 }
 
+/// `--only SUBSTRING` runs just the matching scenarios (for quick iterations).
+nonisolated(unsafe) var onlyFilter: String? = nil
+
 struct Report {
     struct Row { var name: String; var median: Double; var min: Double; var max: Double }
     let cellCount: Int
@@ -71,6 +75,7 @@ struct Report {
 
     /// Times `body` `runs` times (after one warm-up run for non-cold scenarios) and records ns/cell.
     mutating func add(_ name: String, runs: Int, cells: Int, _ body: () -> Void) {
+        if let only = onlyFilter, !name.contains(only) { return }
         var samples: [Double] = []
         for _ in 0..<runs {
             let start = DispatchTime.now().uptimeNanoseconds
@@ -100,4 +105,11 @@ struct Report {
             FileManager.default.createFile(atPath: path, contents: data)
         }
     }
+}
+
+/// One re-layout pass, a named function so `valgrind --tool=callgrind
+/// --toggle-collect='*relayoutPass*'` can count its instructions alone.
+@inline(never)
+func relayoutPass(_ engine: TextMeasurer, _ texts: [String], _ style: ResolvedStyle, _ width: Double) {
+    for t in texts { Sink.value &+= Int(engine.measure(t, style: style, width: width, scale: 2).height) }
 }

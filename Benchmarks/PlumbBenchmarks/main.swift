@@ -13,6 +13,7 @@ func option(_ name: String) -> String? {
 }
 let runs = Int(option("--runs") ?? "") ?? 5
 let corpusPath = option("--corpus") ?? "Benchmarks/Corpus/cells.jsonl"
+onlyFilter = option("--only")
 
 let texts = Corpus.load(path: corpusPath)
 guard !texts.isEmpty else {
@@ -48,7 +49,7 @@ report.add("warm: all results cached, 1 worker", runs: runs, cells: texts.count)
 var relayoutWidth = 200.0
 report.add("re-layout at a new width (segments cached), 1 worker", runs: runs, cells: texts.count) {
     relayoutWidth += 1  // a width never seen: results miss, prepared texts hit
-    for t in texts { Sink.value &+= Int(engine.measure(t, style: resolved, width: relayoutWidth, scale: 2).height) }
+    relayoutPass(engine, texts, resolved, relayoutWidth)
 }
 
 let cores = ProcessInfo.processInfo.activeProcessorCount

@@ -13,7 +13,7 @@ extension TextMeasurer {
         let cleanScale = Sanitizer.scale(scale, warnings: &scratchWarnings)
         let layoutWidth = Self.snap(Sanitizer.width(width, warnings: &scratchWarnings), scale: cleanScale)
         guard style.isCacheable, scratchWarnings.isEmpty, !text.isEmpty, layoutWidth != .unmeasurable else {
-            return compute(text, style: style, width: width, scale: scale, extraWarnings: []).measurement
+            return compute(text, style: style, width: width, scale: scale, extraWarnings: [], needsLines: false).measurement
         }
         var utf8Text = text
         let textKey = utf8Text.withUTF8 { CacheKey(bytes: UnsafeRawBufferPointer($0), seed: salt) }
@@ -23,6 +23,14 @@ extension TextMeasurer {
         default: w = .infinity
         }
         let keys = Self.keys(text: textKey, style: style, width: w, scale: cleanScale)
+        return measure(text, style: style, width: width, scale: scale, layoutWidth: w, cleanScale: cleanScale, textKey: textKey, keys: keys)
+    }
+
+    /// The cached path once the keys are known (batches compute them in a parallel pass).
+    func measure(
+        _ text: String, style: ResolvedStyle, width: Double, scale: Double, layoutWidth w: Double,
+        cleanScale: Double, textKey: CacheKey, keys: Keys
+    ) -> TextMeasurement {
         if let hit = resultCache.value(for: keys.result) {
             return Self.measurement(hit, scale: cleanScale)
         }
@@ -32,7 +40,9 @@ extension TextMeasurer {
             resultCache.insert(range, for: keys.result)
             return Self.measurement(range, scale: cleanScale)
         }
-        let r = compute(text, style: style, width: width, scale: scale, extraWarnings: [], textKey: textKey)
+        let r = compute(
+            text, style: style, width: width, scale: scale, extraWarnings: [], textKey: textKey,
+            needsLines: false)
         if r.measurement.warnings.isEmpty, let layout = r.layout,
             let cached = Self.cached(r.measurement, layout: layout, layoutWidth: w, scale: cleanScale)
         {
@@ -42,16 +52,49 @@ extension TextMeasurer {
         return r.measurement
     }
 
-    struct Keys {
+    struct Keys: BitwiseCopyable {
         var result: CacheKey
         var range: CacheKey
+    }
+
+    /// Everything the cached path needs for one cell, or `nil` when the cell must not touch
+    /// the cache (fallbacks, empty text).
+    struct CellKeys: BitwiseCopyable {
+        var text: CacheKey
+        var keys: Keys
+        var layoutWidth: Double
+        var scale: Double
+    }
+
+    func cellKeys(_ text: String, style: ResolvedStyle, width: Double, scale: Double) -> CellKeys? {
+        Self.cellKeys(text, cacheable: style.isCacheable, fingerprint: style.layoutFingerprint, width: width, scale: scale, salt: salt)
+    }
+
+    /// The keys of one cell from plain values only (batches call this from several threads;
+    /// touching no shared reference keeps workers from contending on reference counts).
+    static func cellKeys(
+        _ text: String, cacheable: Bool, fingerprint: CacheKey, width: Double, scale: Double, salt: UInt64
+    ) -> CellKeys? {
+        guard cacheable, !text.isEmpty, !scale.isNaN, scale > 0, scale <= 100, scale.isFinite,
+            !width.isNaN, width > 0
+        else { return nil }
+        let lw = snap(.points(width), scale: scale)
+        let w: Double
+        if width == .infinity { w = .infinity } else if case .points(let p) = lw { w = p } else { return nil }
+        var t = text
+        let textKey = t.withUTF8 { CacheKey(bytes: UnsafeRawBufferPointer($0), seed: salt) }
+        return CellKeys(text: textKey, keys: keys(text: textKey, fingerprint: fingerprint, width: w, scale: scale), layoutWidth: w, scale: scale)
     }
 
     /// Result key = XXH3-128(text hash, layout fingerprint, width, scale); range key drops the
     /// width. Allocation-free.
     @inline(__always)
     static func keys(text: CacheKey, style: ResolvedStyle, width: Double, scale: Double) -> Keys {
-        let f = style.layoutFingerprint
+        keys(text: text, fingerprint: style.layoutFingerprint, width: width, scale: scale)
+    }
+
+    @inline(__always)
+    static func keys(text: CacheKey, fingerprint f: CacheKey, width: Double, scale: Double) -> Keys {
         let result = CacheKey(value: (text.low, text.high, f.low, f.high, width.bitPattern, scale.bitPattern), seed: 0x5245_5355)
         let range = CacheKey(value: (text.low, text.high, f.low, f.high, scale.bitPattern), seed: 0x5241_4E47)
         return Keys(result: result, range: range)

@@ -10,9 +10,9 @@ struct ComputeResult: Sendable {
 extension TextMeasurer {
     func compute(
         _ text: String, style: ResolvedStyle, width: Double, scale: Double,
-        extraWarnings: [MeasureWarning], textKey: CacheKey? = nil
+        extraWarnings: [MeasureWarning], textKey: CacheKey? = nil, needsLines: Bool = true
     ) -> ComputeResult {
-        var warnings = style.warnings + extraWarnings
+        var warnings = extraWarnings.isEmpty ? style.warnings : style.warnings + extraWarnings
         let s = style.sanitized
         let scale = Sanitizer.scale(scale, warnings: &warnings)
         let layoutWidth = Self.snap(Sanitizer.width(width, warnings: &warnings), scale: scale)
@@ -34,17 +34,20 @@ extension TextMeasurer {
         }
         var utf8Text = text
         return utf8Text.withUTF8 { utf8 in
-            pool.withPreparer { preparer in
-                let prepared = preparedText(utf8, style: style, textKey: textKey, preparer: preparer)
-                var layout = LayoutAssembler.assemble(prepared, style: s, width: layoutWidth)
-                warnings.append(contentsOf: layout.warnings)
+            do {
+                let prepared = preparedText(utf8, style: style, textKey: textKey)
+                let deviceMetrics = s.options.contains(.usesDeviceMetrics)
+                var layout = LayoutAssembler.assemble(
+                    prepared, style: s, width: layoutWidth, needsLines: needsLines || deviceMetrics)
+                if !layout.warnings.isEmpty { warnings.append(contentsOf: layout.warnings) }
                 if prepared.missingGlyphClusters > 0 {
                     warnings.append(.missingGlyphs(count: prepared.missingGlyphClusters))
                 }
-                layout.warnings = warnings
                 var height = layout.height
                 if s.options.contains(.usesDeviceMetrics) {
-                    height = inkHeight(layout, prepared: prepared, utf8: utf8, size: s.font.size, preparer: preparer)
+                    height = pool.withPreparer { preparer in
+                        inkHeight(layout, prepared: prepared, utf8: utf8, size: s.font.size, preparer: preparer)
+                    }
                 }
                 if !height.isFinite || !layout.widestLine.isFinite {
                     // Cannot happen with sanitised input; never let a non-finite number out.
@@ -55,7 +58,7 @@ extension TextMeasurer {
                 let size = Size(width: grid.ceil(layout.widestLine), height: grid.ceil(height))
                 return ComputeResult(
                     measurement: TextMeasurement(
-                        size: size, lineCount: layout.lines.count, isTruncated: layout.isTruncated,
+                        size: size, lineCount: layout.lineCount, isTruncated: layout.isTruncated,
                         warnings: warnings),
                     layout: layout, prepared: prepared, exactHeight: height, scale: scale)
             }
@@ -63,15 +66,17 @@ extension TextMeasurer {
     }
 
     /// The width-independent preparation of a text, from tier 1 when it was seen before.
+    ///
+    /// A worker's `TextPreparer` (ICU iterators, HarfBuzz buffer) is taken only on a miss.
     private func preparedText(
-        _ utf8: UnsafeBufferPointer<UInt8>, style: ResolvedStyle, textKey: CacheKey?,
-        preparer: TextPreparer
+        _ utf8: UnsafeBufferPointer<UInt8>, style: ResolvedStyle, textKey: CacheKey?
     ) -> PreparedText {
         let key = CacheKey(value: (textKey ?? CacheKey(bytes: UnsafeRawBufferPointer(utf8), seed: salt), style.shapingFingerprint), seed: 0x5052_4550)
         if let hit = preparedCache.value(for: key) { return hit }
         let s = style.sanitized
-        let prepared = preparer.prepare(
-            utf8, cascade: style.cascade, size: s.font.size, letterSpacing: s.letterSpacing)
+        let prepared = pool.withPreparer { preparer in
+            preparer.prepare(utf8, cascade: style.cascade, size: s.font.size, letterSpacing: s.letterSpacing)
+        }
         preparedCache.insert(prepared, bytes: prepared.byteSize, for: key)
         return prepared
     }

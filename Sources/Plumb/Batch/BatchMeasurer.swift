@@ -65,9 +65,10 @@ extension TextMeasurer {
         workers: Int? = nil, progress: BatchProgress? = nil
     ) throws -> [TextMeasurement] {
         let resolved = resolve(style)
+        let cacheable = resolved.isCacheable, fingerprint = resolved.layoutFingerprint, salt = salt
         return try run(count: texts.count, workers: workers, progress: progress,
-                       key: { i in self.dedupeKey(texts[i], resolved, width, scale) },
-                       measure: { i in self.measure(texts[i], style: resolved, width: width, scale: scale) })
+                       key: { i in Self.cellKeys(texts[i], cacheable: cacheable, fingerprint: fingerprint, width: width, scale: scale, salt: salt) },
+                       measure: { i, k in self.measure(texts[i], resolved, width, scale, k) })
     }
 
     /// Heights of cells with their own styles and widths, measured on all cores. Each distinct
@@ -92,8 +93,8 @@ extension TextMeasurer {
         let styles = resolvedStyles
         let index = styleIndex
         return try run(count: cells.count, workers: workers, progress: progress,
-                       key: { i in self.dedupeKey(cells[i].text, styles[index[i]], cells[i].width, scale) },
-                       measure: { i in self.measure(cells[i].text, style: styles[index[i]], width: cells[i].width, scale: scale) })
+                       key: { i in self.cellKeys(cells[i].text, style: styles[index[i]], width: cells[i].width, scale: scale) },
+                       measure: { i, k in self.measure(cells[i].text, styles[index[i]], cells[i].width, scale, k) })
     }
 
     /// Row heights with prefix offsets for a virtualized list, measured as a batch.
@@ -105,41 +106,43 @@ extension TextMeasurer {
         return ListHeights(zip(rows, m).map { (id: $0.0.id, height: $0.1.height) })
     }
 
-    private func dedupeKey(_ text: String, _ style: ResolvedStyle, _ width: Double, _ scale: Double) -> CacheKey {
-        var t = text
-        let textKey = t.withUTF8 { CacheKey(bytes: UnsafeRawBufferPointer($0), seed: salt) }
-        return Self.keys(text: textKey, style: style, width: width, scale: scale).result
+    /// One cell of a batch: through the cached path with precomputed keys, or the uncached
+    /// path for cells that must not touch the cache.
+    private func measure(_ text: String, _ style: ResolvedStyle, _ width: Double, _ scale: Double, _ k: CellKeys?) -> TextMeasurement {
+        guard let k else {
+            return compute(text, style: style, width: width, scale: scale, extraWarnings: [], needsLines: false).measurement
+        }
+        return measure(text, style: style, width: width, scale: scale, layoutWidth: k.layoutWidth, cleanScale: k.scale, textKey: k.text, keys: k.keys)
     }
 
     /// The batch engine: keys in parallel → first occurrence of each key → measure unique
     /// cells in parallel → copy to duplicates.
     private func run(
         count n: Int, workers: Int?, progress: BatchProgress?,
-        key: @Sendable (Int) -> CacheKey, measure: @Sendable (Int) -> TextMeasurement
+        key: @Sendable (Int) -> CellKeys?, measure: @Sendable (Int, CellKeys?) -> TextMeasurement
     ) throws -> [TextMeasurement] {
         progress?.start(total: n)
         guard n > 0 else { return [] }
         let workerCount = max(1, workers ?? ProcessInfoLite.activeProcessorCount)
 
-        // 1. Keys (parallel), then the first index of every distinct key (sequential).
-        var keys = [CacheKey](repeating: CacheKey(low: 0, high: 0), count: n)
+        // 1. Keys (parallel), then the first index of every distinct key (sequential, an
+        //    open-addressing table: ~10 ns per cell).
+        var keys = [CellKeys?](repeating: nil, count: n)
         keys.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let out = buffer
-            Self.parallel(count: n, workers: workerCount) { range in
+            _ = Self.parallel(count: n, workers: workerCount) { range in
                 for i in range { out[i] = key(i) }
                 return true
             }
         }
-        var firstIndex: [CacheKey: Int32] = [:]
-        firstIndex.reserveCapacity(n)
+        var firstIndex = FirstIndexTable(capacity: n)
         var source = [Int32](repeating: 0, count: n)
         var unique: [Int32] = []
         unique.reserveCapacity(n)
         for i in 0..<n {
-            if let f = firstIndex[keys[i]] {
+            if let k = keys[i], let f = firstIndex.firstIndex(of: k.keys.result, inserting: Int32(i)) {
                 source[i] = f
             } else {
-                firstIndex[keys[i]] = Int32(i)
                 source[i] = Int32(i)
                 unique.append(Int32(i))
             }
@@ -149,17 +152,27 @@ extension TextMeasurer {
         let placeholder = TextMeasurement(size: .zero, lineCount: 0, isTruncated: false, warnings: [])
         var results = [TextMeasurement](repeating: placeholder, count: n)
         let duplicates = n - unique.count
-        let completed = results.withUnsafeMutableBufferPointer { buffer -> Bool in
-            nonisolated(unsafe) let out = buffer
-            let order = unique
-            return Self.parallel(count: order.count, workers: workerCount) { range in
-                if progress?.isCancelled == true { return false }
-                for k in range {
-                    let i = Int(order[k])
-                    out[i] = measure(i)
+        let completed = keys.withUnsafeBufferPointer { keyBuffer in
+            results.withUnsafeMutableBufferPointer { buffer -> Bool in
+                nonisolated(unsafe) let out = buffer
+                nonisolated(unsafe) let cellKeys = keyBuffer
+                let order = unique
+                // Hits are answered here, touching only the cache: no style or engine values
+                // are copied, so workers do not contend on shared reference counts.
+                let cache = resultCache
+                return Self.parallel(count: order.count, workers: workerCount) { range in
+                    if progress?.isCancelled == true { return false }
+                    for k in range {
+                        let i = Int(order[k])
+                        if let key = cellKeys[i], let hit = cache.value(for: key.keys.result) {
+                            out[i] = Self.measurement(hit, scale: key.scale)
+                        } else {
+                            out[i] = measure(i, cellKeys[i])
+                        }
+                    }
+                    progress?.add(range.count)
+                    return true
                 }
-                progress?.add(range.count)
-                return true
             }
         }
         guard completed, progress?.isCancelled != true else { throw BatchCancelled() }
@@ -171,7 +184,7 @@ extension TextMeasurer {
     /// Runs `body` over chunks of 0..<count on `workers` threads (work-stealing over chunks of
     /// 64). Returns false if any chunk returned false (cancellation).
     static func parallel(count: Int, workers: Int, _ body: @Sendable (Range<Int>) -> Bool) -> Bool {
-        let chunk = 64
+        let chunk = 256
         let chunks = (count + chunk - 1) / chunk
         guard workers > 1, chunks > 1 else {
             var start = 0
@@ -205,3 +218,31 @@ enum ProcessInfoLite {
         #endif
     }
 }
+
+/// Maps result keys to the first batch index that had them (linear probing, no deletion).
+private struct FirstIndexTable {
+    private var keys: [CacheKey]
+    private var indexes: [Int32]
+    private let mask: Int
+
+    init(capacity n: Int) {
+        var cap = 16
+        while cap < n * 2 { cap *= 2 }
+        keys = [CacheKey](repeating: CacheKey(low: 0, high: 0), count: cap)
+        indexes = [Int32](repeating: -1, count: cap)
+        mask = cap - 1
+    }
+
+    /// The first index stored for `key`, or `nil` after storing `index` for it.
+    mutating func firstIndex(of key: CacheKey, inserting index: Int32) -> Int32? {
+        var i = Int(truncatingIfNeeded: key.low) & mask
+        while indexes[i] >= 0 {
+            if keys[i] == key { return indexes[i] }
+            i = (i + 1) & mask
+        }
+        keys[i] = key
+        indexes[i] = index
+        return nil
+    }
+}
+

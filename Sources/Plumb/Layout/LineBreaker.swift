@@ -49,22 +49,48 @@ struct LineBreaker {
     /// absorbs floating-point noise of summed advances.
     static let tolerance = 1e-6
 
+    /// All lines as an array.
     func lines() -> [LineBox] {
-        var out: [LineBox] = []
-        out.reserveCapacity(min(lineLimit, 8))
-        for (p, paragraph) in text.paragraphs.enumerated() {
-            guard out.count < lineLimit else { break }
-            if paragraph.wordStart == paragraph.wordEnd {
-                out.append(
-                    LineBox(
-                        graphemeStart: paragraph.graphemeStart, graphemeEnd: paragraph.graphemeStart,
-                        usedWidth: 0, hangingWidth: 0, fontMask: PreparedText.fontBit(0),
-                        paragraph: Int32(p), endsParagraph: true, endsInsideWord: false))
-                continue
+        var sink = LineArraySink()
+        run(&sink)
+        return sink.lines
+    }
+
+    /// Streams the lines into `sink` in order, without collecting them (the measure-only
+    /// path allocates nothing here).
+    func run<Sink: LineSink>(_ out: inout Sink) {
+        text.words.withUnsafeBufferPointer { words in
+            text.flags.withUnsafeBufferPointer { flags in
+                text.advances.withUnsafeBufferPointer { advances in
+                    text.graphemeFonts.withUnsafeBufferPointer { fonts in
+                        let v = Views(words: words, flags: flags, advances: advances, fonts: fonts)
+                        for (p, paragraph) in text.paragraphs.enumerated() {
+                            guard out.count < lineLimit else { break }
+                            if paragraph.wordStart == paragraph.wordEnd {
+                                out.append(
+                                    LineBox(
+                                        graphemeStart: paragraph.graphemeStart,
+                                        graphemeEnd: paragraph.graphemeStart, usedWidth: 0,
+                                        hangingWidth: 0, fontMask: PreparedText.fontBit(0),
+                                        paragraph: Int32(p), endsParagraph: true,
+                                        endsInsideWord: false))
+                                continue
+                            }
+                            breakParagraph(Int32(p), paragraph, v, into: &out)
+                        }
+                    }
+                }
             }
-            breakParagraph(Int32(p), paragraph, into: &out)
         }
-        return out
+    }
+
+    /// The prepared text's arrays, borrowed once per run (no retain/release or repeated
+    /// property loads in the inner loops).
+    private struct Views {
+        let words: UnsafeBufferPointer<PreparedText.Word>
+        let flags: UnsafeBufferPointer<PreparedText.GraphemeFlags>
+        let advances: UnsafeBufferPointer<Double>
+        let fonts: UnsafeBufferPointer<UInt8>
     }
 
     /// The state of the line being filled.
@@ -77,8 +103,8 @@ struct LineBreaker {
         var isEmpty: Bool { start == end }
     }
 
-    private func breakParagraph(
-        _ p: Int32, _ paragraph: PreparedText.Paragraph, into out: inout [LineBox]
+    private func breakParagraph<Sink: LineSink>(
+        _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, into out: inout Sink
     ) {
         let limit = policy == .none ? Double.infinity : maxWidth + Self.tolerance
         var line = Cursor(start: paragraph.graphemeStart, end: paragraph.graphemeStart)
@@ -99,15 +125,15 @@ struct LineBreaker {
             guard out.count < lineLimit else { return }
             // The next unit: the rest of the current word, or one grapheme (+ its hanging
             // spaces) when wrapping by characters.
-            let word = text.words[wordIndex]
+            let word = v.words[wordIndex]
             var unitEnd = word.graphemeEnd
             if policy == .characters {
                 unitEnd = unitStart + 1
-                while unitEnd < word.graphemeEnd && text.flags[Int(unitEnd)].contains(.hangingSpace) {
+                while unitEnd < word.graphemeEnd && v.flags[Int(unitEnd)].contains(.hangingSpace) {
                     unitEnd += 1
                 }
             }
-            let m = measure(unitStart..<unitEnd, word: word, at: line.x)
+            let m = measure(unitStart..<unitEnd, word: word, at: line.x, v)
             if line.x + m.width - m.hanging <= limit {
                 line.x += m.width
                 line.used = line.x - m.hanging
@@ -120,12 +146,12 @@ struct LineBreaker {
                 // Overlong: fill this line cluster by cluster (at least one), then go on.
                 var g = unitStart
                 repeat {
-                    let adv = advance(of: g, at: line.x)
-                    let hangs = text.flags[Int(g)].contains(.hangingSpace)
+                    let adv = advance(of: g, at: line.x, v)
+                    let hangs = v.flags[Int(g)].contains(.hangingSpace)
                     if g > unitStart && !hangs && line.x + adv > limit { break }
                     line.x += adv
                     if !hangs { line.used = line.x }
-                    line.mask |= PreparedText.fontBit(text.graphemeFonts[Int(g)])
+                    line.mask |= PreparedText.fontBit(v.fonts[Int(g)])
                     g += 1
                 } while g < unitEnd
                 line.end = g
@@ -143,16 +169,14 @@ struct LineBreaker {
                 wordIndex += 1
             }
         }
-        if !line.isEmpty {
-            if out.count < lineLimit { emit(endsParagraph: true, insideWord: false) }
-        } else if let last = out.indices.last, out[last].paragraph == p {
-            out[last].endsParagraph = true
-        }
+        // Every path above leaves the line non-empty when the paragraph ends (an overlong
+        // split or a wrap always places at least one cluster after emitting).
+        if !line.isEmpty && out.count < lineLimit { emit(endsParagraph: true, insideWord: false) }
     }
 
     /// Width, hanging whitespace and fonts of graphemes `range` of `word` placed at `x`.
     @inline(__always)
-    private func measure(_ range: Range<Int32>, word: PreparedText.Word, at x: Double)
+    private func measure(_ range: Range<Int32>, word: PreparedText.Word, at x: Double, _ v: Views)
         -> (width: Double, hanging: Double, mask: UInt64)
     {
         if range.lowerBound == word.graphemeStart && range.upperBound == word.graphemeEnd
@@ -164,19 +188,33 @@ struct LineBreaker {
         var hanging = 0.0
         var mask: UInt64 = 0
         for g in range {
-            let adv = advance(of: g, at: x + width)
+            let adv = advance(of: g, at: x + width, v)
             width += adv
-            if text.flags[Int(g)].contains(.hangingSpace) { hanging += adv } else { hanging = 0 }
-            mask |= PreparedText.fontBit(text.graphemeFonts[Int(g)])
+            if v.flags[Int(g)].contains(.hangingSpace) { hanging += adv } else { hanging = 0 }
+            mask |= PreparedText.fontBit(v.fonts[Int(g)])
         }
         return (width, hanging, mask)
     }
 
     /// A grapheme's advance at line position `x` (tabs jump to the next stop).
     @inline(__always)
-    private func advance(of g: Int32, at x: Double) -> Double {
-        guard text.flags[Int(g)].contains(.tab) else { return text.advances[Int(g)] }
+    private func advance(of g: Int32, at x: Double, _ v: Views) -> Double {
+        guard v.flags[Int(g)].contains(.tab) else { return v.advances[Int(g)] }
         let stop = (x / tabInterval).rounded(.down) * tabInterval + tabInterval
         return stop - x
     }
+}
+
+/// Receives the lines of a `LineBreaker` run.
+protocol LineSink {
+    /// Lines received so far.
+    var count: Int { get }
+    mutating func append(_ line: LineBox)
+}
+
+/// Collects lines into an array.
+struct LineArraySink: LineSink {
+    var lines: [LineBox] = []
+    var count: Int { lines.count }
+    mutating func append(_ line: LineBox) { lines.append(line) }
 }

@@ -24,7 +24,9 @@ struct Truncation: Sendable, Equatable {
 
 /// The complete, unrounded layout of one text (no C): lines and the height sum.
 struct ComputedLayout: Sendable {
+    /// The lines; empty when only the measurement was asked for (see `lineCount`).
     var lines: [PlacedLine]
+    var lineCount: Int
     /// Σ line heights + gaps (unrounded).
     var height: Double
     var widestLine: Double
@@ -39,8 +41,11 @@ struct ComputedLayout: Sendable {
 /// - Complexity: O(lines), plus O(graphemes of the paragraph) for an ellipsis.
 /// - Thread safety: pure function of its inputs.
 enum LayoutAssembler {
+    /// Lays out `text`. With `needsLines == false` and nothing that can cut lines (no
+    /// maxLines, no height limit) the lines are streamed into running sums instead of arrays:
+    /// the same arithmetic in the same order, so the numbers are bit-identical.
     static func assemble(
-        _ text: PreparedText, style: SanitizedStyle, width: LayoutWidth
+        _ text: PreparedText, style: SanitizedStyle, width: LayoutWidth, needsLines: Bool = true
     ) -> ComputedLayout {
         let wraps = style.options.contains(.usesLineFragmentOrigin)
         let maxWidth: Double
@@ -54,12 +59,20 @@ enum LayoutAssembler {
             policy = .none
         }
         let lineLimit = style.maxLines > 0 ? style.maxLines + 1 : Int.max
-        let boxes = LineBreaker(
+        let breaker = LineBreaker(
             text: text, maxWidth: maxWidth, policy: policy, tabInterval: style.tabInterval,
-            lineLimit: lineLimit
-        ).lines()
-
+            lineLimit: lineLimit)
         let model = LineHeightModel(style: style)
+        if !needsLines && style.maxLines == 0 && !style.heightLimit.isFinite {
+            var sums = HeightSums(text: text, model: model)
+            breaker.run(&sums)
+            sums.finish()
+            return ComputedLayout(
+                lines: [], lineCount: sums.count, height: sums.height, widestLine: sums.widest,
+                isTruncated: false, brokeInsideWord: sums.insideWord, warnings: [])
+        }
+        let boxes = breaker.lines()
+
         var lines: [PlacedLine] = []
         lines.reserveCapacity(boxes.count)
         var y = 0.0
@@ -135,7 +148,7 @@ enum LayoutAssembler {
             insideWord = insideWord || lines[i].box.endsInsideWord
         }
         return ComputedLayout(
-            lines: lines, height: height, widestLine: widest, isTruncated: truncated,
+            lines: lines, lineCount: lines.count, height: height, widestLine: widest, isTruncated: truncated,
             brokeInsideWord: insideWord || truncated, warnings: warnings)
     }
 
@@ -225,5 +238,37 @@ enum LayoutAssembler {
                 placement: placement, headEnd: headEnd, tailStart: tailStart, tailEnd: tailEnd,
                 ellipsisWidth: ellipsis)
         )
+    }
+}
+
+/// Streams lines into the height sum (Σ (height + gap after), the last line without gap),
+/// the widest used width and the count — the measure-only path, allocation-free.
+private struct HeightSums: LineSink {
+    let text: PreparedText
+    let model: LineHeightModel
+    var count = 0
+    var height = 0.0
+    var widest = 0.0
+    var insideWord = false
+    private var pendingHeight = 0.0
+    private var pendingGap = 0.0
+
+    init(text: PreparedText, model: LineHeightModel) {
+        self.text = text
+        self.model = model
+    }
+
+    mutating func append(_ box: LineBox) {
+        if count > 0 { height += pendingHeight + pendingGap }
+        pendingHeight = model.lineHeight(natural: model.natural(of: box, in: text).height)
+        pendingGap = model.gap(afterLineEndingParagraph: box.endsParagraph)
+        widest = max(widest, box.usedWidth)
+        insideWord = insideWord || box.endsInsideWord
+        count += 1
+    }
+
+    /// Adds the last line (with no gap after it).
+    mutating func finish() {
+        if count > 0 { height += pendingHeight + 0 }
     }
 }
