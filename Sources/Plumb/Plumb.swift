@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// Plumb measures text for tables and lists: real fonts (fontconfig), real shaping (HarfBuzz),
@@ -35,14 +36,21 @@ public final class TextMeasurer: Sendable {
     }
 
     public let configuration: Configuration
-    public let fonts: FontResolver
+    /// The font resolver in use (replaced by `reloadFontsIfChanged()`).
+    public var fonts: FontResolver { fontState.withLock { $0.resolver } }
+    private struct FontState {
+        var resolver: FontResolver
+        var lastCheck: UInt64 = 0
+    }
+    private let fontState: Mutex<FontState>
     let segmentCache: SegmentCache
     let preparedCache: ClockCache<PreparedText>
     let resultCache: ResultCache
     let pool: PreparerPool
     /// Engine version + ICU version + installed font set: part of every key, so an engine or
     /// font update never serves old results.
-    let salt: UInt64
+    var salt: UInt64 { saltStorage.load(ordering: .relaxed) }
+    private let saltStorage: Atomic<UInt64>
 
     /// Bump when a change to the engine can change any result.
     public static let engineVersion = "plumb-0.1.0"
@@ -50,14 +58,54 @@ public final class TextMeasurer: Sendable {
     public init(configuration: Configuration = Configuration(), fonts: FontResolver? = nil) {
         self.configuration = configuration
         let fonts = fonts ?? FontResolver(configuration: configuration.fonts)
-        self.fonts = fonts
+        self.fontState = Mutex(FontState(resolver: fonts))
         self.segmentCache = SegmentCache(budgetBytes: configuration.segmentCacheBytes)
         self.preparedCache = ClockCache(budgetBytes: configuration.preparedCacheBytes)
         self.resultCache = ResultCache(budgetBytes: configuration.resultCacheBytes)
         self.pool = PreparerPool(locale: configuration.breakLocale, segmentCache: segmentCache)
-        var salt = KeyHasher.hash64(Self.engineVersion + "|icu " + BreakIterators.icuVersion + "|" + configuration.breakLocale)
+        self.saltStorage = Atomic(Self.salt(fonts: fonts, locale: configuration.breakLocale))
+    }
+
+    /// Engine version, ICU version, break locale and every installed font file (path, face,
+    /// size, modification time): any change gives other keys.
+    private static func salt(fonts: FontResolver, locale: String) -> UInt64 {
+        var salt = KeyHasher.hash64(engineVersion + "|icu " + BreakIterators.icuVersion + "|" + locale)
         for font in fonts.fontSetFingerprint { salt = KeyHasher.hash64(font, seed: salt) }
-        self.salt = salt
+        return salt
+    }
+
+    /// Reloads fonts when font files were added, removed or replaced on disk: a new resolver
+    /// and salt, and every cache tier emptied, so results from the old fonts are never served.
+    /// Batches call this themselves at most once every ten seconds; call it after installing fonts.
+    ///
+    /// - Returns: whether fonts changed.
+    /// - Complexity: loads fontconfig's configuration and font list (from its caches: a few
+    ///   milliseconds) and compares file fingerprints; a full reload when changed.
+    @discardableResult
+    public func reloadFontsIfChanged() -> Bool {
+        let current = fonts
+        // FcConfigUptoDate sees changes inside directories fontconfig already scanned; a new
+        // font directory (e.g. a first ~/.fonts) only shows in a freshly loaded font list.
+        let fresh = FontResolver(configuration: current.configuration)
+        guard current.fontsChangedOnDisk || fresh.fontSetFingerprint != current.fontSetFingerprint else {
+            return false
+        }
+        fontState.withLock { $0.resolver = fresh }
+        saltStorage.store(Self.salt(fonts: fresh, locale: configuration.breakLocale), ordering: .relaxed)
+        removeAllCachedResults()
+        return true
+    }
+
+    /// `reloadFontsIfChanged()`, at most once every ten seconds (a check loads fontconfig's
+    /// font list from its caches, a few milliseconds).
+    func reloadFontsIfChangedPeriodically() {
+        let now = DispatchTimeLite.nowNanoseconds
+        let due = fontState.withLock { state -> Bool in
+            guard now &- state.lastCheck >= 10_000_000_000 else { return false }
+            state.lastCheck = now
+            return true
+        }
+        if due { reloadFontsIfChanged() }
     }
 
     /// Per-style generations: `invalidate(style:)` bumps one, so every key built from the old

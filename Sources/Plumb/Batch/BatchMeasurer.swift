@@ -64,6 +64,7 @@ extension TextMeasurer {
         for texts: [String], style: TextStyle, width: Double, scale: Double = 2,
         workers: Int? = nil, progress: BatchProgress? = nil
     ) throws -> [TextMeasurement] {
+        reloadFontsIfChangedPeriodically()
         let resolved = resolve(style)
         let cacheable = resolved.isCacheable, fingerprint = resolved.layoutFingerprint, salt = salt
         return try run(count: texts.count, workers: workers, progress: progress,
@@ -78,6 +79,7 @@ extension TextMeasurer {
     public func heights(
         for cells: [Cell], scale: Double = 2, workers: Int? = nil, progress: BatchProgress? = nil
     ) throws -> [TextMeasurement] {
+        reloadFontsIfChangedPeriodically()
         var resolvedByStyle: [TextStyle: Int] = [:]
         var resolvedStyles: [ResolvedStyle] = []
         var styleIndex = [Int](repeating: 0, count: cells.count)
@@ -246,3 +248,8 @@ private struct FirstIndexTable {
     }
 }
 
+
+/// A monotonic clock without Foundation.
+enum DispatchTimeLite {
+    static var nowNanoseconds: UInt64 { DispatchTime.now().uptimeNanoseconds }
+}

@@ -39,8 +39,12 @@ public final class FontResolver: Sendable {
     }
 
     public let configuration: Configuration
-    /// Fingerprint of the installed font set (paths and face indexes): part of every cache
-    /// salt, so results measured with other fonts are never served.
+    /// Font ids are unique in the process (across resolvers), so caches keyed by font id can
+    /// never confuse a font of an old resolver with one of a new resolver.
+    static let nextFontID = Atomic<Int>(0)
+    /// Fingerprint of the installed font set (path, face index, file size and modification
+    /// time of every face): part of every cache salt, so results measured with other fonts are
+    /// never served.
     public let fontSetFingerprint: [String]
     private let state: Mutex<State>
 
@@ -155,7 +159,7 @@ public final class FontResolver: Sendable {
         if let font = state.fonts[key] { return font }
         guard
             let font = Font(
-                id: state.fontsByID.count, path: match.path, faceIndex: match.faceIndex,
+                id: FontResolver.nextFontID.add(1, ordering: .relaxed).oldValue, path: match.path, faceIndex: match.faceIndex,
                 familyName: match.families.first ?? match.path)
         else { return nil }
         state.fonts[key] = font
@@ -193,7 +197,7 @@ public final class FontResolver: Sendable {
 
     /// Every font loaded so far, by id.
     func font(withID id: Int) -> Font? {
-        state.withLock { state in id < state.fontsByID.count ? state.fontsByID[id] : nil }
+        state.withLock { state in state.fontsByID.first { $0.id == id } }
     }
 }
 

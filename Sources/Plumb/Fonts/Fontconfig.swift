@@ -1,4 +1,7 @@
 internal import CFontconfig
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Thin, prefixed wrappers around the fontconfig calls Plumb makes. Every C call of the Fonts
 /// stage that touches fontconfig lives here.
@@ -114,7 +117,10 @@ enum Fontconfig {
             if FcPatternGetString(font, FC_FILE, 0, &file) == FcResultMatch, let file {
                 var index: Int32 = 0
                 _ = FcPatternGetInteger(font, FC_INDEX, 0, &index)
-                paths.append(String(cString: file) + "#\(index)")
+                var info = stat()
+                let path = String(cString: file)
+                let meta = stat(path, &info) == 0 ? "\(info.st_size)@\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)" : "missing"
+                paths.append(path + "#\(index)#" + meta)
             }
         }
         return paths
