@@ -52,6 +52,14 @@ report.add("re-layout at a new width (segments cached), 1 worker", runs: runs, c
     relayoutPass(engine, texts, resolved, relayoutWidth)
 }
 
+// The re-layout target is stated for ~150-character cells: time those alone.
+let mid = texts.filter { (120...180).contains($0.count) }
+for t in mid { _ = engine.measure(t, style: resolved, width: 320, scale: 2) }
+report.add("re-layout, cells of 120–180 characters only (\(mid.count)), 1 worker", runs: runs, cells: mid.count) {
+    relayoutWidth += 1
+    relayoutPass(engine, mid, resolved, relayoutWidth)
+}
+
 let cores = ProcessInfo.processInfo.activeProcessorCount
 for workers in [1, cores] {
     report.add("batch warm, \(workers) worker(s)", runs: runs, cells: texts.count) {
