@@ -38,6 +38,7 @@ let package = Package(
         .testTarget(
             name: "PlumbTests", dependencies: ["Plumb", "PropertyTesting", "CHarfBuzz"],
             path: "Tests/PlumbTests"),
+        .testTarget(name: "PlumbCLITests", path: "Tests/PlumbCLITests"),
         .testTarget(name: "CLIKitTests", dependencies: ["CLIKit"], path: "Tests/CLIKitTests"),
         .testTarget(
             name: "PropertyTestingTests", dependencies: ["PropertyTesting"],

@@ -1,9 +1,42 @@
+import CLIKit
+import Glibc
 import Plumb
 
-let plumb = TextMeasurer()
-let style = TextStyle(families: ["Noto Sans", "Noto Sans CJK SC"], size: 15)
-for text in ["Hello, world", "The quick brown fox jumps over the lazy dog again and again", "你好，世界！这是一个测试。", "👨‍👩‍👧‍👦 family 🇯🇵"] {
-    let l = plumb.layout(text, style: style, width: 200)
-    print(l.measurement)
-    for (i, line) in l.lines.enumerated() { print("  \(i): \(l.text(ofLine: i).debugDescription) \(line.rect)") }
+/// The `plumb` command line: measure, layout, fonts.
+let root = CommandSpec(
+    name: "plumb",
+    overview: "Measure text for tables and lists: row heights and the lines behind them.",
+    subcommands: [MeasureCommand.spec, LayoutCommand.spec, FontsCommand.spec],
+    version: "0.1.0 (engine \(TextMeasurer.engineVersion))")
+
+let status: Int32
+do {
+    switch try CommandLineParser.parse(Array(CommandLine.arguments.dropFirst()), spec: root) {
+    case .help(let text):
+        print(text)
+        status = 0
+    case .version(let text):
+        print(text)
+        status = 0
+    case .run(let args):
+        switch args.subcommand {
+        case "measure":
+            var command = MeasureCommand(args: args)
+            do {
+                status = try command.run()
+            } catch {
+                Output.standardError("plumb: \(error)\n")
+                status = 1
+            }
+        case "layout": status = LayoutCommand.run(args)
+        case "fonts": status = FontsCommand.run(args)
+        default:
+            print(CommandLineParser.helpText(for: root, path: ["plumb"]))
+            status = 0
+        }
+    }
+} catch {
+    Output.standardError("\(error)\n")
+    status = UsageError.exitCode
 }
+exit(status)

@@ -1,0 +1,259 @@
+import CLIKit
+import Dispatch
+import Glibc
+import Plumb
+
+/// `plumb measure`: JSON Lines in, one JSON line out per input line, in order, streaming.
+struct MeasureCommand {
+    static let spec = CommandSpec(
+        name: "measure",
+        overview: "Measure JSON Lines of cells and print one result per line.",
+        options: StyleFields.options + [
+            OptionSpec(name: "line-starts", kind: .flag, help: "Add \"lineStarts\": Unicode-scalar offsets where each line begins."),
+            OptionSpec(name: "lines", kind: .flag, help: "Add \"lineBoxes\": start, end, rect, baseline and used width of each line."),
+            OptionSpec(name: "workers", valueName: "n", kind: .int, help: "Threads to measure with. (default: every core)"),
+            OptionSpec(name: "cache-budget", valueName: "bytes", kind: .int, help: "Memory for cached results, in bytes. (default: 33554432)"),
+            OptionSpec(name: "batch-size", valueName: "n", kind: .int, help: "Lines measured together; output follows each batch. (default: 1024)"),
+            OptionSpec(name: "progress", kind: .flag, help: "Print progress lines (done/total, rate, ETA) on standard error."),
+            OptionSpec(name: "stats", kind: .flag, help: "Print a cache and timing summary on standard error at the end."),
+        ],
+        positionals: [PositionalSpec(name: "file", help: "JSON Lines input ('-' or none: standard input).", isOptional: true)])
+
+    /// One input line after parsing.
+    struct Input {
+        var line: Int
+        var id: JSONValue
+        var text: String
+        var request: CellRequest
+        var warnings: [String]
+        var error: String?
+    }
+
+    let args: ParsedArguments
+    let defaults: CellRequest
+    let engine: TextMeasurer
+    let wantsStarts: Bool
+    let wantsBoxes: Bool
+    let workers: Int?
+    var parser = JSONParser()
+    var errors = 0
+    var done = 0
+    var total: Int? = nil
+    let started = DispatchTime.now().uptimeNanoseconds
+    var lastProgress: UInt64 = 0
+
+    init(args: ParsedArguments) {
+        self.args = args
+        defaults = StyleFields.defaults(from: args)
+        var config = TextMeasurer.Configuration()
+        if let budget = args.int("cache-budget") { config.resultCacheBytes = max(0, budget) }
+        engine = TextMeasurer(configuration: config)
+        wantsStarts = args.flag("line-starts")
+        wantsBoxes = args.flag("lines")
+        workers = args.int("workers").map { max(1, $0) }
+    }
+
+    /// Runs the command; returns the exit status (1 if any line failed).
+    mutating func run() throws -> Int32 {
+        let path = args.positional("file")
+        let reader = try LineReader.openInput(path)
+        if args.flag("progress"), let path, path != "-" { total = Self.countLines(path) }
+        let batchSize = max(1, args.int("batch-size") ?? 1024)
+        var batch: [Input] = []
+        batch.reserveCapacity(batchSize)
+        try reader.forEachLine { number, bytes in
+            batch.append(parse(number, bytes))
+            if batch.count >= batchSize {
+                flush(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { flush(batch) }
+        if args.flag("progress") && lastProgress == 0 || (total == nil && args.flag("progress")) {
+            printProgress(final: true)
+        }
+        if args.flag("stats") { printStats() }
+        return errors > 0 ? 1 : 0
+    }
+
+    /// Parses one line into a cell request or an error for that line.
+    mutating func parse(_ number: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Input {
+        var input = Input(line: number, id: .null, text: "", request: defaults, warnings: [], error: nil)
+        let before = parser.replacedSurrogateCount
+        let value: JSONValue
+        do {
+            value = try parser.parse(bytes)
+        } catch {
+            input.error = bytes.isEmpty ? "empty line" : "invalid JSON: \(error.message)"
+            return input
+        }
+        guard let object = value.objectValue else {
+            input.error = "expected a JSON object, not \(value.kindName)"
+            return input
+        }
+        if let id = object["id"] { input.id = id }
+        if parser.replacedSurrogateCount != before {
+            input.warnings.append(MeasureWarning.invalidTextRepaired.description)
+        }
+        for (key, field) in object.pairs {
+            switch key {
+            case "id": continue
+            case "text":
+                guard let text = field.stringValue else {
+                    input.error = "field 'text' must be a string, not \(field.kindName)"
+                    return input
+                }
+                input.text = text
+            default:
+                guard let spec = StyleFields.byJSONName[key] else {
+                    input.warnings.append("unknown field '\(key)' ignored")
+                    continue
+                }
+                switch StyleFields.value(field, for: spec) {
+                case .failure(let e):
+                    input.error = e.message
+                    return input
+                case .success(let v):
+                    if let problem = spec.apply(&input.request, v) {
+                        input.error = problem
+                        return input
+                    }
+                }
+            }
+        }
+        if object["text"] == nil { input.error = "missing field 'text'" }
+        return input
+    }
+
+    /// Measures a batch on all workers and writes its lines in input order.
+    mutating func flush(_ batch: [Input]) {
+        let valid = batch.indices.filter { batch[$0].error == nil }
+        var measurements = [TextMeasurement?](repeating: nil, count: batch.count)
+        var layouts = [TextLayout?](repeating: nil, count: batch.count)
+        if wantsStarts || wantsBoxes {
+            layouts.withUnsafeMutableBufferPointer { out in
+                nonisolated(unsafe) let out = out
+                let engine = self.engine
+                DispatchQueue.concurrentPerform(iterations: valid.count) { k in
+                    let i = valid[k]
+                    out[i] = engine.layout(batch[i].text, style: batch[i].request.style, width: batch[i].request.width, scale: batch[i].request.scale)
+                }
+            }
+            for i in valid { measurements[i] = layouts[i]?.measurement }
+        } else {
+            let cells = valid.map { Cell(text: batch[$0].text, style: batch[$0].request.style, width: batch[$0].request.width) }
+            // Cells of one scale are measured together (scale is per batch call).
+            var byScale: [Double: [Int]] = [:]
+            for (k, i) in valid.enumerated() { byScale[batch[i].request.scale, default: []].append(k) }
+            for (scale, ks) in byScale {
+                let results = (try? engine.heights(for: ks.map { cells[$0] }, scale: scale, workers: workers)) ?? []
+                for (j, k) in ks.enumerated() where j < results.count { measurements[valid[k]] = results[j] }
+            }
+        }
+        var all: [UInt8] = []
+        all.reserveCapacity(batch.count * 96)
+        var out = JSONWriter(reservingCapacity: 256)
+        for (i, input) in batch.enumerated() {
+            out.reset()
+            out.beginObject()
+            out.field("id", input.id)
+            if let error = input.error {
+                errors += 1
+                out.field("line", input.line)
+                out.field("error", error)
+            } else if let m = measurements[i] {
+                write(m, layout: layouts[i], input: input, to: &out)
+            }
+            out.endObject()
+            all.append(contentsOf: out.bytes)
+            all.append(0x0A)
+        }
+        Output.standardOutput(all)
+        done += batch.count
+        if args.flag("progress") {
+            let now = DispatchTime.now().uptimeNanoseconds
+            if now - lastProgress >= 1_000_000_000 || done == total { printProgress(final: false) }
+        }
+    }
+
+    func write(_ m: TextMeasurement, layout: TextLayout?, input: Input, to out: inout JSONWriter) {
+        out.field("height", m.height)
+        out.field("width", m.width)
+        out.field("lines", m.lineCount)
+        out.field("truncated", m.isTruncated)
+        if m.isFallback { out.field("fallback", true) }
+        if let layout {
+            if wantsStarts {
+                out.key("lineStarts")
+                out.beginArray()
+                for line in layout.lines { out.write(line.scalarRange.lowerBound) }
+                out.endArray()
+            }
+            if wantsBoxes {
+                out.key("lineBoxes")
+                out.beginArray()
+                for line in layout.lines {
+                    out.beginObject()
+                    out.field("start", line.scalarRange.lowerBound)
+                    out.field("end", line.scalarRange.upperBound)
+                    out.key("rect")
+                    out.beginArray()
+                    for v in [line.rect.x, line.rect.y, line.rect.width, line.rect.height] { out.write(v) }
+                    out.endArray()
+                    out.field("baseline", line.baseline)
+                    out.field("usedWidth", line.usedWidth)
+                    out.endObject()
+                }
+                out.endArray()
+            }
+        }
+        let warnings = input.warnings + m.warnings.map(\.description)
+        if !warnings.isEmpty {
+            out.key("warnings")
+            out.beginArray()
+            for w in warnings { out.write(w) }
+            out.endArray()
+        }
+    }
+
+    mutating func printProgress(final: Bool) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let seconds = Double(now - started) / 1e9
+        let rate = seconds > 0 ? Double(done) / seconds : 0
+        var line = "progress: \(done)"
+        if let total {
+            let pct = total > 0 ? 100 * Double(done) / Double(total) : 100
+            let eta = rate > 0 ? Double(max(0, total - done)) / rate : 0
+            line += "/\(total) (\(Int(pct))%), \(Int(rate)) lines/s, ETA \(Int(eta.rounded(.up))) s"
+        } else {
+            line += " lines, \(Int(rate)) lines/s"
+        }
+        Output.standardError(line + "\n")
+        lastProgress = now
+    }
+
+    func printStats() {
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let s = engine.cacheStatistics
+        var text = "stats: \(done) lines, \(errors) errors, \(String(format2: seconds)) s, \(Int(Double(done) / max(seconds, 1e-9))) lines/s\n"
+        text += "stats: results: \(s.results)\n"
+        text += "stats: prepared texts: \(s.prepared)\n"
+        text += "stats: shaped segments: \(s.segments)\n"
+        Output.standardError(text)
+    }
+
+    /// Counts the lines of a file for progress totals (a fast pass over the bytes).
+    static func countLines(_ path: String) -> Int? {
+        guard let reader = try? LineReader.openFile(path) else { return nil }
+        var n = 0
+        try? reader.forEachLine { _, _ in n += 1 }
+        return n
+    }
+}
+
+extension String {
+    init(format2 value: Double) {
+        let scaled = (value * 1000).rounded() / 1000
+        self = "\(scaled)"
+    }
+}

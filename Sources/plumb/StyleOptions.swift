@@ -1,0 +1,173 @@
+import CLIKit
+import Plumb
+
+/// One style field: its JSON Lines name, its command-line option and how it sets a
+/// `CellRequest`. One table drives the options, the help and the per-line overrides.
+struct StyleField: Sendable {
+    enum Kind: Sendable {
+        case double, int, bool, string, stringList
+    }
+    let json: String
+    let option: String?
+    let valueName: String
+    let kind: Kind
+    let help: String
+    let apply: @Sendable (inout CellRequest, FieldValue) -> String?
+}
+
+/// A parsed field value.
+enum FieldValue {
+    case double(Double), int(Int), bool(Bool), string(String), strings([String])
+    var double: Double { if case .double(let d) = self { d } else if case .int(let i) = self { Double(i) } else { .nan } }
+    var int: Int { if case .int(let i) = self { i } else { 0 } }
+    var bool: Bool { if case .bool(let b) = self { b } else { false } }
+    var string: String { if case .string(let s) = self { s } else { "" } }
+    var strings: [String] { if case .strings(let s) = self { s } else { [] } }
+}
+
+/// Everything one input line asks for.
+struct CellRequest: Sendable {
+    var style = TextStyle()
+    var width: Double = 375
+    var scale: Double = 2
+}
+
+enum StyleFields {
+    static let all: [StyleField] = [
+        StyleField(json: "families", option: "families", valueName: "families", kind: .stringList,
+                   help: "Comma-separated font cascade. (default: Noto Sans,Noto Sans CJK SC)") { r, v in r.style.font.families = v.strings; return nil },
+        StyleField(json: "size", option: "size", valueName: "points", kind: .double, help: "Font size in points. (default: 17)") { r, v in r.style.font.size = v.double; return nil },
+        StyleField(json: "weight", option: "weight", valueName: "weight", kind: .int, help: "CSS font weight, 1–1000. (default: 400)") { r, v in r.style.font.weight = v.int; return nil },
+        StyleField(json: "italic", option: "italic", valueName: "", kind: .bool, help: "Use an italic face.") { r, v in r.style.font.italic = v.bool; return nil },
+        StyleField(json: "width", option: "width", valueName: "points", kind: .double, help: "Layout width in points. (default: 375)") { r, v in r.width = v.double; return nil },
+        StyleField(json: "scale", option: "scale", valueName: "scale", kind: .double, help: "Device pixels per point for rounding. (default: 2)") { r, v in r.scale = v.double; return nil },
+        StyleField(json: "lineSpacing", option: "line-spacing", valueName: "points", kind: .double, help: "Space between lines (n lines, n − 1 gaps).") { r, v in r.style.lineSpacing = v.double; return nil },
+        StyleField(json: "minimumLineHeight", option: "min-line-height", valueName: "points", kind: .double, help: "Minimum line height (0 = unset).") { r, v in r.style.minimumLineHeight = v.double; return nil },
+        StyleField(json: "maximumLineHeight", option: "max-line-height", valueName: "points", kind: .double, help: "Maximum line height (0 = unset).") { r, v in r.style.maximumLineHeight = v.double; return nil },
+        StyleField(json: "lineHeightMultiple", option: "line-height-multiple", valueName: "factor", kind: .double, help: "Multiplies the natural line height (0 = unset).") { r, v in r.style.lineHeightMultiple = v.double; return nil },
+        StyleField(json: "paragraphSpacing", option: "paragraph-spacing", valueName: "points", kind: .double, help: "Space after each paragraph but the last.") { r, v in r.style.paragraphSpacing = v.double; return nil },
+        StyleField(json: "paragraphSpacingBefore", option: nil, valueName: "", kind: .double, help: "") { r, v in r.style.paragraphSpacingBefore = v.double; return nil },
+        StyleField(json: "letterSpacing", option: "letter-spacing", valueName: "points", kind: .double, help: "Added to every character's advance.") { r, v in r.style.letterSpacing = v.double; return nil },
+        StyleField(json: "maxLines", option: "max-lines", valueName: "n", kind: .int, help: "Keep at most n lines (0 = unlimited).") { r, v in r.style.maxLines = v.int; return nil },
+        StyleField(json: "lineBreakMode", option: "line-break-mode", valueName: "mode", kind: .string,
+                   help: "wordWrapping, charWrapping, clipping, truncatingHead, truncatingMiddle or truncatingTail.") { r, v in
+            guard let mode = LineBreakMode(rawValue: v.string) else { return "unknown lineBreakMode '\(v.string)'" }
+            r.style.lineBreakMode = mode
+            return nil
+        },
+        StyleField(json: "usesFontLeading", option: nil, valueName: "", kind: .bool, help: "") { r, v in r.style.options.set(.usesFontLeading, v.bool); return nil },
+        StyleField(json: "usesLineFragmentOrigin", option: nil, valueName: "", kind: .bool, help: "") { r, v in r.style.options.set(.usesLineFragmentOrigin, v.bool); return nil },
+        StyleField(json: "usesDeviceMetrics", option: "device-metrics", valueName: "", kind: .bool, help: "Measure glyph ink bounds instead of line boxes.") { r, v in r.style.options.set(.usesDeviceMetrics, v.bool); return nil },
+        StyleField(json: "truncatesLastVisibleLine", option: nil, valueName: "", kind: .bool, help: "") { r, v in r.style.options.set(.truncatesLastVisibleLine, v.bool); return nil },
+        StyleField(json: "heightLimit", option: "height-limit", valueName: "points", kind: .double, help: "Bounding height: an upper bound, lines that do not fit are dropped.") { r, v in r.style.heightLimit = v.double; return nil },
+        StyleField(json: "tabInterval", option: nil, valueName: "", kind: .double, help: "") { r, v in r.style.tabInterval = v.double; return nil },
+    ]
+
+    static let byJSONName: [String: StyleField] = Dictionary(uniqueKeysWithValues: all.map { ($0.json, $0) })
+
+    /// Options of the style fields, plus the shorthand flags.
+    static var options: [OptionSpec] {
+        var specs: [OptionSpec] = all.compactMap { f in
+            guard let name = f.option else { return nil }
+            let kind: OptionSpec.Kind
+            switch f.kind {
+            case .double: kind = .double
+            case .int: kind = .int
+            case .bool: kind = .flag
+            case .string: kind = .string
+            case .stringList: kind = .list(separator: ",")
+            }
+            return OptionSpec(name: name, valueName: f.valueName.isEmpty ? nil : f.valueName, kind: kind, help: f.help)
+        }
+        specs += [
+            OptionSpec(name: "line-height", valueName: "points", kind: .double, help: "Sets the minimum and maximum line height."),
+            OptionSpec(name: "no-font-leading", kind: .flag, help: "Leave the fonts' line gap out of line heights."),
+            OptionSpec(name: "single-line", kind: .flag, help: "No wrapping: every paragraph is one line (no usesLineFragmentOrigin)."),
+        ]
+        return specs
+    }
+
+    /// The request given by command-line options (defaults for every input line).
+    static func defaults(from args: ParsedArguments) -> CellRequest {
+        var r = CellRequest()
+        r.style.font.families = FontDescriptor.defaultFamilies
+        for f in all {
+            guard let name = f.option, args.isGiven(name) else { continue }
+            let value: FieldValue
+            switch f.kind {
+            case .double: value = .double(args.double(name) ?? .nan)
+            case .int: value = .int(args.int(name) ?? 0)
+            case .bool: value = .bool(true)
+            case .string: value = .string(args.string(name) ?? "")
+            case .stringList: value = .strings((args.list(name) ?? []).map { $0.trimmingSpaces })
+            }
+            _ = f.apply(&r, value)
+        }
+        if args.isGiven("line-height"), let h = args.double("line-height") {
+            r.style.minimumLineHeight = h
+            r.style.maximumLineHeight = h
+        }
+        if args.flag("no-font-leading") { r.style.options.remove(.usesFontLeading) }
+        if args.flag("single-line") { r.style.options.remove(.usesLineFragmentOrigin) }
+        return r
+    }
+
+    /// Converts a JSON value for `field`, or says what is wrong with its type.
+    static func value(_ json: JSONValue, for field: StyleField) -> Result<FieldValue, LineError> {
+        let wrong = LineError("field '\(field.json)' must be \(field.kind.description), not \(json.kindName)")
+        switch field.kind {
+        case .double:
+            guard let d = json.doubleValue else { return .failure(wrong) }
+            return .success(.double(d))
+        case .int:
+            guard let d = json.doubleValue, d.rounded() == d, abs(d) < 1e15 else { return .failure(wrong) }
+            return .success(.int(Int(d)))
+        case .bool:
+            guard let b = json.boolValue else { return .failure(wrong) }
+            return .success(.bool(b))
+        case .string:
+            guard let s = json.stringValue else { return .failure(wrong) }
+            return .success(.string(s))
+        case .stringList:
+            guard let a = json.arrayValue else { return .failure(wrong) }
+            var out: [String] = []
+            for v in a {
+                guard let s = v.stringValue else { return .failure(wrong) }
+                out.append(s)
+            }
+            return .success(.strings(out))
+        }
+    }
+}
+
+struct LineError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+extension StyleField.Kind: CustomStringConvertible {
+    var description: String {
+        switch self {
+        case .double: "a number"
+        case .int: "an integer"
+        case .bool: "true or false"
+        case .string: "a string"
+        case .stringList: "an array of strings"
+        }
+    }
+}
+
+extension DrawingOptions {
+    mutating func set(_ option: DrawingOptions, _ on: Bool) {
+        if on { insert(option) } else { remove(option) }
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while s.first == " " { s = s.dropFirst() }
+        while s.last == " " { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import XCTest
+
+/// End-to-end tests of the built `plumb` binary: JSON Lines in, JSON Lines out.
+final class CLITests: XCTestCase {
+    /// The `plumb` executable next to the test bundle (SwiftPM builds every product).
+    static var binary: URL {
+        let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [here, here.deletingLastPathComponent()].map { $0.appendingPathComponent("plumb") }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return (candidates + [root.appendingPathComponent(".build/debug/plumb")])
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+        func json(_ i: Int) throws -> [String: Any] {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data(lines[i].utf8)) as? [String: Any])
+        }
+    }
+
+    func run(_ arguments: [String], input: Data? = nil) throws -> Run {
+        let p = Process()
+        p.executableURL = Self.binary
+        p.arguments = arguments
+        let out = Pipe(), err = Pipe(), inp = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = inp
+        try p.run()
+        if let input { inp.fileHandleForWriting.write(input) }
+        try inp.fileHandleForWriting.close()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    func testGoodAndBadLinesKeepOrderIdsAndExitStatus() throws {
+        var input = Data()
+        for line in [
+            #"{"id":1,"text":"Hello, world","width":200,"size":15}"#,
+            "not json",
+            "",
+            #"{"id":[1,2],"text":5}"#,
+            #"{"id":"x","text":"abc","foo":true,"size":15}"#,
+            #"{"id":12345678901234567890,"text":"x","size":"big"}"#,
+            #"{"id":9}"#,
+        ] { input.append(Data((line + "\n").utf8)) }
+        input.append(Data([0xFF, 0xFE]))
+        input.append(Data(#"{"id":"utf8","text":"bad"}"#.utf8))
+        input.append(Data("\n".utf8))
+        input.append(Data(#"{"id":"last","text":"still measured","size":15}"#.utf8))  // no final newline
+        let r = try run(["measure"], input: input)
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.lines.count, 9)
+        XCTAssertEqual(try r.json(0)["id"] as? Int, 1)
+        XCTAssertEqual(try r.json(0)["height"] as? Double, 20.5)
+        XCTAssertEqual(try r.json(0)["lines"] as? Int, 1)
+        XCTAssertEqual(try r.json(1)["line"] as? Int, 2)
+        XCTAssertTrue((try r.json(1)["error"] as? String ?? "").hasPrefix("invalid JSON"))
+        XCTAssertEqual(try r.json(2)["error"] as? String, "empty line")
+        XCTAssertEqual(try r.json(3)["id"] as? [Int], [1, 2])
+        XCTAssertEqual(try r.json(3)["error"] as? String, "field 'text' must be a string, not number")
+        XCTAssertEqual(try r.json(4)["warnings"] as? [String], ["unknown field 'foo' ignored"])
+        XCTAssertTrue(r.lines[5].hasPrefix(#"{"id":12345678901234567890,"#), "big id echoed unchanged")
+        XCTAssertEqual(try r.json(5)["error"] as? String, "field 'size' must be a number, not string")
+        XCTAssertEqual(try r.json(6)["error"] as? String, "missing field 'text'")
+        XCTAssertEqual(try r.json(7)["line"] as? Int, 8)
+        XCTAssertTrue((try r.json(7)["error"] as? String ?? "").contains("invalid UTF-8"))
+        XCTAssertEqual(try r.json(8)["id"] as? String, "last")
+        XCTAssertEqual(try r.json(8)["height"] as? Double, 20.5)
+    }
+
+    func testAllGoodExitsZeroAndLineStartsAndBoxes() throws {
+        let input = Data(#"{"id":"a","text":"aaaa bbbb cccc","width":45,"size":15,"lineSpacing":8}"#.utf8 + [0x0A])
+        let r = try run(["measure", "--line-starts", "--lines"], input: input)
+        XCTAssertEqual(r.status, 0)
+        let o = try r.json(0)
+        XCTAssertEqual(o["lineStarts"] as? [Int], [0, 5, 10])
+        let boxes = try XCTUnwrap(o["lineBoxes"] as? [[String: Any]])
+        XCTAssertEqual(boxes.count, 3)
+        XCTAssertEqual((boxes[1]["rect"] as? [Double])?[1], 28.43)
+        XCTAssertEqual(o["height"] as? Double, 77.5)
+    }
+
+    func testCommandLineDefaultsAndPerLineOverrides() throws {
+        let input = Data((#"{"text":"a\nb"}"# + "\n" + #"{"text":"a\nb","lineSpacing":0}"# + "\n").utf8)
+        let r = try run(["measure", "--size", "15", "--line-spacing", "8", "--width", "300"], input: input)
+        XCTAssertEqual(try r.json(0)["height"] as? Double, 49)  // 2 × 20.43 + 8
+        XCTAssertEqual(try r.json(1)["height"] as? Double, 41)  // per-line override
+    }
+
+    func testFallbackIsFlagged() throws {
+        let r = try run(["measure"], input: Data(#"{"text":"x","width":0,"size":15}"#.utf8 + [0x0A]))
+        XCTAssertEqual(try r.json(0)["fallback"] as? Bool, true)
+        XCTAssertEqual(try r.json(0)["height"] as? Double, 20.5)
+        XCTAssertNotNil(try r.json(0)["warnings"])
+    }
+
+    func testProgressAndStatsGoToStandardError() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-cli-\(getpid()).jsonl")
+        let body = (0..<50).map { #"{"id":\#($0),"text":"row \#($0) with words"}"# }.joined(separator: "\n") + "\n"
+        try body.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let r = try run(["measure", file.path, "--progress", "--stats", "--batch-size", "10"])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertEqual(r.lines.count, 50)
+        XCTAssertTrue(r.stderr.contains("progress: 50/50 (100%)"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("stats: 50 lines, 0 errors"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("stats: results: hits"), r.stderr)
+    }
+
+    func testEveryCommandHasHelpAndUsageErrorsExit64() throws {
+        for command in [[], ["measure"], ["layout"], ["fonts"]] {
+            let r = try run(command + ["--help"])
+            XCTAssertEqual(r.status, 0)
+            XCTAssertTrue(r.stdout.hasPrefix("OVERVIEW: "), r.stdout)
+            XCTAssertTrue(r.stdout.contains("USAGE: plumb"), r.stdout)
+        }
+        XCTAssertTrue(try run(["measure", "--help"]).stdout.contains("--line-starts"))
+        let bad = try run(["measure", "--bogus"])
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.stderr.contains("unknown option '--bogus'"))
+        XCTAssertEqual(try run(["measure", "--size", "big"]).status, 64)
+        XCTAssertTrue(try run(["--version"]).stdout.contains("0.1.0"))
+    }
+
+    func testLayoutExplainsTheHeight() throws {
+        let r = try run(["layout", "aaaa bbbb cccc", "--width", "45", "--size", "15", "--line-spacing", "8"])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertTrue(r.stdout.contains("line 3: \"cccc\""), r.stdout)
+        XCTAssertTrue(r.stdout.contains("height: 20.43 + 20.43 + 20.43 + gaps 8 + 8 = 77.29 → 77.5"), r.stdout)
+    }
+
+    func testFontsShowsFacesAndClusters() throws {
+        let r = try run(["fonts", "Noto Sans, Noto Sans CJK SC", "--text", "a中😀"])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertTrue(r.stdout.contains("NotoSansCJK-Regular.ttc face 2"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("\"😀\" (U+1F600) → Noto Color Emoji"), r.stdout)
+    }
+
+    func testTheReadmeCommandLineExampleOutput() throws {
+        let input = Data((#"{"id":1,"text":"Hello, world"}"# + "\n" + #"{"id":2,"text":"你好，世界","width":40}"# + "\n").utf8)
+        let r = try run(["measure", "--size", "15", "--width", "200", "--line-starts"], input: input)
+        XCTAssertEqual(r.lines, [
+            #"{"id":1,"height":20.5,"width":84.5,"lines":1,"truncated":false,"lineStarts":[0]}"#,
+            #"{"id":2,"height":65.5,"width":30,"lines":3,"truncated":false,"lineStarts":[0,1,3]}"#,
+        ])
+        XCTAssertEqual(try run(["layout", "The quick brown fox jumps over the lazy dog", "--size", "15", "--width", "120", "--line-spacing", "8"]).status, 0)
+    }
+
+    func testTheReadmeSampleRuns() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let r = try run(["measure", root.appendingPathComponent("Documentation/examples/cells.jsonl").path])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertEqual(r.lines.count, 7)
+        XCTAssertEqual(try r.json(4)["truncated"] as? Bool, true)
+    }
+}
