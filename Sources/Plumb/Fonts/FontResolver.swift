@@ -20,6 +20,9 @@ public final class FontResolver: Sendable {
         public var cjkFamily: String = "Noto Sans CJK SC"
         /// Preferred family for emoji-presentation clusters.
         public var emojiFamily: String = "Noto Color Emoji"
+        /// Extra folders of font files the application ships (added to this resolver's
+        /// fontconfig configuration only, like `FcConfigAppFontAddDir`).
+        public var applicationFontDirectories: [String] = []
         public init() {}
     }
 
@@ -52,6 +55,9 @@ public final class FontResolver: Sendable {
         self.configuration = configuration
         guard let config = Fontconfig.loadConfig() else {
             fatalError("fontconfig could not load its configuration")
+        }
+        for dir in configuration.applicationFontDirectories {
+            Fontconfig.addApplicationFontDirectory(dir, to: config)
         }
         self.fontSetFingerprint = Fontconfig.fontSetFingerprint(config: config)
         self.state = Mutex(State(config: config))

@@ -26,6 +26,15 @@ enum Fontconfig {
         FcConfigDestroy(config)
     }
 
+    /// Adds every font file below `dir` to the configuration's application font set.
+    static func addApplicationFontDirectory(_ dir: String, to config: OpaquePointer) {
+        _ = dir.withCString { d in
+            d.withMemoryRebound(to: FcChar8.self, capacity: dir.utf8.count + 1) {
+                FcConfigAppFontAddDir(config, $0)
+            }
+        }
+    }
+
     static func destroy(pattern: OpaquePointer) {
         FcPatternDestroy(pattern)
     }
@@ -107,20 +116,22 @@ enum Fontconfig {
     /// A fingerprint of the installed font files (paths, in fontconfig's order), so caches can
     /// tell when fonts were added or removed.
     static func fontSetFingerprint(config: OpaquePointer) -> [String] {
-        guard let set = FcConfigGetFonts(config, FcSetSystem) else { return [] }
-        let count = Int(set.pointee.nfont)
         var paths: [String] = []
-        paths.reserveCapacity(count)
-        for i in 0..<count {
-            guard let font = set.pointee.fonts[i] else { continue }
-            var file: UnsafeMutablePointer<FcChar8>? = nil
-            if FcPatternGetString(font, FC_FILE, 0, &file) == FcResultMatch, let file {
-                var index: Int32 = 0
-                _ = FcPatternGetInteger(font, FC_INDEX, 0, &index)
-                var info = stat()
-                let path = String(cString: file)
-                let meta = stat(path, &info) == 0 ? "\(info.st_size)@\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)" : "missing"
-                paths.append(path + "#\(index)#" + meta)
+        for which in [FcSetSystem, FcSetApplication] {
+            guard let set = FcConfigGetFonts(config, which) else { continue }
+            let count = Int(set.pointee.nfont)
+            paths.reserveCapacity(paths.count + count)
+            for i in 0..<count {
+                guard let font = set.pointee.fonts[i] else { continue }
+                var file: UnsafeMutablePointer<FcChar8>? = nil
+                if FcPatternGetString(font, FC_FILE, 0, &file) == FcResultMatch, let file {
+                    var index: Int32 = 0
+                    _ = FcPatternGetInteger(font, FC_INDEX, 0, &index)
+                    var info = stat()
+                    let path = String(cString: file)
+                    let meta = stat(path, &info) == 0 ? "\(info.st_size)@\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)" : "missing"
+                    paths.append(path + "#\(index)#" + meta)
+                }
             }
         }
         return paths
