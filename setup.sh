@@ -13,6 +13,11 @@ PACKAGES=(
   fonts-noto-cjk
   fonts-noto-color-emoji
   fonts-dejavu-core
+  # The conformance reference (Pango through GObject introspection) and its Python.
+  python3
+  python3-gi
+  python3-gi-cairo
+  gir1.2-pango-1.0
 )
 
 missing=()

@@ -61,4 +61,44 @@ enum ClusterClassifier {
         default: false
         }
     }
+
+    /// The language fontconfig should sort fallback fonts for, from a scalar's script (the
+    /// idea of Pango's `pango_script_get_sample_language`); `nil` for Latin, common and
+    /// inherited characters, which use the configured language.
+    static func sampleLanguage(of s: Unicode.Scalar) -> String? {
+        let v = s.value
+        guard v >= 0x0370 else { return nil }
+        switch Shaper.script(of: s) {
+        case Font.tag("Arab"): return "ar"
+        case Font.tag("Hebr"): return "he"
+        case Font.tag("Thai"): return "th"
+        case Font.tag("Cyrl"): return "ru"
+        case Font.tag("Grek"): return "el"
+        case Font.tag("Armn"): return "hy"
+        case Font.tag("Geor"): return "ka"
+        case Font.tag("Deva"): return "hi"
+        case Font.tag("Beng"): return "bn"
+        case Font.tag("Guru"): return "pa"
+        case Font.tag("Gujr"): return "gu"
+        case Font.tag("Orya"): return "or"
+        case Font.tag("Taml"): return "ta"
+        case Font.tag("Telu"): return "te"
+        case Font.tag("Knda"): return "kn"
+        case Font.tag("Mlym"): return "ml"
+        case Font.tag("Sinh"): return "si"
+        case Font.tag("Laoo"): return "lo"
+        case Font.tag("Tibt"): return "bo"
+        case Font.tag("Mymr"): return "my"
+        case Font.tag("Khmr"): return "km"
+        case Font.tag("Ethi"): return "am"
+        case Font.tag("Thaa"): return "dv"
+        case Font.tag("Syrc"): return "syr"
+        case Font.tag("Mong"): return "mn"
+        case Font.tag("Hang"): return "ko"
+        case Font.tag("Hira"), Font.tag("Kana"): return "ja"
+        case Font.tag("Bopo"): return "zh-tw"
+        case Font.tag("Hani"): return "zh-cn"
+        default: return nil
+        }
+    }
 }

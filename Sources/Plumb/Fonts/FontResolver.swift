@@ -32,13 +32,18 @@ public final class FontResolver: Sendable {
         var italic: Bool
     }
 
+    struct SortKey: Hashable {
+        var cascade: CascadeKey
+        var language: String
+    }
+
     private struct State: ~Copyable {
         var config: OpaquePointer
         var fonts: [String: Font] = [:]
         var fontsByID: [Font] = []
         var cascades: [CascadeKey: ResolvedCascade] = [:]
         var preferred: [String: Font?] = [:]
-        var sorted: [CascadeKey: SortedFonts] = [:]
+        var sorted: [SortKey: SortedFonts] = [:]
     }
 
     public let configuration: Configuration
@@ -173,14 +178,17 @@ public final class FontResolver: Sendable {
         return font
     }
 
-    /// Fontconfig's sorted fallback list for a cascade (computed once, cached).
-    func sortedFallbacks(for key: CascadeKey) -> SortedFonts? {
-        state.withLock { state -> SortedFonts? in
+    /// Fontconfig's sorted fallback list for a cascade and a language (computed once per
+    /// pair, cached). The language is the sample language of the cluster's script (as Pango
+    /// does), so Arabic falls back to an Arabic font first, Thai to a Thai font, and so on.
+    func sortedFallbacks(for cascade: CascadeKey, language: String?) -> SortedFonts? {
+        let key = SortKey(cascade: cascade, language: language ?? configuration.language)
+        return state.withLock { state -> SortedFonts? in
             if let hit = state.sorted[key] { return hit }
             guard
                 let pattern = Fontconfig.makePattern(
-                    family: key.families.first, weight: key.weight, italic: key.italic,
-                    language: configuration.language, color: nil)
+                    family: cascade.families.first, weight: cascade.weight, italic: cascade.italic,
+                    language: key.language, color: nil)
             else { return nil }
             defer { Fontconfig.destroy(pattern: pattern) }
             guard let sorted = Fontconfig.sort(config: state.config, pattern: pattern) else {

@@ -80,7 +80,8 @@ final class ResolvedCascade: Sendable {
         let key = FallbackKey(scalars: needed, emoji: emoji)
         if let hit = fallbackCache.withLock({ $0[key] }) { return .font(hit) }
         var chosen: Font? = nil
-        if let sorted = resolver.sortedFallbacks(for: self.key) {
+        let language = needed.lazy.compactMap { ClusterClassifier.sampleLanguage(of: $0) }.first
+        if let sorted = resolver.sortedFallbacks(for: self.key, language: language) {
             // Text presentation skips color fonts here; they are the last resort below.
             for i in 0..<sorted.count {
                 if let font = resolver.loadSortedFallback(sorted, at: i, covering: needed),

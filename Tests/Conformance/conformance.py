@@ -1,0 +1,252 @@
+#!/usr/bin/python3
+"""Conformance of Plumb's line breaking against Pango (an independent engine on the same fonts).
+
+Measures every corpus cell x font cascades x widths in Pango (through GObject introspection)
+and in Plumb (through `plumb measure --line-starts --lines`), compares line counts and line
+starts, classifies every disagreement and writes a Markdown report.
+
+    /usr/bin/python3 Tests/Conformance/conformance.py --plumb .build/release/plumb \\
+        --report Documentation/Accuracy.md
+
+`--write-subset FILE` also stores a fixed subset of cases with Pango's answers, which the Swift
+test `ConformanceSubsetTests` replays against Plumb in CI (no Python needed there).
+
+Pango setup (see issue 5): unhinted, fractional metrics; WRAP_WORD_CHAR (UIKit word wrapping /
+CSS overflow-wrap: break-word); no inserted hyphens; absolute font size; language "en", as
+Plumb's fontconfig language; the same family cascade, without a color emoji family (fallback
+finds it).
+"""
+import argparse
+import collections
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import gi
+
+gi.require_version("Pango", "1.0")
+gi.require_version("PangoCairo", "1.0")
+from gi.repository import Pango, PangoCairo  # noqa: E402
+import cairo  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+CASCADES = [
+    ["Noto Sans", "Noto Sans CJK SC"],
+    ["DejaVu Sans", "Noto Sans CJK SC"],
+    ["Noto Sans CJK SC"],
+]
+WIDTHS = [100, 150, 200, 250, 300, 350, 400, 450]
+SIZE = 15.0
+
+
+class PangoMeasurer:
+    """Line starts of a text in Pango, configured to match Plumb's model."""
+
+    def __init__(self):
+        fontmap = PangoCairo.FontMap.get_default()
+        self.context = fontmap.create_context()
+        options = cairo.FontOptions()
+        options.set_hint_metrics(cairo.HINT_METRICS_OFF)
+        options.set_hint_style(cairo.HINT_STYLE_NONE)
+        PangoCairo.context_set_font_options(self.context, options)
+        self.context.set_round_glyph_positions(False)
+        self.context.set_language(Pango.Language.from_string("en"))
+        self.layout = Pango.Layout.new(self.context)
+        self.layout.set_wrap(Pango.WrapMode.WORD_CHAR)
+        attrs = Pango.AttrList()
+        attrs.insert(Pango.attr_insert_hyphens_new(False))
+        self.layout.set_attributes(attrs)
+        self.fonts = {}
+
+    def lines(self, text, families, width):
+        key = tuple(families)
+        if key not in self.fonts:
+            desc = Pango.FontDescription.from_string(", ".join(families))
+            desc.set_absolute_size(SIZE * Pango.SCALE)
+            self.fonts[key] = desc
+        self.layout.set_font_description(self.fonts[key])
+        self.layout.set_width(int(round(width * Pango.SCALE)))
+        self.layout.set_text(text, -1)
+        raw = text.encode("utf-8")
+        starts, widths = [], []
+        for line in self.layout.get_lines_readonly():
+            starts.append(len(raw[: line.start_index].decode("utf-8", "replace")))
+            _, logical = line.get_extents()
+            widths.append(logical.width / Pango.SCALE)
+        return starts, widths
+
+
+def run_plumb(plumb, cases):
+    """Measures all cases with one `plumb measure --line-starts --lines` run."""
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as f:
+        for i, c in enumerate(cases):
+            f.write(json.dumps({"id": i, "text": c["text"], "families": c["families"],
+                                "size": SIZE, "width": c["width"]}, ensure_ascii=False) + "\n")
+        path = f.name
+    try:
+        out = subprocess.run([plumb, "measure", path, "--line-starts", "--lines"],
+                             check=False, capture_output=True)
+    finally:
+        os.unlink(path)
+    results = {}
+    for line in out.stdout.decode("utf-8").splitlines():
+        o = json.loads(line)
+        results[o["id"]] = o
+    return [results.get(i) for i in range(len(cases))]
+
+
+QUOTES = set("\"'“”‘’«»「」『』")
+EMOJI_RANGES = [(0x1F000, 0x1FAFF), (0x2600, 0x27BF), (0xFE0F, 0xFE0F), (0x20E3, 0x20E3)]
+
+
+def is_emoji(ch):
+    o = ord(ch)
+    return any(a <= o <= b for a, b in EMOJI_RANGES)
+
+
+def is_cjk(ch):
+    o = ord(ch)
+    return 0x2E80 <= o <= 0x9FFF or 0xAC00 <= o <= 0xD7FF or 0xF900 <= o <= 0xFAFF or 0xFF00 <= o <= 0xFFEF
+
+
+def classify(case, plumb, pango_starts, pango_widths):
+    """Names the most likely reason two engines broke a text differently."""
+    text = case["text"]
+    ps = plumb["lineStarts"]
+    k = next((i for i, (a, b) in enumerate(zip(ps, pango_starts)) if a != b), min(len(ps), len(pango_starts)))
+    # The line before the first difference decides; look at the text around both breaks.
+    a = ps[k] if k < len(ps) else len(text)
+    b = pango_starts[k] if k < len(pango_starts) else len(text)
+    lo, hi = max(0, min(a, b) - 2), min(len(text), max(a, b) + 2)
+    around = text[lo:hi]
+    line = k - 1
+    width = case["width"]
+    if line >= 0:
+        plumb_w = plumb["lineBoxes"][line]["usedWidth"] if line < len(plumb["lineBoxes"]) else 0
+        pango_w = pango_widths[line] if line < len(pango_widths) else 0
+        if a > b and abs(plumb_w - width) <= 0.1 or b > a and abs(pango_w - width) <= 0.1:
+            return "width at the box edge (within 0.1 pt)"
+    if any(is_emoji(ch) for ch in text[max(0, min(a, b) - 8):max(a, b) + 8]):
+        return "emoji presentation / emoji font"
+    if any(ch in QUOTES for ch in around) and any(is_cjk(ch) for ch in text[max(0, lo - 4):hi + 4]):
+        return "quotation marks next to CJK (UAX #14 version, LB19a)"
+    if "-" in around or "‐" in around:
+        return "break after hyphen"
+    if "/" in around:
+        return "break at slash"
+    if "  " in text[max(0, min(a, b) - 4):max(a, b) + 1] or (min(a, b) > 0 and text[min(a, b) - 1] == " " and " " in around):
+        return "trailing spaces"
+    if "\t" in around:
+        return "tab"
+    return "other (width or break opportunity)"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--plumb", default=os.path.join(ROOT, ".build/release/plumb"))
+    ap.add_argument("--corpus", default=os.path.join(ROOT, "Benchmarks/Corpus/cells.jsonl"))
+    ap.add_argument("--limit", type=int, default=0, help="only the first N corpus cells")
+    ap.add_argument("--report", help="write the Markdown report here")
+    ap.add_argument("--write-subset", help="store a fixed subset of cases with Pango's answers")
+    ap.add_argument("--subset-size", type=int, default=400)
+    args = ap.parse_args()
+
+    cells = [json.loads(l) for l in open(args.corpus, encoding="utf-8") if l.strip()]
+    if args.limit:
+        cells = cells[: args.limit]
+    cases = [{"cell": c, "text": c["text"], "families": f, "width": w}
+             for c in cells for f in CASCADES for w in WIDTHS]
+
+    t0 = time.time()
+    pango = PangoMeasurer()
+    pango_results = [pango.lines(c["text"], c["families"], c["width"]) for c in cases]
+    t1 = time.time()
+    plumb_results = run_plumb(args.plumb, cases)
+    t2 = time.time()
+
+    total = collections.Counter()
+    count_ok = collections.Counter()
+    starts_ok = collections.Counter()
+    categories = collections.Counter()
+    examples = collections.defaultdict(list)
+    missing = 0
+    for case, (starts, widths), plumb in zip(cases, pango_results, plumb_results):
+        if plumb is None or "lineStarts" not in plumb:
+            missing += 1
+            continue
+        keys = ["all", "script: " + case["cell"].get("script", "?"),
+                "font: " + ", ".join(case["families"]), "width: %d" % case["width"]]
+        same_count = len(plumb["lineStarts"]) == len(starts)
+        same_starts = plumb["lineStarts"] == starts
+        for key in keys:
+            total[key] += 1
+            count_ok[key] += same_count
+            starts_ok[key] += same_starts
+        if not same_starts:
+            cat = classify(case, plumb, starts, widths)
+            categories[cat] += 1
+            examples[cat].append((case, plumb, starts))
+
+    def pct(n, d):
+        return 100.0 * n / d if d else 100.0
+
+    lines = []
+    lines.append("# Accuracy: Plumb vs Pango\n")
+    lines.append("Generated by `Tests/Conformance/conformance.py` (%s). Pango %s, the same fonts,"
+                 " %d corpus cells × %d cascades × %d widths = %d cases (size %g pt)."
+                 % (time.strftime("%Y-%m-%d"), Pango.version_string(), len(cells), len(CASCADES),
+                    len(WIDTHS), len(cases), SIZE))
+    lines.append("Pango took %.1f s, Plumb (`plumb measure`, one process) %.1f s.\n" % (t1 - t0, t2 - t1))
+    lines.append("| group | cases | line count agrees | all line starts agree |")
+    lines.append("|---|---:|---:|---:|")
+    order = ["all"] + sorted(k for k in total if k.startswith("script")) + \
+        [k for k in total if k.startswith("font")] + sorted((k for k in total if k.startswith("width")), key=lambda s: int(s.split()[-1]))
+    for key in order:
+        lines.append("| %s | %d | %.2f %% | %.2f %% |" % (key, total[key], pct(count_ok[key], total[key]), pct(starts_ok[key], total[key])))
+    if missing:
+        lines.append("\n%d cases had no Plumb answer (errors)." % missing)
+    lines.append("\n## Disagreements by category\n")
+    lines.append("| category | cases |")
+    lines.append("|---|---:|")
+    for cat, n in categories.most_common():
+        lines.append("| %s | %d |" % (cat, n))
+    lines.append("\n## Examples (first differing lines side by side)\n")
+    for cat, _ in categories.most_common():
+        lines.append("### %s\n" % cat)
+        for case, plumb, starts in examples[cat][:3]:
+            text = case["text"]
+            def split(st):
+                return [text[s:e] for s, e in zip(st, st[1:] + [len(text)])]
+            lines.append("- width %d, %s:" % (case["width"], ", ".join(case["families"])))
+            pl, pa = split(plumb["lineStarts"]), split(starts)
+            for i in range(max(len(pl), len(pa))):
+                x = pl[i] if i < len(pl) else ""
+                y = pa[i] if i < len(pa) else ""
+                if x != y:
+                    lines.append("  - line %d: Plumb `%s` · Pango `%s`" % (i + 1, x.replace("`", "'").replace("\n", "⏎"), y.replace("`", "'").replace("\n", "⏎")))
+                    if i > 0:
+                        break
+        lines.append("")
+    report = "\n".join(lines) + "\n"
+    if args.report:
+        with open(args.report, "w", encoding="utf-8") as f:
+            f.write(report)
+    print("\n".join(lines[:6 + len(order)]))
+    print("categories:", dict(categories))
+
+    if args.write_subset:
+        # A fixed, spread-out subset: every k-th case.
+        step = max(1, len(cases) // args.subset_size)
+        with open(args.write_subset, "w", encoding="utf-8") as f:
+            for case, (starts, _) in list(zip(cases, pango_results))[::step][: args.subset_size]:
+                f.write(json.dumps({"text": case["text"], "families": case["families"], "size": SIZE,
+                                    "width": case["width"], "pangoLineStarts": starts}, ensure_ascii=False) + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
