@@ -75,7 +75,9 @@ extension TextMeasurer {
         if let hit = preparedCache.value(for: key) { return hit }
         let s = style.sanitized
         let prepared = pool.withPreparer { preparer in
-            preparer.prepare(utf8, cascade: style.cascade, size: s.font.size, letterSpacing: s.letterSpacing)
+            preparer.prepare(
+                utf8, cascade: style.cascade, size: s.font.size, letterSpacing: s.letterSpacing,
+                compatibility: s.compatibility)
         }
         preparedCache.insert(prepared, bytes: prepared.byteSize, for: key)
         return prepared

@@ -60,6 +60,12 @@ enum StyleFields {
         StyleField(json: "usesDeviceMetrics", option: "device-metrics", valueName: "", kind: .bool, help: "Measure glyph ink bounds instead of line boxes.") { r, v in r.style.options.set(.usesDeviceMetrics, v.bool); return nil },
         StyleField(json: "truncatesLastVisibleLine", option: nil, valueName: "", kind: .bool, help: "") { r, v in r.style.options.set(.truncatesLastVisibleLine, v.bool); return nil },
         StyleField(json: "heightLimit", option: "height-limit", valueName: "points", kind: .double, help: "Bounding height: an upper bound, lines that do not fit are dropped.") { r, v in r.style.heightLimit = v.double; return nil },
+        StyleField(json: "compatibility", option: "compatibility", valueName: "profile", kind: .string,
+                   help: "Follow whose conventions where engines differ: standard or pango. (default: standard)") { r, v in
+            guard let c = Compatibility(rawValue: v.string) else { return "unknown compatibility '\(v.string)'" }
+            r.style.compatibility = c
+            return nil
+        },
         StyleField(json: "tabInterval", option: nil, valueName: "", kind: .double, help: "") { r, v in r.style.tabInterval = v.double; return nil },
     ]
 

@@ -81,12 +81,13 @@ class PangoMeasurer:
         return starts, widths
 
 
-def run_plumb(plumb, cases):
+def run_plumb(plumb, cases, compatibility):
     """Measures all cases with one `plumb measure --line-starts --lines` run."""
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as f:
         for i, c in enumerate(cases):
             f.write(json.dumps({"id": i, "text": c["text"], "families": c["families"],
-                                "size": SIZE, "width": c["width"]}, ensure_ascii=False) + "\n")
+                                "size": SIZE, "width": c["width"], "compatibility": compatibility},
+                               ensure_ascii=False) + "\n")
         path = f.name
     try:
         out = subprocess.run([plumb, "measure", path, "--line-starts", "--lines"],
@@ -114,18 +115,26 @@ def is_cjk(ch):
     return 0x2E80 <= o <= 0x9FFF or 0xAC00 <= o <= 0xD7FF or 0xF900 <= o <= 0xFAFF or 0xFF00 <= o <= 0xFFEF
 
 
+def is_fallback_script(ch):
+    o = ord(ch)
+    return is_cjk(ch) or 0x0590 <= o <= 0x08FF or 0x0E00 <= o <= 0x0EFF or 0x3040 <= o <= 0x30FF
+
+
 def classify(case, plumb, pango_starts, pango_widths):
     """Names the most likely reason two engines broke a text differently."""
     text = case["text"]
     ps = plumb["lineStarts"]
     k = next((i for i, (a, b) in enumerate(zip(ps, pango_starts)) if a != b), min(len(ps), len(pango_starts)))
-    # The line before the first difference decides; look at the text around both breaks.
     a = ps[k] if k < len(ps) else len(text)
     b = pango_starts[k] if k < len(pango_starts) else len(text)
     lo, hi = max(0, min(a, b) - 2), min(len(text), max(a, b) + 2)
     around = text[lo:hi]
     line = k - 1
     width = case["width"]
+    line_start = ps[line] if line >= 0 else 0
+    span = text[line_start:max(a, b)]
+    if span.rstrip("\n").endswith("  ") or text[line_start:min(a, b)].endswith("  "):
+        return "trailing spaces (Pango hangs only the last one)"
     if line >= 0:
         plumb_w = plumb["lineBoxes"][line]["usedWidth"] if line < len(plumb["lineBoxes"]) else 0
         pango_w = pango_widths[line] if line < len(pango_widths) else 0
@@ -139,11 +148,79 @@ def classify(case, plumb, pango_starts, pango_widths):
         return "break after hyphen"
     if "/" in around:
         return "break at slash"
-    if "  " in text[max(0, min(a, b) - 4):max(a, b) + 1] or (min(a, b) > 0 and text[min(a, b) - 1] == " " and " " in around):
-        return "trailing spaces"
+    spaces_by_fallback = any(
+        text[i] == " " and ((i > 0 and is_fallback_script(text[i - 1])) or (i + 1 < len(text) and is_fallback_script(text[i + 1])))
+        for i in range(line_start, max(a, b)))
+    if spaces_by_fallback:
+        return "space font (spaces next to fallback-font text)"
     if "\t" in around:
         return "tab"
     return "other (width or break opportunity)"
+
+
+def evaluate(cases, pango_results, plumb_results):
+    """Agreement counters and classified disagreements for one Plumb run."""
+    e = {"total": collections.Counter(), "count_ok": collections.Counter(), "starts_ok": collections.Counter(),
+         "categories": collections.Counter(), "examples": collections.defaultdict(list), "missing": 0}
+    for case, (starts, widths), plumb in zip(cases, pango_results, plumb_results):
+        if plumb is None or "lineStarts" not in plumb:
+            e["missing"] += 1
+            continue
+        keys = ["all", "script: " + case["cell"].get("script", "?"),
+                "font: " + ", ".join(case["families"]), "width: %d" % case["width"]]
+        same_count = len(plumb["lineStarts"]) == len(starts)
+        same_starts = plumb["lineStarts"] == starts
+        for key in keys:
+            e["total"][key] += 1
+            e["count_ok"][key] += same_count
+            e["starts_ok"][key] += same_starts
+        if not same_starts:
+            cat = classify(case, plumb, starts, widths)
+            e["categories"][cat] += 1
+            e["examples"][cat].append((case, plumb, starts))
+    return e
+
+
+def pct(n, d):
+    return 100.0 * n / d if d else 100.0
+
+
+def report_section(title, e, lines):
+    total, count_ok, starts_ok = e["total"], e["count_ok"], e["starts_ok"]
+    lines.append("## %s\n" % title)
+    lines.append("| group | cases | line count agrees | all line starts agree |")
+    lines.append("|---|---:|---:|---:|")
+    order = ["all"] + sorted(k for k in total if k.startswith("script")) + \
+        [k for k in total if k.startswith("font")] + sorted((k for k in total if k.startswith("width")), key=lambda s: int(s.split()[-1]))
+    for key in order:
+        lines.append("| %s | %d | %.2f %% | %.2f %% |" % (key, total[key], pct(count_ok[key], total[key]), pct(starts_ok[key], total[key])))
+    if e["missing"]:
+        lines.append("\n%d cases had no Plumb answer (errors)." % e["missing"])
+    lines.append("\n### Disagreements by category\n")
+    lines.append("| category | cases |")
+    lines.append("|---|---:|")
+    for cat, n in e["categories"].most_common():
+        lines.append("| %s | %d |" % (cat, n))
+    lines.append("\n### Examples (first differing lines side by side)\n")
+    for cat, _ in e["categories"].most_common():
+        lines.append("#### %s\n" % cat)
+        for case, plumb, starts in e["examples"][cat][:3]:
+            text = case["text"]
+
+            def split(st):
+                return [text[s:t] for s, t in zip(st, st[1:] + [len(text)])]
+            lines.append("- width %d, %s:" % (case["width"], ", ".join(case["families"])))
+            pl, pa = split(plumb["lineStarts"]), split(starts)
+            shown = 0
+            for i in range(max(len(pl), len(pa))):
+                x = pl[i] if i < len(pl) else ""
+                y = pa[i] if i < len(pa) else ""
+                if x != y:
+                    lines.append("  - line %d: Plumb `%s` · Pango `%s`" % (i + 1, x.replace("`", "'").replace("\n", "⏎"), y.replace("`", "'").replace("\n", "⏎")))
+                    shown += 1
+                    if shown == 2:
+                        break
+        lines.append("")
 
 
 def main():
@@ -166,78 +243,29 @@ def main():
     pango = PangoMeasurer()
     pango_results = [pango.lines(c["text"], c["families"], c["width"]) for c in cases]
     t1 = time.time()
-    plumb_results = run_plumb(args.plumb, cases)
+    runs = {}
+    for profile in ["standard", "pango"]:
+        plumb_results = run_plumb(args.plumb, cases, profile)
+        runs[profile] = evaluate(cases, pango_results, plumb_results)
     t2 = time.time()
 
-    total = collections.Counter()
-    count_ok = collections.Counter()
-    starts_ok = collections.Counter()
-    categories = collections.Counter()
-    examples = collections.defaultdict(list)
-    missing = 0
-    for case, (starts, widths), plumb in zip(cases, pango_results, plumb_results):
-        if plumb is None or "lineStarts" not in plumb:
-            missing += 1
-            continue
-        keys = ["all", "script: " + case["cell"].get("script", "?"),
-                "font: " + ", ".join(case["families"]), "width: %d" % case["width"]]
-        same_count = len(plumb["lineStarts"]) == len(starts)
-        same_starts = plumb["lineStarts"] == starts
-        for key in keys:
-            total[key] += 1
-            count_ok[key] += same_count
-            starts_ok[key] += same_starts
-        if not same_starts:
-            cat = classify(case, plumb, starts, widths)
-            categories[cat] += 1
-            examples[cat].append((case, plumb, starts))
-
-    def pct(n, d):
-        return 100.0 * n / d if d else 100.0
-
-    lines = []
-    lines.append("# Accuracy: Plumb vs Pango\n")
-    lines.append("Generated by `Tests/Conformance/conformance.py` (%s). Pango %s, the same fonts,"
-                 " %d corpus cells × %d cascades × %d widths = %d cases (size %g pt)."
-                 % (time.strftime("%Y-%m-%d"), Pango.version_string(), len(cells), len(CASCADES),
-                    len(WIDTHS), len(cases), SIZE))
-    lines.append("Pango took %.1f s, Plumb (`plumb measure`, one process) %.1f s.\n" % (t1 - t0, t2 - t1))
-    lines.append("| group | cases | line count agrees | all line starts agree |")
-    lines.append("|---|---:|---:|---:|")
-    order = ["all"] + sorted(k for k in total if k.startswith("script")) + \
-        [k for k in total if k.startswith("font")] + sorted((k for k in total if k.startswith("width")), key=lambda s: int(s.split()[-1]))
-    for key in order:
-        lines.append("| %s | %d | %.2f %% | %.2f %% |" % (key, total[key], pct(count_ok[key], total[key]), pct(starts_ok[key], total[key])))
-    if missing:
-        lines.append("\n%d cases had no Plumb answer (errors)." % missing)
-    lines.append("\n## Disagreements by category\n")
-    lines.append("| category | cases |")
-    lines.append("|---|---:|")
-    for cat, n in categories.most_common():
-        lines.append("| %s | %d |" % (cat, n))
-    lines.append("\n## Examples (first differing lines side by side)\n")
-    for cat, _ in categories.most_common():
-        lines.append("### %s\n" % cat)
-        for case, plumb, starts in examples[cat][:3]:
-            text = case["text"]
-            def split(st):
-                return [text[s:e] for s, e in zip(st, st[1:] + [len(text)])]
-            lines.append("- width %d, %s:" % (case["width"], ", ".join(case["families"])))
-            pl, pa = split(plumb["lineStarts"]), split(starts)
-            for i in range(max(len(pl), len(pa))):
-                x = pl[i] if i < len(pl) else ""
-                y = pa[i] if i < len(pa) else ""
-                if x != y:
-                    lines.append("  - line %d: Plumb `%s` · Pango `%s`" % (i + 1, x.replace("`", "'").replace("\n", "⏎"), y.replace("`", "'").replace("\n", "⏎")))
-                    if i > 0:
-                        break
-        lines.append("")
-    report = "\n".join(lines) + "\n"
+    lines = ["# Accuracy: Plumb vs Pango\n"]
+    lines.append("Generated by `Tests/Conformance/conformance.py` on %s: Pango %s on the same fonts,"
+                 " %d corpus cells (`Benchmarks/Corpus/cells.jsonl`) × %d cascades × %d widths (%s pt)"
+                 " = %d cases at %g pt. Pango took %.1f s; Plumb (`plumb measure`, two profiles) %.1f s.\n"
+                 % (time.strftime("%Y-%m-%d"), Pango.version_string(), len(cells), len(CASCADES), len(WIDTHS),
+                    ", ".join(map(str, WIDTHS)), len(cases), SIZE, t1 - t0, t2 - t1))
+    for profile, e in runs.items():
+        a = e["total"]["all"]
+        print("%-9s line counts %.2f %%, line starts %.2f %%, narrowest width line counts %.2f %%" % (
+            profile, pct(e["count_ok"]["all"], a), pct(e["starts_ok"]["all"], a),
+            pct(e["count_ok"]["width: %d" % WIDTHS[0]], e["total"]["width: %d" % WIDTHS[0]])))
+        print("  categories:", dict(e["categories"].most_common()))
+    report_section("Profile `pango` (Plumb told to follow Pango's conventions)", runs["pango"], lines)
+    report_section("Profile `standard` (Plumb's own conventions)", runs["standard"], lines)
     if args.report:
         with open(args.report, "w", encoding="utf-8") as f:
-            f.write(report)
-    print("\n".join(lines[:6 + len(order)]))
-    print("categories:", dict(categories))
+            f.write("\n".join(lines) + "\n")
 
     if args.write_subset:
         # A fixed, spread-out subset: every k-th case.

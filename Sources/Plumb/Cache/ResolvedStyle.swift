@@ -40,8 +40,9 @@ extension ResolvedStyle {
             h = KeyHasher.hash64(family, seed: h &+ 0x9E37_79B9_7F4A_7C15)
         }
         // Only 64-bit fields: padding bytes would make keys nondeterministic.
-        struct Fields { var families: UInt64; var count: UInt64; var size: UInt64; var weight: UInt64; var italic: UInt64; var letter: UInt64 }
-        return CacheKey(value: Fields(families: h, count: UInt64(s.font.families.count), size: s.font.size.bitPattern, weight: UInt64(bitPattern: Int64(s.font.weight)), italic: s.font.italic ? 1 : 0, letter: s.letterSpacing.bitPattern), seed: salt)
+        struct Fields { var families: UInt64; var count: UInt64; var size: UInt64; var weight: UInt64; var italic: UInt64; var letter: UInt64; var compatibility: UInt64 }
+        let compatibility: UInt64 = s.compatibility == .standard ? 0 : 1
+        return CacheKey(value: Fields(families: h, count: UInt64(s.font.families.count), size: s.font.size.bitPattern, weight: UInt64(bitPattern: Int64(s.font.weight)), italic: s.font.italic ? 1 : 0, letter: s.letterSpacing.bitPattern, compatibility: compatibility), seed: salt)
     }
 
     /// Paragraph and drawing options, normalised so that settings which cannot change a

@@ -66,9 +66,13 @@ enum ClusterClassifier {
     /// idea of Pango's `pango_script_get_sample_language`); `nil` for Latin, common and
     /// inherited characters, which use the configured language.
     static func sampleLanguage(of s: Unicode.Scalar) -> String? {
-        let v = s.value
-        guard v >= 0x0370 else { return nil }
-        switch Shaper.script(of: s) {
+        guard s.value >= 0x0370 else { return nil }
+        return sampleLanguage(forScript: Shaper.script(of: s))
+    }
+
+    /// The sample language of a script (HarfBuzz tag value); `nil` for Latin and unknown.
+    static func sampleLanguage(forScript script: UInt32) -> String? {
+        switch script {
         case Font.tag("Arab"): return "ar"
         case Font.tag("Hebr"): return "he"
         case Font.tag("Thai"): return "th"

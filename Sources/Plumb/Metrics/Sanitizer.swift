@@ -14,6 +14,7 @@ struct SanitizedStyle: Hashable, Sendable {
     var options: DrawingOptions
     /// `.infinity` when unlimited.
     var heightLimit: Double
+    var compatibility: Compatibility
 }
 
 /// The layout width after sanitising.
@@ -89,7 +90,8 @@ enum Sanitizer {
             paragraphSpacing: length(style.paragraphSpacing, "paragraphSpacing"),
             paragraphSpacingBefore: length(style.paragraphSpacingBefore, "paragraphSpacingBefore"),
             letterSpacing: letterSpacing, tabInterval: tab, maxLines: maxLines,
-            lineBreakMode: style.lineBreakMode, options: style.options, heightLimit: heightLimit)
+            lineBreakMode: style.lineBreakMode, options: style.options, heightLimit: heightLimit,
+            compatibility: style.compatibility)
     }
 
     static func width(_ width: Double, warnings: inout [MeasureWarning]) -> LayoutWidth {

@@ -30,6 +30,8 @@ public struct TextStyle: Hashable, Sendable {
     /// The bounding box height: an upper bound, never a target. `nil`, ∞, NaN, ≤ 0 or
     /// absurdly large values mean unlimited.
     public var heightLimit: Double? = nil
+    /// Whose conventions to follow where engines differ (default: Plumb's own).
+    public var compatibility: Compatibility = .standard
 
     public init(font: FontDescriptor = FontDescriptor()) {
         self.font = font

@@ -27,9 +27,10 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     ///   for segments not in the cache, HarfBuzz (~1 µs per segment).
     func prepare(
         _ utf8: UnsafeBufferPointer<UInt8>, cascade: ResolvedCascade, size: Double,
-        letterSpacing: Double
+        letterSpacing: Double, compatibility: Compatibility = .standard
     ) -> PreparedText {
         var builder = Builder(cascade: cascade, size: size, letterSpacing: letterSpacing)
+        builder.compatibility = compatibility
         builder.reserve(graphemes: utf8.count)
         for range in Paragraphs.ranges(in: utf8) {
             prepareParagraph(utf8, range: range, into: &builder)
@@ -100,6 +101,11 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             start = end
         }
 
+        if b.compatibility == .pango {
+            applyPangoSpaceFonts(graphemes: graphemeStart..<b.graphemeEnds.count, scripts: scripts, into: &b)
+        }
+        Self.resolveCommonScripts(&scripts)
+
         // 2. Line-break opportunities → grapheme flags (an offset inside a cluster moves to
         //    the cluster's end: a cluster is never split).
         let (offsets, hard) = iterators.lineBreaks(para)
@@ -122,7 +128,9 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             if segScript == 0 { segScript = scripts[local] }
             let isTab = b.flags[g].contains(.tab)
             let endsHere: Bool
-            if isTab || g + 1 == count || b.flags[g].contains(.breakAfter) {
+            if isTab || g + 1 == count
+                || (b.flags[g].contains(.breakAfter) && !Self.shapesWholeRuns(segScript))
+            {
                 endsHere = true
             } else {
                 let next = scripts[local + 1]
@@ -149,7 +157,12 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             let f = b.flags[g]
             let advance = b.advances[g]
             width += advance
-            if f.contains(.hangingSpace) { hanging += advance } else { hanging = 0 }
+            if f.contains(.hangingSpace) {
+                // Pango hangs only the last trailing space; Plumb (and UIKit, CSS) all of them.
+                hanging = b.compatibility == .pango ? advance : hanging + advance
+            } else {
+                hanging = 0
+            }
             if f.contains(.tab) { hasTab = true }
             mask |= PreparedText.fontBit(b.graphemeFonts[g])
             if f.contains(.breakAfter) || g + 1 == count {
@@ -169,6 +182,78 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
 
     @inline(__always)
     private func cascade(_ b: Builder) -> ResolvedCascade { b.cascade }
+
+    /// Scripts whose text breaks between almost every character (CJK) are shaped a whole
+    /// font-and-script run at a time, so kerning between characters (e.g. ケー in Noto Sans
+    /// CJK) counts as it does in every other engine; the run is still cut at its break
+    /// opportunities by the line breaker. Other scripts are shaped one word at a time, which
+    /// lets words be cached and reused across cells.
+    @inline(__always)
+    static func shapesWholeRuns(_ script: UInt32) -> Bool {
+        switch script {
+        case hani, hira, kana, hang, bopo: true
+        default: false
+        }
+    }
+
+    private static let hani = Font.tag("Hani"), hira = Font.tag("Hira"), kana = Font.tag("Kana"),
+        hang = Font.tag("Hang"), bopo = Font.tag("Bopo")
+
+    /// Gives Common/Inherited clusters (spaces, digits, punctuation, ー) the script of the
+    /// cluster before them, or after them at the start of a paragraph (script runs as in
+    /// UAX #24 itemization), so a segment is shaped with its script's language forms.
+    static func resolveCommonScripts(_ scripts: inout [UInt32]) {
+        var last: UInt32 = 0
+        var firstReal: UInt32 = 0
+        for s in scripts where s != 0 {
+            firstReal = s
+            break
+        }
+        last = firstReal
+        for i in scripts.indices {
+            if scripts[i] == 0 { scripts[i] = last } else { last = scripts[i] }
+        }
+    }
+
+    /// Pango's font choice for runs of spaces (measured against Pango 1.50): spaces belong to
+    /// the item of the cluster before them, unless the cluster after them continues the same
+    /// script run (a Common character such as `%` or `-`, or the same script) in another font,
+    /// which then takes the spaces along; leading spaces take the next cluster's font; a color
+    /// (emoji) font never shapes spaces; a font without a space glyph is skipped.
+    ///
+    /// - Parameter scripts: the raw scripts of the paragraph's clusters (0 = Common).
+    private func applyPangoSpaceFonts(graphemes range: Range<Int>, scripts: [UInt32], into b: inout Builder) {
+        func usable(_ local: UInt8) -> Bool {
+            let font = b.fontList[Int(local)].font
+            return !font.hasColorGlyphs && font.hasGlyph(for: " ")
+        }
+        var runScript: UInt32 = 0
+        var g = range.lowerBound
+        while g < range.upperBound {
+            guard b.flags[g].contains(.hangingSpace), !b.flags[g].contains(.tab) else {
+                let raw = scripts[g - range.lowerBound]
+                if raw != 0 { runScript = raw }
+                g += 1
+                continue
+            }
+            var end = g
+            while end < range.upperBound && b.flags[end].contains(.hangingSpace) && !b.flags[end].contains(.tab) { end += 1 }
+            let before: UInt8? = g > range.lowerBound ? b.graphemeFonts[g - 1] : nil
+            let after: UInt8? = end < range.upperBound ? b.graphemeFonts[end] : nil
+            let nextScript = end < range.upperBound ? scripts[end - range.lowerBound] : 0
+            let continuesRun = after != nil && (nextScript == 0 || nextScript == runScript)
+            var chosen: UInt8? = nil
+            if let before, usable(before), !(continuesRun && after.map(usable) == true && after != before) {
+                chosen = before
+            } else if let after, usable(after) {
+                chosen = after
+            }
+            if let chosen {
+                for k in g..<end { b.graphemeFonts[k] = chosen }
+            }
+            g = end
+        }
+    }
 
     /// Shapes graphemes `range` (one font, one script) through the segment cache.
     private func shapeSegment(
@@ -289,6 +374,7 @@ private struct Builder {
     var paragraphs: [PreparedText.Paragraph] = []
     var missingGlyphClusters = 0
     var scriptScratch: [UInt32] = []
+    var compatibility: Compatibility = .standard
 
     init(cascade: ResolvedCascade, size: Double, letterSpacing: Double) {
         self.cascade = cascade

@@ -37,12 +37,7 @@ final class Shaper {
         base.withMemoryRebound(to: CChar.self, capacity: text.count) {
             hb_buffer_add_utf8(buffer, $0, Int32(text.count), 0, Int32(text.count))
         }
-        if script != 0 {
-            let s = hb_script_t(rawValue: script)
-            hb_buffer_set_script(buffer, s)
-            hb_buffer_set_direction(buffer, hb_script_get_horizontal_direction(s))
-        }
-        hb_buffer_guess_segment_properties(buffer)
+        setProperties(script: script)
         hb_shape(font.hbFont, buffer, nil, 0)
         var glyphCount: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &glyphCount),
@@ -67,12 +62,7 @@ final class Shaper {
         base.withMemoryRebound(to: CChar.self, capacity: text.count) {
             hb_buffer_add_utf8(buffer, $0, Int32(text.count), 0, Int32(text.count))
         }
-        if script != 0 {
-            let s = hb_script_t(rawValue: script)
-            hb_buffer_set_script(buffer, s)
-            hb_buffer_set_direction(buffer, hb_script_get_horizontal_direction(s))
-        }
-        hb_buffer_guess_segment_properties(buffer)
+        setProperties(script: script)
         hb_shape(font.hbFont, buffer, nil, 0)
         var glyphCount: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &glyphCount), glyphCount > 0 else {
@@ -87,6 +77,24 @@ final class Shaper {
             bottom = min(bottom, b.bottom)
         }
         return top == Int32.min ? nil : (top, bottom)
+    }
+
+    /// Script, direction and language of the buffer. The language is the script's sample
+    /// language (Hangul → ko, kana → ja, Han → zh-cn, Arabic → ar, …), never the process
+    /// locale, so pan-CJK fonts pick their language forms (`locl`) by script, as Pango does.
+    private func setProperties(script: UInt32) {
+        if script != 0 {
+            let s = hb_script_t(rawValue: script)
+            hb_buffer_set_script(buffer, s)
+            hb_buffer_set_direction(buffer, hb_script_get_horizontal_direction(s))
+        }
+        hb_buffer_set_language(buffer, Self.language(forScript: script))
+        hb_buffer_guess_segment_properties(buffer)
+    }
+
+    private static func language(forScript script: UInt32) -> hb_language_t? {
+        let tag = ClusterClassifier.sampleLanguage(forScript: script) ?? "en"
+        return hb_language_from_string(tag, -1)
     }
 
     @inline(__always)
