@@ -223,6 +223,51 @@ def report_section(title, e, lines):
         lines.append("")
 
 
+READING = """## How to reproduce
+
+```sh
+./setup.sh && swift build -c release --product plumb
+/usr/bin/python3 Tests/Conformance/conformance.py --plumb .build/release/plumb \\
+    --report Documentation/Accuracy.md --write-subset Tests/Conformance/subset.jsonl
+```
+
+`/usr/bin/python3` is Debian's Python, which has the `gi` bindings that `setup.sh` installs. The
+corpus is `Benchmarks/Corpus/cells.jsonl` (real UI strings from Debian translation catalogs and
+Chinese manual pages; `Benchmarks/Corpus/SOURCES.md`). CI replays the stored 400-case subset in
+`ConformanceTests` (Swift, no Python) and fails below the recorded floors.
+
+## Reading the numbers
+
+Two Plumb profiles are compared with the same Pango run:
+
+- **`pango`** (`TextStyle.compatibility = .pango`, `"compatibility": "pango"`) follows Pango's
+  conventions where engines differ deliberately: spaces next to fallback-font text keep the font
+  of the cluster before them (or go with a following Common character in an earlier font), only
+  the last trailing space hangs, and a hyphen after a space is a break opportunity. This is the
+  profile the targets apply to: how well Plumb predicts a Pango client.
+- **`standard`** is Plumb's own (UIKit-leaning) convention: spaces take the first cascade font
+  that has them, every trailing space hangs, and ICU's UAX #14 decides breaks. Its
+  disagreements with Pango are mostly those deliberate rules (space font, trailing spaces,
+  hyphens), not measurement errors.
+
+Categories are assigned by a heuristic on the first differing line: *space font* (spaces next to
+CJK/Hangul/Arabic/Hebrew/Thai text), *trailing spaces*, *break after hyphen*, *break at slash*,
+*quotation marks next to CJK* (Pango 1.50 and ICU 72 both predate UAX #14's LB19a but tailor
+quotes differently), *emoji*, *width at the box edge* (a line within 0.1 pt of the box, where
+sub-pixel width differences decide), and *other* (a different break opportunity with equal
+widths: Pango's own UAX #14 implementation breaks inside some tokens such as `'%.255s'`, ICU does
+not). A diagnostic pass (re-measuring the text of the first differing line alone in both
+engines) found, on the 2026-11-30 run, that 323 of the 339 *space font* cases in the `pango`
+profile have equal widths (within 0.01 pt), so they are break-rule differences in lines that also
+hold such spaces; the other 16 are width differences in option-list lines with long runs of
+spaces in the CJK-only cascade (up to 8 pt over ~9 spaces), not yet explained — an open item.
+Engine fixes the harness led to (each with a regression test in `ConformanceTests`): CJK runs are
+shaped whole (Noto Sans CJK kerns ケー), Common clusters take the surrounding script so they are
+shaped with its language, the shaping language is the script's sample language, and fallback
+fonts are sorted for that language.
+"""
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--plumb", default=os.path.join(ROOT, ".build/release/plumb"))
@@ -255,6 +300,20 @@ def main():
                  " = %d cases at %g pt. Pango took %.1f s; Plumb (`plumb measure`, two profiles) %.1f s.\n"
                  % (time.strftime("%Y-%m-%d"), Pango.version_string(), len(cells), len(CASCADES), len(WIDTHS),
                     ", ".join(map(str, WIDTHS)), len(cases), SIZE, t1 - t0, t2 - t1))
+    e = runs["pango"]
+    a = e["total"]["all"]
+    narrow = "width: %d" % WIDTHS[0]
+    lines.append("## Targets (issue 5), profile `pango`\n")
+    lines.append("| target | goal | measured | |")
+    lines.append("|---|---:|---:|---|")
+    for name, goal, value in [
+        ("line count agrees, all cases", 99.7, pct(e["count_ok"]["all"], a)),
+        ("line count agrees, narrowest width (%d pt)" % WIDTHS[0], 99.0, pct(e["count_ok"][narrow], e["total"][narrow])),
+        ("all line starts agree", 98.5, pct(e["starts_ok"]["all"], a)),
+    ]:
+        lines.append("| %s | ≥ %.1f %% | %.2f %% | %s |" % (name, goal, value, "met" if value >= goal else "**missed**"))
+    lines.append("")
+    lines.append(READING)
     for profile, e in runs.items():
         a = e["total"]["all"]
         print("%-9s line counts %.2f %%, line starts %.2f %%, narrowest width line counts %.2f %%" % (
@@ -268,10 +327,12 @@ def main():
             f.write("\n".join(lines) + "\n")
 
     if args.write_subset:
-        # A fixed, spread-out subset: every k-th case.
-        step = max(1, len(cases) // args.subset_size)
+        # A fixed subset spread over cells, cascades and widths (seeded sample).
+        import random
+        picked = sorted(random.Random(7).sample(range(len(cases)), min(args.subset_size, len(cases))))
         with open(args.write_subset, "w", encoding="utf-8") as f:
-            for case, (starts, _) in list(zip(cases, pango_results))[::step][: args.subset_size]:
+            for i in picked:
+                case, (starts, _) = cases[i], pango_results[i]
                 f.write(json.dumps({"text": case["text"], "families": case["families"], "size": SIZE,
                                     "width": case["width"], "pangoLineStarts": starts}, ensure_ascii=False) + "\n")
 

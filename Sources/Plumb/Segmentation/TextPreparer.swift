@@ -118,6 +118,9 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             b.flags[g].insert(.breakAfter)
             if hard[k] != 0 { b.flags[g].insert(.mandatoryBreakAfter) }
         }
+        if b.compatibility == .pango {
+            addPangoBreaks(para, base: base, graphemes: graphemeStart..<b.graphemeEnds.count, into: &b)
+        }
 
         // 3. Segments (one font, one script, no break opportunity inside) → advances.
         var segStart = graphemeStart
@@ -199,6 +202,25 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     private static let hani = Font.tag("Hani"), hira = Font.tag("Hira"), kana = Font.tag("Kana"),
         hang = Font.tag("Hang"), bopo = Font.tag("Bopo")
 
+    /// Break opportunities Pango 1.50 has and ICU 72 does not: after a hyphen-minus that
+    /// follows a space and precedes a letter or digit (`sort -` / `u`).
+    private func addPangoBreaks(
+        _ para: UnsafeBufferPointer<UInt8>, base: Int32, graphemes range: Range<Int>,
+        into b: inout Builder
+    ) {
+        guard range.count >= 3 else { return }
+        for g in (range.lowerBound + 1)..<(range.upperBound - 1) {
+            let start = Int(b.graphemeStarts[g] - base)
+            let end = Int(b.graphemeEnds[g] - base)
+            guard end - start == 1, para[start] == UInt8(ascii: "-"),
+                b.flags[g - 1].contains(.hangingSpace)
+            else { continue }
+            let next = para[end]
+            let isAlnum = (next >= 0x30 && next <= 0x39) || (next | 0x20 >= 0x61 && next | 0x20 <= 0x7A) || next >= 0x80
+            if isAlnum { b.flags[g].insert(.breakAfter) }
+        }
+    }
+
     /// Gives Common/Inherited clusters (spaces, digits, punctuation, ー) the script of the
     /// cluster before them, or after them at the start of a paragraph (script runs as in
     /// UAX #24 itemization), so a segment is shaped with its script's language forms.
@@ -216,10 +238,11 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     }
 
     /// Pango's font choice for runs of spaces (measured against Pango 1.50): spaces belong to
-    /// the item of the cluster before them, unless the cluster after them continues the same
-    /// script run (a Common character such as `%` or `-`, or the same script) in another font,
-    /// which then takes the spaces along; leading spaces take the next cluster's font; a color
-    /// (emoji) font never shapes spaces; a font without a space glyph is skipped.
+    /// the item of the cluster before them, unless the cluster after them is a Common
+    /// character (`%`, `5`, `-`, `(`) in a font earlier in the font set, which then takes the
+    /// spaces along (`ない %s` → `ない` | ` %s`, but `ない a` → `ない ` | `a` and
+    /// `option ，` → `option ` | `，`); leading spaces take the next cluster's
+    /// font; a color (emoji) font never shapes spaces; a font without a space glyph is skipped.
     ///
     /// - Parameter scripts: the raw scripts of the paragraph's clusters (0 = Common).
     private func applyPangoSpaceFonts(graphemes range: Range<Int>, scripts: [UInt32], into b: inout Builder) {
@@ -227,12 +250,13 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             let font = b.fontList[Int(local)].font
             return !font.hasColorGlyphs && font.hasGlyph(for: " ")
         }
-        var runScript: UInt32 = 0
+        func rank(_ local: UInt8) -> Int {
+            let font = b.fontList[Int(local)].font
+            return b.cascade.fonts.firstIndex { $0 === font } ?? Int.max
+        }
         var g = range.lowerBound
         while g < range.upperBound {
             guard b.flags[g].contains(.hangingSpace), !b.flags[g].contains(.tab) else {
-                let raw = scripts[g - range.lowerBound]
-                if raw != 0 { runScript = raw }
                 g += 1
                 continue
             }
@@ -241,9 +265,11 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             let before: UInt8? = g > range.lowerBound ? b.graphemeFonts[g - 1] : nil
             let after: UInt8? = end < range.upperBound ? b.graphemeFonts[end] : nil
             let nextScript = end < range.upperBound ? scripts[end - range.lowerBound] : 0
-            let continuesRun = after != nil && (nextScript == 0 || nextScript == runScript)
+            // The next cluster takes the spaces only if it is Common and its font comes earlier
+            // in the font set than the previous cluster's.
+            let nextTakes = after.map { a in nextScript == 0 && before.map { rank(a) < rank($0) } == true } ?? false
             var chosen: UInt8? = nil
-            if let before, usable(before), !(continuesRun && after.map(usable) == true && after != before) {
+            if let before, usable(before), !(nextTakes && after.map(usable) == true) {
                 chosen = before
             } else if let after, usable(after) {
                 chosen = after

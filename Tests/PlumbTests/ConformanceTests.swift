@@ -1,0 +1,104 @@
+import Foundation
+@testable import Plumb
+import Testing
+
+/// Agreement with Pango, replayed from a stored subset (Tests/Conformance/subset.jsonl: 400
+/// cases with Pango 1.50's line starts, written by `conformance.py --write-subset`), plus a
+/// regression test for every engine fix the conformance harness led to.
+@Suite struct ConformanceTests {
+    struct Case: Decodable {
+        var text: String
+        var families: [String]
+        var size: Double
+        var width: Double
+        var pangoLineStarts: [Int]
+    }
+
+    static let subsetURL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Conformance/subset.jsonl")
+
+    /// The floors recorded with the subset (profile `pango`): a drop below them fails CI.
+    static let lineCountFloor = 0.9975
+    static let lineStartsFloor = 0.98
+
+    @Test func thePangoProfileAgreesWithPangoOnTheStoredSubset() throws {
+        let data = try Data(contentsOf: Self.subsetURL)
+        let cases = try data.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(Case.self, from: Data($0)) }
+        #expect(cases.count == 400)
+        var sameCount = 0
+        var sameStarts = 0
+        var worst: [String] = []
+        for c in cases {
+            var style = TextStyle(families: c.families, size: c.size)
+            style.compatibility = .pango
+            let layout = engine.layout(c.text, style: style, width: c.width)
+            let starts = layout.lines.map(\.scalarRange.lowerBound)
+            if starts.count == c.pangoLineStarts.count { sameCount += 1 }
+            if starts == c.pangoLineStarts { sameStarts += 1 } else if worst.count < 5 {
+                worst.append("\(c.width) \(c.families): \(c.text.prefix(60).debugDescription) plumb \(starts) pango \(c.pangoLineStarts)")
+            }
+        }
+        let countRate = Double(sameCount) / Double(cases.count)
+        let startsRate = Double(sameStarts) / Double(cases.count)
+        #expect(countRate >= Self.lineCountFloor, "line counts \(countRate); \(worst)")
+        #expect(startsRate >= Self.lineStartsFloor, "line starts \(startsRate); \(worst)")
+    }
+
+    // MARK: Regression tests for fixes found by the harness
+
+    @Test func cjkRunsAreShapedWholeSoKerningCounts() {
+        // Noto Sans CJK kerns ケー and ソー; Pango measures 118.95 pt at 15 pt.
+        let l = engine.layout("パッケージソース", style: style15(["Noto Sans CJK SC"]), width: 1000)
+        #expect(abs(l.lines[0].usedWidth - 118.95) < 0.005)
+    }
+
+    @Test func commonClustersTakeTheSurroundingScript() {
+        var scripts: [UInt32] = [0, Font.tag("Kana"), 0, 0, Font.tag("Latn"), 0]
+        TextPreparer.resolveCommonScripts(&scripts)
+        #expect(scripts == [Font.tag("Kana"), Font.tag("Kana"), Font.tag("Kana"), Font.tag("Kana"), Font.tag("Latn"), Font.tag("Latn")])
+    }
+
+    @Test func pangoProfileSpaceFonts() {
+        // Pango: '时，除了 ' (space in the CJK font, 3.36 pt) | 'Base32 ' (DejaVu) | '字母表中'.
+        var pango = style15(["DejaVu Sans", "Noto Sans CJK SC"])
+        pango.compatibility = .pango
+        let text = "时，除了 Base32 字母表中"
+        let p = engine.layout(text, style: pango, width: 1000).lines[0].usedWidth
+        #expect(abs(p - 183.744) < 0.01)
+        // Standard: the space takes the first cascade font that has one (DejaVu, 4.77 pt).
+        let s = engine.layout(text, style: style15(["DejaVu Sans", "Noto Sans CJK SC"]), width: 1000).lines[0].usedWidth
+        #expect(abs(s - p - (4.7680664 - 3.36)) < 0.01)
+        // A space before a Common character in an earlier font goes with it: ' %' in Noto Sans.
+        var noto = style15(["Noto Sans", "Noto Sans CJK SC"])
+        noto.compatibility = .pango
+        #expect(abs(engine.layout("ディレクトリではない %s をディレク", style: noto, width: 1000).lines[0].usedWidth - 250.351) < 0.01)
+        // …but not before a Common character in a later font: 'option ' | '，'.
+        #expect(abs(engine.layout("指定 option ，", style: pango, width: 1000).lines[0].usedWidth
+            - engine.layout("指定 option ，", style: style15(["DejaVu Sans", "Noto Sans CJK SC"]), width: 1000).lines[0].usedWidth) > 1)
+    }
+
+    @Test func pangoProfileHangsOnlyTheLastTrailingSpace() {
+        var pango = style15(["Noto Sans"])
+        pango.compatibility = .pango
+        // A width that holds "b aaaa" plus one space but not two.
+        let w = engine.measure("b aaaa", style: style15(["Noto Sans"]), width: 1000).width + 4
+        // Standard hangs all three spaces after "aaaa"; Pango counts all but the last.
+        #expect(lineTexts(engine.layout("b aaaa   c", style: style15(["Noto Sans"]), width: w)) == ["b aaaa   ", "c"])
+        #expect(lineTexts(engine.layout("b aaaa   c", style: pango, width: w)) == ["b ", "aaaa   ", "c"])
+    }
+
+    @Test func pangoProfileBreaksAfterAHyphenThatFollowsASpace() {
+        var pango = style15(["Noto Sans"])
+        pango.compatibility = .pango
+        #expect(lineTexts(engine.layout("use sort -u now", style: pango, width: 70)) == ["use sort -", "u now"])
+        #expect(lineTexts(engine.layout("use sort -u now", style: style15(["Noto Sans"]), width: 70)) == ["use sort ", "-u now"])
+    }
+
+    @Test func fallbackSortsByTheScriptsLanguage() {
+        #expect(ClusterClassifier.sampleLanguage(of: "ع") == "ar")
+        #expect(ClusterClassifier.sampleLanguage(of: "ก") == "th")
+        #expect(ClusterClassifier.sampleLanguage(of: "한") == "ko")
+        #expect(ClusterClassifier.sampleLanguage(of: "a") == nil)
+    }
+}
