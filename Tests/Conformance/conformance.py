@@ -140,6 +140,8 @@ def classify(case, plumb, pango_starts, pango_widths):
         pango_w = pango_widths[line] if line < len(pango_widths) else 0
         if a > b and abs(plumb_w - width) <= 0.1 or b > a and abs(pango_w - width) <= 0.1:
             return "width at the box edge (within 0.1 pt)"
+    if any(0x0E00 <= ord(ch) <= 0x0E7F for ch in around):
+        return "Thai word segmentation (ICU's dictionary vs libthai)"
     if any(is_emoji(ch) for ch in text[max(0, min(a, b) - 8):max(a, b) + 8]):
         return "emoji presentation / emoji font"
     if any(ch in QUOTES for ch in around) and any(is_cjk(ch) for ch in text[max(0, lo - 4):hi + 4]):
@@ -243,7 +245,8 @@ Two Plumb profiles are compared with the same Pango run:
 - **`pango`** (`TextStyle.compatibility = .pango`, `"compatibility": "pango"`) follows Pango's
   conventions where engines differ deliberately: spaces next to fallback-font text keep the font
   of the cluster before them (or go with a following Common character in an earlier font), only
-  the last trailing space hangs, and a hyphen after a space is a break opportunity. This is the
+  the last trailing space hangs (a run of spaces can wrap inside an overlong line), a hyphen
+  after a space and a `.` between `%`/`$` and a digit are break opportunities. This is the
   profile the targets apply to: how well Plumb predicts a Pango client.
 - **`standard`** is Plumb's own (UIKit-leaning) convention: spaces take the first cascade font
   that has them, every trailing space hangs, and ICU's UAX #14 decides breaks. Its
@@ -253,18 +256,17 @@ Two Plumb profiles are compared with the same Pango run:
 Categories are assigned by a heuristic on the first differing line: *space font* (spaces next to
 CJK/Hangul/Arabic/Hebrew/Thai text), *trailing spaces*, *break after hyphen*, *break at slash*,
 *quotation marks next to CJK* (Pango 1.50 and ICU 72 both predate UAX #14's LB19a but tailor
-quotes differently), *emoji*, *width at the box edge* (a line within 0.1 pt of the box, where
+quotes differently), *Thai word segmentation* (ICU's Thai dictionary and Pango's libthai
+split some words differently: an inherent difference of dictionaries), *emoji*, *width at the
+box edge* (a line within 0.1 pt of the box, where
 sub-pixel width differences decide), and *other* (a different break opportunity with equal
 widths: Pango's own UAX #14 implementation breaks inside some tokens such as `'%.255s'`, ICU does
-not). A diagnostic pass (re-measuring the text of the first differing line alone in both
-engines) found, on the 2026-11-30 run, that 323 of the 339 *space font* cases in the `pango`
-profile have equal widths (within 0.01 pt), so they are break-rule differences in lines that also
-hold such spaces; the other 16 are width differences in option-list lines with long runs of
-spaces in the CJK-only cascade (up to 8 pt over ~9 spaces), not yet explained — an open item.
+not).
 Engine fixes the harness led to (each with a regression test in `ConformanceTests`): CJK runs are
 shaped whole (Noto Sans CJK kerns ケー), Common clusters take the surrounding script so they are
-shaped with its language, the shaping language is the script's sample language, and fallback
-fonts are sorted for that language.
+shaped with its language, the shaping language is the script's sample language, fallback fonts
+are sorted for that language, and the `pango` profile learned Pango's space-font, hanging and
+break rules one measured case at a time.
 """
 
 

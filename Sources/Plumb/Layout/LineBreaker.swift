@@ -149,6 +149,8 @@ struct LineBreaker {
                     let adv = advance(of: g, at: line.x, v)
                     let hangs = v.flags[Int(g)].contains(.hangingSpace)
                     if g > unitStart && !hangs && line.x + adv > limit { break }
+                    // Pango: a space hangs only if the line up to it fits.
+                    if g > unitStart && hangs && text.hangsOnlyLastSpace && line.x > limit { break }
                     line.x += adv
                     if !hangs { line.used = line.x }
                     line.mask |= PreparedText.fontBit(v.fonts[Int(g)])

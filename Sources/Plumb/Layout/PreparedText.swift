@@ -74,12 +74,17 @@ final class PreparedText: Sendable {
     let ellipsisWidth: Double
     let utf8Count: Int
     let missingGlyphClusters: Int
+    /// Pango's convention: only the last of several trailing spaces hangs, so a space fits
+    /// only if the line before it does (spaces can wrap inside an overlong run).
+    let hangsOnlyLastSpace: Bool
 
     init(
         fonts: [FontUse], graphemeStarts: [Int32], graphemeEnds: [Int32], advances: [Double],
         flags: [GraphemeFlags], graphemeFonts: [UInt8], words: [Word], paragraphs: [Paragraph],
-        ellipsisFont: UInt8, ellipsisWidth: Double, utf8Count: Int, missingGlyphClusters: Int
+        ellipsisFont: UInt8, ellipsisWidth: Double, utf8Count: Int, missingGlyphClusters: Int,
+        hangsOnlyLastSpace: Bool = false
     ) {
+        self.hangsOnlyLastSpace = hangsOnlyLastSpace
         self.fonts = fonts
         self.graphemeStarts = graphemeStarts
         self.graphemeEnds = graphemeEnds
