@@ -54,9 +54,17 @@ import Testing
     }
 
     @Test func commonClustersTakeTheSurroundingScript() {
-        var scripts: [UInt32] = [0, Font.tag("Kana"), 0, 0, Font.tag("Latn"), 0]
-        TextPreparer.resolveCommonScripts(&scripts)
-        #expect(scripts == [Font.tag("Kana"), Font.tag("Kana"), Font.tag("Kana"), Font.tag("Kana"), Font.tag("Latn"), Font.tag("Latn")])
+        let kana = Font.tag("Kana"), latn = Font.tag("Latn"), hang = Font.tag("Hang")
+        var scripts: [UInt32] = [0, kana, 0, 0, latn, 0]
+        TextPreparer.resolveCommonScripts(&scripts, firstScalars: [0x20, 0x30A2, 0x30FC, 0x20, 0x61, 0x2E])
+        #expect(scripts == [kana, kana, kana, kana, latn, latn])
+        // "s<숫자> 2": the closing bracket returns to the script of the opening one.
+        var bracketed: [UInt32] = [latn, 0, hang, hang, 0, 0, 0]
+        TextPreparer.resolveCommonScripts(&bracketed, firstScalars: [0x73, 0x3C, 0xC22B, 0xC790, 0x3E, 0x20, 0x32])
+        #expect(bracketed == [latn, latn, hang, hang, latn, latn, latn])
+        // Pango measures "-n, --digits=<숫자>        2 대신에 지정한" at 248.958 pt.
+        let l = engine.layout("-n, --digits=<숫자>        2 대신에 지정한", style: style15(["Noto Sans CJK SC"]), width: 1000)
+        #expect(abs(l.lines[0].usedWidth - 248.958) < 0.01)
     }
 
     @Test func pangoProfileSpaceFonts() {

@@ -14,6 +14,9 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     private var scalarScratch: [Unicode.Scalar] = []
     private var unitScratch = GrowableBuffer<Int32>()
     private var relativeEnds = GrowableBuffer<Int32>()
+    private var kernBoundaries: [Int] = []
+    /// Advances (font units) of the paragraph's clusters as shaped, by cluster index.
+    private var clusterUnits: [Int32] = []
 
     init(iterators: BreakIterators, segmentCache: SegmentCache) {
         self.iterators = iterators
@@ -63,6 +66,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         var previousFont: UInt8 = 0
         var scripts = b.scriptScratch
         scripts.removeAll(keepingCapacity: true)
+        var firstScalars = b.firstScalarScratch
+        firstScalars.removeAll(keepingCapacity: true)
         for end in graphemeBreaks {
             decodeScalars(para, start: Int(start), end: Int(end))
             let fontIndex: UInt8
@@ -93,6 +98,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                 script = Self.latinScript
             }
             scripts.append(script)
+            firstScalars.append(first.value)
             previousFont = fontIndex
             b.graphemeStarts.append(base + start)
             b.graphemeEnds.append(base + end)
@@ -102,10 +108,14 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             start = end
         }
 
+        let rawScripts = b.compatibility == .pango ? scripts : []
+        Self.resolveCommonScripts(&scripts, firstScalars: firstScalars)
         if b.compatibility == .pango {
-            applyPangoSpaceFonts(graphemes: graphemeStart..<b.graphemeEnds.count, scripts: scripts, into: &b)
+            applyPangoSpaceFonts(
+                graphemes: graphemeStart..<b.graphemeEnds.count, raw: rawScripts, resolved: scripts,
+                into: &b)
         }
-        Self.resolveCommonScripts(&scripts)
+        b.firstScalarScratch = firstScalars
 
         // 2. Line-break opportunities → grapheme flags (an offset inside a cluster moves to
         //    the cluster's end: a cluster is never split).
@@ -145,11 +155,23 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             guard endsHere else { continue }
             if !isTab {
                 shapeSegment(text, graphemes: segStart..<(g + 1), script: segScript, into: &b)
+                // Segments of one font and script that meet at a break opportunity were shaped
+                // apart: restore the kerning between them (below).
+                if segStart > graphemeStart, !b.flags[segStart - 1].contains(.tab),
+                    b.graphemeFonts[segStart - 1] == b.graphemeFonts[segStart],
+                    scripts[segStart - 1 - graphemeStart] == segScript
+                {
+                    kernBoundaries.append(segStart)
+                }
             }
             segStart = g + 1
             segScript = g + 1 < count ? scripts[local + 1] : 0
         }
         b.scriptScratch = scripts
+        for boundary in kernBoundaries {
+            applyPairKerning(text, at: boundary, script: scripts[boundary - graphemeStart], into: &b)
+        }
+        kernBoundaries.removeAll(keepingCapacity: true)
 
         // 4. Words.
         var wordBegin = graphemeStart
@@ -241,31 +263,65 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         }
     }
 
-    /// Gives Common/Inherited clusters (spaces, digits, punctuation, ー) the script of the
-    /// cluster before them, or after them at the start of a paragraph (script runs as in
-    /// UAX #24 itemization), so a segment is shaped with its script's language forms.
-    static func resolveCommonScripts(_ scripts: inout [UInt32]) {
-        var last: UInt32 = 0
-        var firstReal: UInt32 = 0
-        for s in scripts where s != 0 {
-            firstReal = s
-            break
-        }
-        last = firstReal
+    /// Gives Common/Inherited clusters (spaces, digits, punctuation, ー) a script, as UAX #24
+    /// script-run itemization does (ICU's `usc`, Pango): the script of the run they are in;
+    /// leading ones take the first real script; a closing bracket takes the script of its
+    /// opening bracket (`<숫자>` in Latin text closes back into Latin). Segments are then shaped
+    /// with their script's language forms.
+    ///
+    /// - Parameters:
+    ///   - scripts: raw scripts of the clusters (0 = Common/Inherited), resolved in place.
+    ///   - firstScalars: each cluster's first scalar, to recognise paired brackets.
+    static func resolveCommonScripts(_ scripts: inout [UInt32], firstScalars: [UInt32]) {
+        var run: UInt32 = 0
+        var stack: [(closing: UInt32, script: UInt32)] = []
+        var pendingStart = 0  // first cluster still waiting for a real script
         for i in scripts.indices {
-            if scripts[i] == 0 { scripts[i] = last } else { last = scripts[i] }
+            let raw = scripts[i]
+            let c = i < firstScalars.count ? firstScalars[i] : 0
+            if raw != 0 {
+                if run == 0 {
+                    for k in pendingStart..<i { scripts[k] = raw }
+                    for k in stack.indices where stack[k].script == 0 { stack[k].script = raw }
+                }
+                run = raw
+                continue
+            }
+            if let closing = pairedClosing[c] {
+                stack.append((closing, run))
+                if stack.count > 32 { stack.removeFirst() }
+            } else if let k = stack.lastIndex(where: { $0.closing == c }) {
+                if stack[k].script != 0 { run = stack[k].script }
+                stack.removeSubrange(k...)
+            }
+            scripts[i] = run
+            if run == 0 { continue }
+            pendingStart = i + 1
         }
     }
 
+    /// Opening → closing brackets that script itemization pairs (ICU's `usc` list).
+    private static let pairedClosing: [UInt32: UInt32] = [
+        0x28: 0x29, 0x3C: 0x3E, 0x5B: 0x5D, 0x7B: 0x7D, 0xAB: 0xBB, 0x2018: 0x2019,
+        0x201C: 0x201D, 0x2039: 0x203A, 0x3008: 0x3009, 0x300A: 0x300B, 0x300C: 0x300D,
+        0x300E: 0x300F, 0x3010: 0x3011, 0x3014: 0x3015, 0x3016: 0x3017, 0x3018: 0x3019,
+        0x301A: 0x301B, 0xFF08: 0xFF09, 0xFF3B: 0xFF3D, 0xFF5B: 0xFF5D,
+    ]
+
     /// Pango's font choice for runs of spaces (measured against Pango 1.50): spaces belong to
-    /// the item of the cluster before them, unless the cluster after them is a Common
-    /// character (`%`, `5`, `-`, `(`) in a font earlier in the font set, which then takes the
-    /// spaces along (`ない %s` → `ない` | ` %s`, but `ない a` → `ない ` | `a` and
-    /// `option ，` → `option ` | `，`); leading spaces take the next cluster's
-    /// font; a color (emoji) font never shapes spaces; a font without a space glyph is skipped.
+    /// the script run of the cluster before them; within that run they take the "better" of
+    /// the fonts before and after them, the one earlier in the font set (the cascade, then
+    /// fallbacks). So `ない %s` → `ない` | ` %s` (Common `%` in the first cascade font) and
+    /// `є так` → `є` | ` так` (same Cyrillic run, `т` in the cascade, `є` a fallback), but
+    /// `ない a` → `ない ` | `a` (Latin starts a new run) and `option ，` → `option ` | `，`.
+    /// Leading spaces take the next cluster's font; a color (emoji) font never shapes spaces;
+    /// a font without a space glyph is skipped.
     ///
-    /// - Parameter scripts: the raw scripts of the paragraph's clusters (0 = Common).
-    private func applyPangoSpaceFonts(graphemes range: Range<Int>, scripts: [UInt32], into b: inout Builder) {
+    /// - Parameters:
+    ///   - raw: the clusters' own scripts (0 = Common); `resolved`: after script-run resolution.
+    private func applyPangoSpaceFonts(
+        graphemes range: Range<Int>, raw: [UInt32], resolved: [UInt32], into b: inout Builder
+    ) {
         func usable(_ local: UInt8) -> Bool {
             let font = b.fontList[Int(local)].font
             return !font.hasColorGlyphs && font.hasGlyph(for: " ")
@@ -284,13 +340,14 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             while end < range.upperBound && b.flags[end].contains(.hangingSpace) && !b.flags[end].contains(.tab) { end += 1 }
             let before: UInt8? = g > range.lowerBound ? b.graphemeFonts[g - 1] : nil
             let after: UInt8? = end < range.upperBound ? b.graphemeFonts[end] : nil
-            let nextScript = end < range.upperBound ? scripts[end - range.lowerBound] : 0
-            // The next cluster takes the spaces only if it is Common and its font comes earlier
-            // in the font set than the previous cluster's.
-            let nextTakes = after.map { a in nextScript == 0 && before.map { rank(a) < rank($0) } == true } ?? false
             var chosen: UInt8? = nil
-            if let before, usable(before), !(nextTakes && after.map(usable) == true) {
+            if let before, usable(before) {
                 chosen = before
+                if let after, usable(after), rank(after) < rank(before) {
+                    let nextRaw = raw[end - range.lowerBound]
+                    let spaceRun = resolved[g - range.lowerBound]
+                    if nextRaw == 0 || nextRaw == spaceRun { chosen = after }
+                }
             } else if let after, usable(after) {
                 chosen = after
             }
@@ -312,9 +369,11 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let fontUse = b.fontList[Int(b.graphemeFonts[range.lowerBound])]
         let key = SegmentCache.key(bytes: bytes, fontID: fontUse.id, script: script)
         let scale = b.size / fontUse.upem
+        if clusterUnits.count < range.upperBound { clusterUnits.append(contentsOf: repeatElement(0, count: range.upperBound - clusterUnits.count)) }
         if let cached = segmentCache.advances(for: key), cached.count == range.count {
             for (i, units) in cached.enumerated() {
                 b.advances[range.lowerBound + i] = max(0, Double(units) * scale + b.letterSpacing)
+                clusterUnits[range.lowerBound + i] = units
             }
             return
         }
@@ -328,7 +387,50 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         segmentCache.insert(Array(out), for: key)
         for i in 0..<range.count {
             b.advances[range.lowerBound + i] = max(0, Double(out[i]) * scale + b.letterSpacing)
+            clusterUnits[range.lowerBound + i] = out[i]
         }
+    }
+
+    /// Kerning between the last cluster of one segment and the first of the next (same font
+    /// and script, split only by a break opportunity): shapes the pair (cached like a segment)
+    /// and adds the difference of the first cluster's advance to it. HarfBuzz attributes a pair
+    /// adjustment to the first glyph, so this equals shaping the whole run (`-T`, `e -`).
+    ///
+    /// - Complexity: one segment-cache lookup per boundary; a 2-cluster `hb_shape` on a miss.
+    private func applyPairKerning(
+        _ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, into b: inout Builder
+    ) {
+        let byteStart = Int(b.graphemeStarts[g - 1])
+        let split = Int(b.graphemeEnds[g - 1])
+        let byteEnd = Int(b.graphemeEnds[g])
+        let bytes = UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd])
+        let fontUse = b.fontList[Int(b.graphemeFonts[g])]
+        let key = SegmentCache.key(bytes: bytes, fontID: fontUse.id, script: script)
+        var pair: [Int32]
+        if let cached = segmentCache.advances(for: key), cached.count == 2 {
+            pair = cached
+        } else {
+            var ends: (Int32, Int32) = (Int32(split - byteStart), Int32(byteEnd - byteStart))
+            var units: (Int32, Int32) = (0, 0)
+            withUnsafeMutablePointer(to: &ends) { e in
+                e.withMemoryRebound(to: Int32.self, capacity: 2) { endsPointer in
+                    withUnsafeMutablePointer(to: &units) { u in
+                        u.withMemoryRebound(to: Int32.self, capacity: 2) { unitsPointer in
+                            _ = shaper.shape(
+                                bytes, graphemeEnds: UnsafeBufferPointer(start: endsPointer, count: 2),
+                                font: fontUse.font, script: script,
+                                advances: UnsafeMutableBufferPointer(start: unitsPointer, count: 2))
+                        }
+                    }
+                }
+            }
+            pair = [units.0, units.1]
+            segmentCache.insert(pair, for: key)
+        }
+        let delta = pair[0] - clusterUnits[g - 1]
+        guard delta != 0 else { return }
+        clusterUnits[g - 1] += delta
+        b.advances[g - 1] = max(0, Double(clusterUnits[g - 1]) * b.size / fontUse.upem + b.letterSpacing)
     }
 
     /// Font and advance of "…" (U+2026) for truncated lines.
@@ -420,6 +522,7 @@ private struct Builder {
     var paragraphs: [PreparedText.Paragraph] = []
     var missingGlyphClusters = 0
     var scriptScratch: [UInt32] = []
+    var firstScalarScratch: [UInt32] = []
     var compatibility: Compatibility = .standard
 
     init(cascade: ResolvedCascade, size: Double, letterSpacing: Double) {

@@ -80,7 +80,7 @@ final class Shaper {
     }
 
     /// Script, direction and language of the buffer. The language is the script's sample
-    /// language (Hangul → ko, kana → ja, Han → zh-cn, Arabic → ar, …), never the process
+    /// language (Hangul → ko, kana → ja, Arabic → ar, …; none for Han), never the process
     /// locale, so pan-CJK fonts pick their language forms (`locl`) by script, as Pango does.
     private func setProperties(script: UInt32) {
         if script != 0 {
@@ -92,10 +92,14 @@ final class Shaper {
         hb_buffer_guess_segment_properties(buffer)
     }
 
+    /// Han has no sample language here (it is shared by Chinese, Japanese and Korean text), so
+    /// pan-CJK fonts keep their default forms for it, as in Pango.
     private static func language(forScript script: UInt32) -> hb_language_t? {
-        let tag = ClusterClassifier.sampleLanguage(forScript: script) ?? "en"
+        let tag = script == hani ? "und" : ClusterClassifier.sampleLanguage(forScript: script) ?? "en"
         return hb_language_from_string(tag, -1)
     }
+
+    private static let hani = Font.tag("Hani")
 
     @inline(__always)
     private static func graphemeIndex(containing offset: Int32, in ends: UnsafeBufferPointer<Int32>) -> Int {
