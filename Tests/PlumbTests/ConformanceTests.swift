@@ -130,3 +130,23 @@ extension ConformanceTests {
         #expect(lineTexts(engine.layout("abcdef '%.250s'", style: style15(["Noto Sans"]), width: w)) == ["abcdef ", "'%.250s'"])
     }
 }
+
+extension ConformanceTests {
+    /// Widths Pango 1.50 measures for the same text and fonts (15 pt, unhinted).
+    @Test func widthsMatchPangoAfterTheHarnessFixes() {
+        func width(_ text: String, _ families: [String], pango: Bool = true) -> Double {
+            var s = style15(families)
+            if pango { s.compatibility = .pango }
+            return engine.layout(text, style: s, width: 10_000).lines[0].usedWidth
+        }
+        // Kerning across a break opportunity inside a run ("-T" after a space).
+        #expect(abs(width(" -T", ["Noto Sans", "Noto Sans CJK SC"]) - 16.471) < 0.01)
+        #expect(abs(width("the -T option;", ["DejaVu Sans", "Noto Sans CJK SC"]) - 99.841) < 0.01)
+        // Han is shaped without a language: no full-width locl forms for quotes.
+        #expect(abs(width("数；后缀 \".\" 代", ["Noto Sans CJK SC"]) - 96.586) < 0.01)
+        // A space in a Cyrillic run goes with the better font after it (є is a fallback).
+        #expect(abs(width("Хм, виглядає так, що", ["Noto Sans CJK SC"]) - 149.715) < 0.01)
+        // A space before an emoji takes the cascade's first font.
+        #expect(abs(width("%s אינה מותקנת 🇦🇫♟️", ["Noto Sans", "Noto Sans CJK SC"]) - 149.400) < 0.01)
+    }
+}

@@ -314,8 +314,9 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// fallbacks). So `ない %s` → `ない` | ` %s` (Common `%` in the first cascade font) and
     /// `є так` → `є` | ` так` (same Cyrillic run, `т` in the cascade, `є` a fallback), but
     /// `ない a` → `ない ` | `a` (Latin starts a new run) and `option ，` → `option ` | `，`.
-    /// Leading spaces take the next cluster's font; a color (emoji) font never shapes spaces;
-    /// a font without a space glyph is skipped.
+    /// Leading spaces take the next cluster's font; spaces before an emoji take the cascade's
+    /// first font; a color (emoji) font never shapes spaces; a font without a space glyph is
+    /// skipped.
     ///
     /// - Parameters:
     ///   - raw: the clusters' own scripts (0 = Common); `resolved`: after script-run resolution.
@@ -341,7 +342,11 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             let before: UInt8? = g > range.lowerBound ? b.graphemeFonts[g - 1] : nil
             let after: UInt8? = end < range.upperBound ? b.graphemeFonts[end] : nil
             var chosen: UInt8? = nil
-            if let before, usable(before) {
+            if let after, b.fontList[Int(after)].font.hasColorGlyphs, usable(0) {
+                // Before an emoji (its own item in Pango) spaces get a font of their own: the
+                // cascade's first.
+                chosen = 0
+            } else if let before, usable(before) {
                 chosen = before
                 if let after, usable(after), rank(after) < rank(before) {
                     let nextRaw = raw[end - range.lowerBound]
