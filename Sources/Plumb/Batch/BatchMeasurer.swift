@@ -126,51 +126,67 @@ extension TextMeasurer {
         progress?.start(total: n)
         guard n > 0 else { return [] }
         let workerCount = max(1, workers ?? ProcessInfoLite.activeProcessorCount)
-
-        // 1. Keys (parallel), then the first index of every distinct key (sequential, an
-        //    open-addressing table: ~10 ns per cell).
+        let placeholder = TextMeasurement(size: .zero, lineCount: 0, isTruncated: false, warnings: [])
+        var results = [TextMeasurement](repeating: placeholder, count: n)
         var keys = [CellKeys?](repeating: nil, count: n)
-        keys.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let out = buffer
-            _ = Self.parallel(count: n, workers: workerCount) { range in
-                for i in range { out[i] = key(i) }
-                return true
+        var answered = [Bool](repeating: false, count: n)
+        // Only plain values cross threads here: results of cache hits hold no references
+        // (no warnings), so workers never contend on reference counts.
+        let cache = resultCache
+
+        // 1. Keys and tier-2 hits (parallel). A warm batch is answered here.
+        results.withUnsafeMutableBufferPointer { resultBuffer in
+            keys.withUnsafeMutableBufferPointer { keyBuffer in
+                answered.withUnsafeMutableBufferPointer { answeredBuffer in
+                    nonisolated(unsafe) let out = resultBuffer
+                    nonisolated(unsafe) let cellKeys = keyBuffer
+                    nonisolated(unsafe) let done = answeredBuffer
+                    _ = Self.parallel(count: n, workers: workerCount) { range in
+                        var hits = 0
+                        for i in range {
+                            let k = key(i)
+                            cellKeys[i] = k
+                            if let k, let hit = cache.value(for: k.keys.result) {
+                                out[i] = Self.measurement(hit, scale: k.scale)
+                                done[i] = true
+                                hits += 1
+                            }
+                        }
+                        progress?.add(hits)
+                        return true
+                    }
+                }
             }
         }
-        var firstIndex = FirstIndexTable(capacity: n)
-        var source = [Int32](repeating: 0, count: n)
+
+        // 2. The misses: the first index of every distinct key (sequential, open addressing,
+        //    ~10 ns per miss), so duplicates inside the batch are measured once.
+        var missCount = 0
+        for d in answered where !d { missCount += 1 }
+        guard missCount > 0 else { return results }
+        var firstIndex = FirstIndexTable(capacity: missCount)
+        var source = [Int32](repeating: -1, count: n)
         var unique: [Int32] = []
-        unique.reserveCapacity(n)
-        for i in 0..<n {
+        unique.reserveCapacity(missCount)
+        for i in 0..<n where !answered[i] {
             if let k = keys[i], let f = firstIndex.firstIndex(of: k.keys.result, inserting: Int32(i)) {
                 source[i] = f
             } else {
-                source[i] = Int32(i)
                 unique.append(Int32(i))
             }
         }
 
-        // 2. Measure unique cells (parallel) into a preallocated buffer.
-        let placeholder = TextMeasurement(size: .zero, lineCount: 0, isTruncated: false, warnings: [])
-        var results = [TextMeasurement](repeating: placeholder, count: n)
-        let duplicates = n - unique.count
+        // 3. Measure the unique misses (parallel) into the preallocated buffer.
         let completed = keys.withUnsafeBufferPointer { keyBuffer in
             results.withUnsafeMutableBufferPointer { buffer -> Bool in
                 nonisolated(unsafe) let out = buffer
                 nonisolated(unsafe) let cellKeys = keyBuffer
                 let order = unique
-                // Hits are answered here, touching only the cache: no style or engine values
-                // are copied, so workers do not contend on shared reference counts.
-                let cache = resultCache
                 return Self.parallel(count: order.count, workers: workerCount) { range in
                     if progress?.isCancelled == true { return false }
                     for k in range {
                         let i = Int(order[k])
-                        if let key = cellKeys[i], let hit = cache.value(for: key.keys.result) {
-                            out[i] = Self.measurement(hit, scale: key.scale)
-                        } else {
-                            out[i] = measure(i, cellKeys[i])
-                        }
+                        out[i] = measure(i, cellKeys[i])
                     }
                     progress?.add(range.count)
                     return true
@@ -178,7 +194,11 @@ extension TextMeasurer {
             }
         }
         guard completed, progress?.isCancelled != true else { throw BatchCancelled() }
-        for i in 0..<n where source[i] != Int32(i) { results[i] = results[Int(source[i])] }
+        var duplicates = 0
+        for i in 0..<n where source[i] >= 0 {
+            results[i] = results[Int(source[i])]
+            duplicates += 1
+        }
         progress?.add(duplicates)
         return results
     }

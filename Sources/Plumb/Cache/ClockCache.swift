@@ -57,7 +57,7 @@ final class ClockCache<Value: Sendable>: Sendable {
         var stats = CacheStatistics()
     }
 
-    static var shardCount: Int { 64 }
+    static var shardCount: Int { 256 }
     /// Estimated bookkeeping per entry besides the caller's payload size: the index entry
     /// (key + slot number, with the dictionary's load factor) and the slot header.
     static var overheadPerEntry: Int { 2 * (MemoryLayout<CacheKey>.stride + 4) + MemoryLayout<Slot>.stride - MemoryLayout<Value?>.stride }

@@ -36,10 +36,13 @@ final class ResultCache: Sendable {
     }
 
     static let entryBytes = MemoryLayout<Entry>.stride  // 48
-    static let shardCount = 64
+    static let shardCount = 512
 
+    /// One shard. Padded to two cache lines so that the locks and counters of neighbouring
+    /// shards (allocated back to back) never share a line between cores.
     private final class Shard: @unchecked Sendable {
         let mutex: Mutex<Table>
+        private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
         init(capacity: Int) { mutex = Mutex(Table(capacity: capacity)) }
     }
 

@@ -7,7 +7,14 @@ public struct TextMeasurement: Hashable, Sendable, CustomStringConvertible {
     public var lineCount: Int
     /// Lines were cut off by `maxLines` or the height limit.
     public var isTruncated: Bool
-    public var warnings: [MeasureWarning]
+    /// What was substituted or repaired (empty for an ordinary result).
+    public var warnings: [MeasureWarning] {
+        get { warningStorage ?? [] }
+        set { warningStorage = newValue.isEmpty ? nil : newValue }
+    }
+    /// `nil` when there are no warnings: an ordinary result holds no reference, so batches
+    /// copy results between threads without any reference counting.
+    private var warningStorage: [MeasureWarning]?
     /// The size is a stand-in (see `MeasureWarning.isFallback`); never cached.
     public var isFallback: Bool
 
@@ -15,7 +22,7 @@ public struct TextMeasurement: Hashable, Sendable, CustomStringConvertible {
         self.size = size
         self.lineCount = lineCount
         self.isTruncated = isTruncated
-        self.warnings = warnings
+        self.warningStorage = warnings.isEmpty ? nil : warnings
         self.isFallback = warnings.contains { $0.isFallback }
     }
 
