@@ -172,7 +172,7 @@ import Testing
 
     @Test func concurrentReadersAndWritersWithATinyBudget() throws {
         var config = TextMeasurer.Configuration()
-        config.resultCacheBytes = 64 * 64 * 8  // 8 slots per shard: constant eviction
+        config.resultCacheBytes = ResultCache.shardCount * ResultCache.entryBytes * 2  // 2 slots per shard: constant eviction
         config.preparedCacheBytes = 64 * 4096
         config.segmentCacheBytes = 64 * 2048
         let m = TextMeasurer(configuration: config)

@@ -59,11 +59,11 @@ final class ResultCache: Sendable {
         var evictions = 0
 
         init(capacity: Int) {
-            let cap = max(8, capacity)
+            let cap = max(2, capacity)
             entries = .allocate(capacity: cap)
             entries.initialize(repeating: Entry(key: CacheKey(low: 0, high: 0), value: CachedResult(heightPixels: 0, widthPixels: 0, lineCount: 0, flags: 0, widestLine: 0, layoutWidth: 0)))
             mask = cap - 1
-            maxCount = cap * 3 / 4
+            maxCount = max(1, cap * 3 / 4)
         }
 
         deinit { entries.deallocate() }
@@ -142,7 +142,7 @@ final class ResultCache: Sendable {
     init(budgetBytes: Int) {
         self.budgetBytes = max(0, budgetBytes)
         let perShard = max(0, budgetBytes) / Self.shardCount / Self.entryBytes
-        var capacity = 8
+        var capacity = 2
         while capacity * 2 <= perShard { capacity *= 2 }
         shards = (0..<Self.shardCount).map { _ in Shard(capacity: capacity) }
     }
