@@ -5,6 +5,8 @@ struct ComputeResult: Sendable {
     var prepared: PreparedText?
     var exactHeight: Double
     var scale: Double
+    var fontSize: Double = 0
+    var tabInterval: Double = 28
 }
 
 extension TextMeasurer {
@@ -60,7 +62,8 @@ extension TextMeasurer {
                     measurement: TextMeasurement(
                         size: size, lineCount: layout.lineCount, isTruncated: layout.isTruncated,
                         warnings: warnings),
-                    layout: layout, prepared: prepared, exactHeight: height, scale: scale)
+                    layout: layout, prepared: prepared, exactHeight: height, scale: scale,
+                    fontSize: s.font.size, tabInterval: s.tabInterval)
             }
         }
     }
@@ -177,7 +180,13 @@ extension TextMeasurer {
                 gapAfter: line.gapAfter, endsParagraph: line.box.endsParagraph,
                 truncation: truncation)
         }
-        return TextLayout(text: text, measurement: r.measurement, lines: lines, exactHeight: r.exactHeight, scale: r.scale)
+        // Which graphemes each line draws (a truncated line: head, ellipsis, tail).
+        let drawn = layout.lines.map { line -> (visible: [Range<Int32>], ellipsisAfter: Int?) in
+            guard let t = line.truncation else { return ([line.box.graphemeStart..<line.box.graphemeEnd], nil) }
+            return ([line.box.graphemeStart..<t.headEnd, t.tailStart..<t.tailEnd], 0)
+        }
+        let source = RenderingSource(prepared: prepared, fontSize: r.fontSize, tabInterval: r.tabInterval, lineGraphemes: drawn)
+        return TextLayout(text: text, measurement: r.measurement, lines: lines, exactHeight: r.exactHeight, scale: r.scale, rendering: source)
     }
 }
 

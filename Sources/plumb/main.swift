@@ -6,7 +6,7 @@ import Plumb
 let root = CommandSpec(
     name: "plumb",
     overview: "Measure text for tables and lists: row heights and the lines behind them.",
-    subcommands: [MeasureCommand.spec, LayoutCommand.spec, FontsCommand.spec],
+    subcommands: [MeasureCommand.spec, LayoutCommand.spec, FontsCommand.spec, RenderCommand.spec],
     version: "0.1.0 (engine \(TextMeasurer.engineVersion))")
 
 let status: Int32
@@ -30,6 +30,7 @@ do {
             }
         case "layout": status = LayoutCommand.run(args)
         case "fonts": status = FontsCommand.run(args)
+        case "render": status = RenderCommand.run(args)
         default:
             print(CommandLineParser.helpText(for: root, path: ["plumb"]))
             status = 0

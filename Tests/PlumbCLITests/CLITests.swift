@@ -115,7 +115,7 @@ final class CLITests: XCTestCase {
     }
 
     func testEveryCommandHasHelpAndUsageErrorsExit64() throws {
-        for command in [[], ["measure"], ["layout"], ["fonts"]] {
+        for command in [[], ["measure"], ["layout"], ["fonts"], ["render"]] {
             let r = try run(command + ["--help"])
             XCTAssertEqual(r.status, 0)
             XCTAssertTrue(r.stdout.hasPrefix("OVERVIEW: "), r.stdout)
@@ -159,5 +159,26 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(r.status, 0)
         XCTAssertEqual(r.lines.count, 7)
         XCTAssertEqual(try r.json(4)["truncated"] as? Bool, true)
+    }
+}
+
+extension CLITests {
+    func testRenderWritesAnSVGForACellAndForAList() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-render-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cell = dir.appendingPathComponent("cell.svg").path
+        let r = try run(["render", "Hello 😀 world", "--size", "15", "--width", "120", "--overlays", "all",
+                         "--fade-last-line", "20", "--cover-lines", "--reveal-line", "0", "-o", cell])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let svg = try String(contentsOfFile: cell, encoding: .utf8)
+        XCTAssertTrue(svg.hasPrefix("<?xml"))
+        XCTAssertTrue(svg.contains("<image class=\"emoji\""))
+        XCTAssertTrue(svg.contains("class=\"fade\""))
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let sheet = try run(["render", root.appendingPathComponent("Documentation/examples/cells.jsonl").path, "--width", "300"])
+        XCTAssertEqual(sheet.status, 0)
+        XCTAssertEqual(sheet.stdout.components(separatedBy: "<g id=\"r").count - 1, 7)
+        XCTAssertEqual(try run(["render", "x", "--overlays", "sparkles"]).status, 64)
     }
 }

@@ -45,6 +45,18 @@ public struct TextLayout: Sendable {
     /// with `usesDeviceMetrics`.
     public let exactHeight: Double
     public let scale: Double
+    /// What the renderer needs to draw the glyphs: the prepared text and the font size.
+    let rendering: RenderingSource?
+
+    init(text: String, measurement: TextMeasurement, lines: [LayoutLine], exactHeight: Double,
+         scale: Double, rendering: RenderingSource? = nil) {
+        self.text = text
+        self.measurement = measurement
+        self.lines = lines
+        self.exactHeight = exactHeight
+        self.scale = scale
+        self.rendering = rendering
+    }
 
     public var size: Size { measurement.size }
     public var lineCount: Int { lines.count }
@@ -79,4 +91,13 @@ public struct TextLayout: Sendable {
 
     /// The text of line `i` (materialised on demand).
     public func text(ofLine i: Int) -> Substring { text[lines[i].range] }
+}
+
+/// The width-independent data behind a layout, kept for drawing (internal).
+struct RenderingSource: Sendable {
+    let prepared: PreparedText
+    let fontSize: Double
+    let tabInterval: Double
+    /// Per line: the grapheme ranges drawn, in logical order, and the ellipsis if any.
+    let lineGraphemes: [(visible: [Range<Int32>], ellipsisAfter: Int?)]
 }

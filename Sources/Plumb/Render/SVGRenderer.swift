@@ -1,0 +1,211 @@
+/// Draws Plumb's layouts as SVG: glyph outlines from the fonts (HarfBuzz draw API), color emoji
+/// as their embedded PNGs, at the positions Plumb computed — never SVG `<text>`, which a browser
+/// would re-shape and re-break — plus overlays and the effects people build on measured lines.
+///
+/// Output is deterministic: the same layouts and options give byte-identical SVG.
+///
+/// - Complexity: O(glyphs); each distinct glyph outline is emitted once in `<defs>`.
+public enum SVGRenderer {
+    /// One layout as an SVG document.
+    public static func render(_ layout: TextLayout, width boxWidth: Double, options: RenderOptions = RenderOptions()) -> String {
+        render(rows: [layout], width: boxWidth, options: options)
+    }
+
+    /// Layouts stacked as a list, each row as tall as Plumb measured it (a table's rows).
+    public static func render(rows: [TextLayout], width boxWidth: Double, options: RenderOptions = RenderOptions()) -> String {
+        var doc = Document(options: options)
+        let pad = options.padding
+        var y = pad
+        var captionLines: [String] = []
+        for (i, layout) in rows.enumerated() {
+            doc.row(layout, index: i, origin: (pad, y), boxWidth: boxWidth)
+            if options.overlays.contains(.warnings) {
+                captionLines += layout.measurement.warnings.map { "row \(i + 1): \($0)" }
+            }
+            y += visibleHeight(layout, options) + (rows.count > 1 ? 1 : 0)
+        }
+        let captionHeight = captionLines.isEmpty ? 0.0 : Double(captionLines.count) * 14 + 6
+        for (k, line) in captionLines.enumerated() {
+            doc.body += "<text class=\"warning\" x=\"\(SVGNumber.format(pad))\" y=\"\(SVGNumber.format(y + 12 + Double(k) * 14))\" font-family=\"sans-serif\" font-size=\"11\" fill=\"#b00020\">\(SVGNumber.escape(line))</text>\n"
+        }
+        let totalWidth = boxWidth + 2 * pad
+        let totalHeight = y + pad + captionHeight
+        return doc.finish(width: totalWidth, height: totalHeight)
+    }
+
+    static func visibleHeight(_ layout: TextLayout, _ options: RenderOptions) -> Double {
+        if let v = options.viewport { return min(v.height, max(layout.size.height, 0)) }
+        return layout.size.height
+    }
+
+    /// Accumulates `<defs>` and the body.
+    struct Document {
+        let options: RenderOptions
+        var defs = ""
+        var body = ""
+        var glyphIDs: [String: String] = [:]
+        var glyphOrder: [String] = []
+
+        init(options: RenderOptions) { self.options = options }
+
+        func n(_ v: Double) -> String { SVGNumber.format(v) }
+
+        /// The `<defs>` id of a glyph outline (emitted once), or nil for a blank glyph.
+        mutating func outlineID(_ g: PlacedGlyph) -> String? {
+            let key = "\(g.font.id)_\(g.glyph)"
+            if let id = glyphIDs[key] { return id.isEmpty ? nil : id }
+            let path = GlyphDrawing.outline(of: g.glyph, in: g.font)
+            let id = path.isEmpty ? "" : "g\(glyphIDs.count)"
+            glyphIDs[key] = id
+            if !path.isEmpty { defs += "<path id=\"\(id)\" d=\"\(path)\"/>\n" }
+            return path.isEmpty ? nil : id
+        }
+
+        mutating func row(_ layout: TextLayout, index: Int, origin: (x: Double, y: Double), boxWidth: Double) {
+            let r = "r\(index)"
+            let o = options
+            body += "<g id=\"\(r)\" transform=\"translate(\(n(origin.x)) \(n(origin.y)))\">\n"
+            // Row background and the box the text was laid out in.
+            body += "<rect class=\"row\" x=\"0\" y=\"0\" width=\"\(n(boxWidth))\" height=\"\(n(SVGRenderer.visibleHeight(layout, o)))\" fill=\"#ffffff\" stroke=\"#e5e5ea\" stroke-width=\"0.5\"/>\n"
+
+            // Effects that need definitions.
+            var textAttributes = ""
+            if let g = o.gradient, g.colors.count >= 2 {
+                let rad = g.angle * .pi / 180
+                let w = boxWidth, h = max(layout.exactHeight, 1)
+                let cx = w / 2, cy = h / 2
+                let dx = cos(rad) * w / 2, dy = sin(rad) * h / 2
+                defs += "<linearGradient id=\"\(r)-gradient\" gradientUnits=\"userSpaceOnUse\" x1=\"\(n(cx - dx))\" y1=\"\(n(cy - dy))\" x2=\"\(n(cx + dx))\" y2=\"\(n(cy + dy))\">"
+                for (k, c) in g.colors.enumerated() {
+                    defs += "<stop offset=\"\(n(Double(k) / Double(g.colors.count - 1)))\" stop-color=\"\(SVGNumber.escape(c))\"/>"
+                }
+                defs += "</linearGradient>\n"
+            }
+            var groupAttributes = ""
+            if let fade = o.fadeLastLine, let last = layout.lines.last {
+                let used = last.usedWidth
+                let w = min(max(fade, 0), used)
+                let x0 = used - w
+                defs += "<linearGradient id=\"\(r)-fade-gradient\" gradientUnits=\"userSpaceOnUse\" x1=\"\(n(x0))\" y1=\"0\" x2=\"\(n(used))\" y2=\"0\"><stop offset=\"0\" stop-color=\"#fff\"/><stop offset=\"1\" stop-color=\"#000\"/></linearGradient>\n"
+                defs += "<mask id=\"\(r)-fade\" maskUnits=\"userSpaceOnUse\" x=\"-1000\" y=\"-1000\" width=\"\(n(boxWidth + 3000))\" height=\"\(n(layout.exactHeight + 3000))\">"
+                defs += "<rect x=\"-1000\" y=\"-1000\" width=\"\(n(boxWidth + 3000))\" height=\"\(n(layout.exactHeight + 3000))\" fill=\"#fff\"/>"
+                defs += "<rect class=\"fade\" x=\"\(n(x0))\" y=\"\(n(last.rect.y))\" width=\"\(n(w))\" height=\"\(n(last.rect.height))\" fill=\"url(#\(r)-fade-gradient)\"/>"
+                defs += "<rect x=\"\(n(used))\" y=\"\(n(last.rect.y))\" width=\"\(n(max(0, boxWidth - used) + 1000))\" height=\"\(n(last.rect.height))\" fill=\"#000\"/>"
+                defs += "</mask>\n"
+                groupAttributes += " mask=\"url(#\(r)-fade)\""
+            }
+            if let v = o.viewport {
+                let edgeLength = min(max(v.fadeEdge, 0), v.height)
+                defs += "<clipPath id=\"\(r)-viewport\"><rect x=\"0\" y=\"0\" width=\"\(n(boxWidth))\" height=\"\(n(v.height))\"/></clipPath>\n"
+                let (y1, y2) = v.edge == .top ? (0.0, edgeLength) : (v.height, v.height - edgeLength)
+                defs += "<linearGradient id=\"\(r)-edge-gradient\" gradientUnits=\"userSpaceOnUse\" x1=\"0\" y1=\"\(n(y1))\" x2=\"0\" y2=\"\(n(y2))\"><stop offset=\"0\" stop-color=\"#000\"/><stop offset=\"1\" stop-color=\"#fff\"/></linearGradient>\n"
+                defs += "<mask id=\"\(r)-edge\" maskUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"\(n(boxWidth))\" height=\"\(n(v.height))\"><rect x=\"0\" y=\"0\" width=\"\(n(boxWidth))\" height=\"\(n(v.height))\" fill=\"#fff\"/>"
+                defs += "<rect class=\"edge-fade\" x=\"0\" y=\"\(n(min(y1, y2)))\" width=\"\(n(boxWidth))\" height=\"\(n(edgeLength))\" fill=\"url(#\(r)-edge-gradient)\"/></mask>\n"
+                body += "<g clip-path=\"url(#\(r)-viewport)\" mask=\"url(#\(r)-edge)\">\n"
+            }
+
+            // Glyphs.
+            body += "<g class=\"text\"\(groupAttributes)>\n"
+            let fill = o.gradient.map { $0.colors.count >= 2 ? "url(#\(r)-gradient)" : o.textColor } ?? o.textColor
+            textAttributes = " fill=\"\(fill)\""
+            var ellipsisX: [Int: Double] = [:]
+            for (lineIndex, glyphs) in GlyphPlacer.glyphs(of: layout).enumerated() {
+                body += "<g class=\"line\" data-line=\"\(lineIndex)\"\(textAttributes)>\n"
+                for g in glyphs {
+                    if g.isEllipsis && ellipsisX[lineIndex] == nil { ellipsisX[lineIndex] = g.x }
+                    glyph(g)
+                }
+                body += "</g>\n"
+            }
+            body += "</g>\n"
+            if o.viewport != nil {
+                body += "</g>\n"
+                body += "<text class=\"content-height\" x=\"\(n(boxWidth - 2))\" y=\"\(n(SVGRenderer.visibleHeight(layout, o) - 3))\" text-anchor=\"end\" font-family=\"sans-serif\" font-size=\"9\" fill=\"#8e8e93\">content height \(n(layout.size.height)) pt</text>\n"
+            }
+
+            // Covers for private reading.
+            if let cover = o.cover {
+                let revealed: Int?
+                switch cover {
+                case .line(let i): revealed = i
+                case .y(let y): revealed = layout.lineIndex(atY: y)
+                }
+                for (i, rect) in layout.lineCoverRects.enumerated() where i != revealed {
+                    body += "<rect class=\"cover\" data-line=\"\(i)\" x=\"\(n(rect.x))\" y=\"\(n(rect.y))\" width=\"\(n(max(rect.width, 1)))\" height=\"\(n(rect.height))\" fill=\"#c7c7cc\"/>\n"
+                }
+            }
+            overlays(layout, boxWidth: boxWidth, ellipsisX: ellipsisX)
+            body += "</g>\n"
+        }
+
+        mutating func glyph(_ g: PlacedGlyph) {
+            if g.font.hasColorGlyphs, let png = GlyphDrawing.png(of: g.glyph, in: g.font),
+                let e = GlyphDrawing.extents(of: g.glyph, in: g.font)
+            {
+                body += "<image class=\"emoji\" x=\"\(n(g.x + e.x * g.scale))\" y=\"\(n(g.baseline - e.top * g.scale))\" width=\"\(n(e.width * g.scale))\" height=\"\(n(e.height * g.scale))\" href=\"data:image/png;base64,\(SVGNumber.base64(png))\"/>\n"
+                return
+            }
+            if g.glyph != 0, let id = outlineID(g) {
+                body += "<use class=\"glyph\(g.isEllipsis ? " ellipsis" : "")\" href=\"#\(id)\" transform=\"translate(\(n(g.x)) \(n(g.baseline))) scale(\(scaleString(g.scale)) \(scaleString(-g.scale)))\"/>\n"
+            } else if g.glyph == 0 || GlyphDrawing.extents(of: g.glyph, in: g.font) != nil {
+                // Cannot be drawn (.notdef or no outline): a visible placeholder, never a gap.
+                let h = g.font.metrics.ascender * g.scale
+                let w = max(2, g.font.upem * 0.5 * g.scale)
+                body += "<rect class=\"placeholder\" x=\"\(n(g.x))\" y=\"\(n(g.baseline - h))\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"none\" stroke=\"#ff3b30\" stroke-width=\"0.5\"/>\n"
+            }
+        }
+
+        /// Glyph scales are tiny (size / upem): keep more digits than other numbers.
+        func scaleString(_ v: Double) -> String {
+            let scaled = (v * 1_000_000).rounded() / 1_000_000
+            var s = "\(scaled)"
+            if s.hasSuffix(".0") { s.removeLast(2) }
+            return s.contains("e") ? SVGNumber.format(v) : s
+        }
+
+        mutating func overlays(_ layout: TextLayout, boxWidth: Double, ellipsisX: [Int: Double]) {
+            let ov = options.overlays
+            if ov.contains(.gaps) {
+                for line in layout.lines where line.gapAfter > 0 {
+                    let y = line.rect.y + line.rect.height
+                    body += "<rect class=\"gap\" x=\"0\" y=\"\(n(y))\" width=\"\(n(boxWidth))\" height=\"\(n(line.gapAfter))\" fill=\"#ff9500\" fill-opacity=\"0.18\"/>\n"
+                    body += "<text class=\"gap-label\" x=\"\(n(boxWidth - 2))\" y=\"\(n(y + line.gapAfter / 2 + 3))\" text-anchor=\"end\" font-family=\"sans-serif\" font-size=\"7\" fill=\"#c93400\">\(line.endsParagraph ? "paragraph " : "")gap \(n(line.gapAfter))</text>\n"
+                }
+            }
+            if ov.contains(.lineRects) {
+                for (i, line) in layout.lines.enumerated() {
+                    body += "<rect class=\"line-rect\" data-line=\"\(i)\" x=\"\(n(line.rect.x))\" y=\"\(n(line.rect.y))\" width=\"\(n(line.rect.width))\" height=\"\(n(line.rect.height))\" fill=\"none\" stroke=\"#34c759\" stroke-width=\"0.4\"/>\n"
+                }
+            }
+            if ov.contains(.baselines) {
+                for (i, line) in layout.lines.enumerated() {
+                    body += "<line class=\"baseline\" data-line=\"\(i)\" x1=\"0\" y1=\"\(n(line.baseline))\" x2=\"\(n(max(line.usedWidth, 1)))\" y2=\"\(n(line.baseline))\" stroke=\"#007aff\" stroke-width=\"0.4\"/>\n"
+                }
+            }
+            if ov.contains(.ellipsis) {
+                for (i, line) in layout.lines.enumerated() {
+                    guard let t = line.truncation, let x = ellipsisX[i] else { continue }
+                    body += "<rect class=\"ellipsis-box\" x=\"\(n(max(0, x)))\" y=\"\(n(line.rect.y))\" width=\"\(n(t.ellipsisWidth))\" height=\"\(n(line.rect.height))\" fill=\"#af52de\" fill-opacity=\"0.2\"/>\n"
+                }
+            }
+            if ov.contains(.boxes) {
+                body += "<rect class=\"text-box\" x=\"0\" y=\"0\" width=\"\(n(layout.size.width))\" height=\"\(n(layout.exactHeight))\" fill=\"none\" stroke=\"#5856d6\" stroke-width=\"0.5\" stroke-dasharray=\"2 1\"/>\n"
+                body += "<rect class=\"pixel-box\" x=\"0\" y=\"0\" width=\"\(n(layout.size.width))\" height=\"\(n(layout.size.height))\" fill=\"none\" stroke=\"#ff2d55\" stroke-width=\"0.5\"/>\n"
+            }
+        }
+
+        func finish(width: Double, height: Double) -> String {
+            var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            out += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(n(width))\" height=\"\(n(height))\" viewBox=\"0 0 \(n(width)) \(n(height))\">\n"
+            out += "<defs>\n" + defs + "</defs>\n"
+            out += "<rect x=\"0\" y=\"0\" width=\"\(n(width))\" height=\"\(n(height))\" fill=\"#f2f2f7\"/>\n"
+            out += body
+            out += "</svg>\n"
+            return out
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

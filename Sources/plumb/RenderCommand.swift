@@ -1,0 +1,106 @@
+import CLIKit
+import Glibc
+import Plumb
+
+/// `plumb render`: a cell, or a JSON Lines file of cells stacked as a list, drawn as SVG with
+/// overlays and effects positioned from Plumb's geometry.
+enum RenderCommand {
+    static let spec = CommandSpec(
+        name: "render",
+        overview: "Draw a layout (or a JSON Lines file of cells as a list) as SVG, with overlays and effects.",
+        options: StyleFields.options + [
+            OptionSpec(name: "output", short: "o", valueName: "file", kind: .string, help: "Write the SVG here. (default: standard output)"),
+            OptionSpec(name: "overlays", valueName: "list", kind: .list(separator: ","),
+                       help: "Comma-separated: boxes, lines, baselines, gaps, ellipsis, warnings, all, none. (default: none)"),
+            OptionSpec(name: "fade-last-line", valueName: "points", kind: .double, help: "Fade out the last points of the last line."),
+            OptionSpec(name: "gradient", valueName: "colors", kind: .list(separator: ","), help: "Gradient text: COLOR,COLOR[,ANGLE]; emoji keep their colors."),
+            OptionSpec(name: "viewport", valueName: "points", kind: .double, help: "Show the text in a scroll viewport of this height."),
+            OptionSpec(name: "fade-edge", valueName: "points", kind: .double, help: "Length of the viewport's fading edge. (default: 24)"),
+            OptionSpec(name: "fade-side", valueName: "side", kind: .string, help: "Which viewport edge fades: top or bottom. (default: bottom)"),
+            OptionSpec(name: "cover-lines", kind: .flag, help: "Cover every line with its own rect except the revealed one."),
+            OptionSpec(name: "reveal-line", valueName: "n", kind: .int, help: "The line left uncovered (0-based)."),
+            OptionSpec(name: "reveal-at-y", valueName: "points", kind: .double, help: "Reveal the line under this y (Plumb's hit test)."),
+        ],
+        positionals: [PositionalSpec(name: "input", help: "The text to draw, or a .jsonl file of cells.")])
+
+    static func run(_ args: ParsedArguments) -> Int32 {
+        let request = StyleFields.defaults(from: args)
+        let input = args.positional("input") ?? ""
+        let engine = TextMeasurer()
+        var layouts: [TextLayout] = []
+        if input.hasSuffix(".jsonl"), let reader = try? LineReader.openFile(input) {
+            var parser = JSONParser()
+            try? reader.forEachLine { _, bytes in
+                guard let value = try? parser.parse(bytes), let object = value.objectValue,
+                    let text = object["text"]?.stringValue
+                else { return }
+                var r = request
+                for (key, field) in object.pairs {
+                    guard let spec = StyleFields.byJSONName[key], case .success(let v) = StyleFields.value(field, for: spec) else { continue }
+                    _ = spec.apply(&r, v)
+                }
+                r.width = request.width  // a list has one width
+                layouts.append(engine.layout(text, style: r.style, width: r.width, scale: r.scale))
+            }
+        } else {
+            layouts = [engine.layout(input, style: request.style, width: request.width, scale: request.scale)]
+        }
+        var options = RenderOptions()
+        do {
+            options = try renderOptions(args)
+        } catch {
+            Output.standardError("plumb render: \(error.message)\n")
+            return UsageError.exitCode
+        }
+        let svg = SVGRenderer.render(rows: layouts, width: request.width.isFinite && request.width > 0 ? request.width : 375, options: options)
+        if let path = args.string("output") {
+            guard let f = fopen(path, "wb") else {
+                Output.standardError("plumb render: cannot write '\(path)'\n")
+                return 1
+            }
+            var s = svg
+            s.withUTF8 { _ = fwrite($0.baseAddress, 1, $0.count, f) }
+            fclose(f)
+        } else {
+            Output.standardOutput(Array(svg.utf8))
+        }
+        return 0
+    }
+
+    static func renderOptions(_ args: ParsedArguments) throws(LineError) -> RenderOptions {
+        var o = RenderOptions()
+        for name in args.list("overlays") ?? [] {
+            switch name.trimmingSpaces {
+            case "boxes": o.overlays.insert(.boxes)
+            case "lines": o.overlays.insert(.lineRects)
+            case "baselines": o.overlays.insert(.baselines)
+            case "gaps": o.overlays.insert(.gaps)
+            case "ellipsis": o.overlays.insert(.ellipsis)
+            case "warnings": o.overlays.insert(.warnings)
+            case "all": o.overlays = .all
+            case "none", "": break
+            default: throw LineError("unknown overlay '\(name)'")
+            }
+        }
+        o.fadeLastLine = args.double("fade-last-line")
+        if let g = args.list("gradient") {
+            var colors = g.map(\.trimmingSpaces)
+            var angle = 0.0
+            if let last = colors.last, let a = Double(last) {
+                angle = a
+                colors.removeLast()
+            }
+            guard colors.count >= 2 else { throw LineError("--gradient needs two colors") }
+            o.gradient = (colors, angle)
+        }
+        if let h = args.double("viewport") {
+            let side = args.string("fade-side") ?? "bottom"
+            guard let edge = RenderOptions.Edge(rawValue: side) else { throw LineError("--fade-side must be top or bottom") }
+            o.viewport = (h, args.double("fade-edge") ?? 24, edge)
+        }
+        if args.flag("cover-lines") {
+            if let y = args.double("reveal-at-y") { o.cover = .y(y) } else { o.cover = .line(args.int("reveal-line") ?? -1) }
+        }
+        return o
+    }
+}
