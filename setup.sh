@@ -18,6 +18,9 @@ PACKAGES=(
   python3-gi
   python3-gi-cairo
   gir1.2-pango-1.0
+  # The renderer's browser test: headless Chromium screenshots checked with Pillow.
+  chromium
+  python3-pil
 )
 
 missing=()

@@ -182,3 +182,24 @@ extension CLITests {
         XCTAssertEqual(try run(["render", "x", "--overlays", "sparkles"]).status, 64)
     }
 }
+
+extension CLITests {
+    /// `plumb render` in a real browser: headless Chromium screenshots, checked pixel by pixel
+    /// (Tests/Browser/browser_check.py). Screenshots are kept in .build/browser-artifacts.
+    func testRenderedSVGsInHeadlessChromium() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = [root.appendingPathComponent("Tests/Browser/browser_check.py").path,
+                       "--plumb", Self.binary.path,
+                       "--out", root.appendingPathComponent(".build/browser-artifacts").path]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, text)
+        XCTAssertTrue(text.contains("all browser checks passed"), text)
+    }
+}

@@ -1,0 +1,144 @@
+#!/usr/bin/python3
+"""Checks `plumb render` output in a real browser: headless Chromium screenshots, pixel checks.
+
+    /usr/bin/python3 Tests/Browser/browser_check.py --plumb .build/debug/plumb --out DIR
+
+Every check renders SVGs with the plumb binary, asks `plumb measure --lines` for the same
+layout's geometry, screenshots the SVG in Chromium (local file, no network) at 2x and inspects
+the pixels. Screenshots stay in DIR as artifacts of the run. Exit status 1 if a check fails.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+from PIL import Image
+
+SCALE = 2
+PAD = 8  # SVGRenderer's default padding
+
+
+class Check:
+    def __init__(self, plumb, out):
+        self.plumb, self.out, self.failures = plumb, out, []
+
+    def render(self, name, text, args):
+        path = os.path.join(self.out, name + ".svg")
+        subprocess.run([self.plumb, "render", text, *args, "-o", path], check=True)
+        svg = open(path, encoding="utf-8").read()
+        w, h = (float(v) for v in re.search(r'width="([\d.]+)" height="([\d.]+)"', svg).groups())
+        png = os.path.join(self.out, name + ".png")
+        subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                        "--force-device-scale-factor=%d" % SCALE, "--window-size=%d,%d" % (round(w), round(h)),
+                        "--screenshot=" + png, "file://" + os.path.abspath(path)],
+                       check=True, capture_output=True, timeout=120)
+        return Image.open(png).convert("RGB"), svg
+
+    def geometry(self, text, args):
+        style = [a for a in args]
+        out = subprocess.run([self.plumb, "measure", "--lines", *style], input=json.dumps({"text": text}).encode(),
+                             capture_output=True, check=True).stdout
+        return json.loads(out)["lineBoxes"]
+
+    def expect(self, condition, message):
+        print(("ok   " if condition else "FAIL ") + message)
+        if not condition:
+            self.failures.append(message)
+
+
+def px(v):
+    return int(round((v + PAD) * SCALE))
+
+
+def darkness(rgb):
+    return 255 - (rgb[0] * 299 + rgb[1] * 587 + rgb[2] * 114) // 1000
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--plumb", required=True)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    c = Check(a.plumb, a.out)
+
+    # 1. The ink of every line stays inside its line rect (within 1 pt of slack).
+    text = "Quick brown fox jumps over the lazy dog; 中文排版 and Ágy."
+    style = ["--size", "17", "--width", "220", "--line-spacing", "10"]
+    img, _ = c.render("ink", text, style)
+    lines = c.geometry(text, style)
+    outside = 0
+    for y in range(img.height):
+        for x in range(img.width):
+            if darkness(img.getpixel((x, y))) < 100:
+                continue
+            ly, lx = y / SCALE - PAD, x / SCALE - PAD
+            if not any(b["rect"][1] - 1 <= ly <= b["rect"][1] + b["rect"][3] + 1 and -1 <= lx <= 221 for b in lines):
+                outside += 1
+    c.expect(outside == 0, "ink of every line inside its line rect (%d dark pixels outside)" % outside)
+
+    # 2. Last-line fade: alpha falls along the gradient; the lines above are untouched.
+    text = "The end of only the last line fades out, wherever it ends, with any line spacing."
+    style = ["--size", "17", "--width", "220", "--line-spacing", "8", "--min-line-height", "26"]
+    plain, _ = c.render("fade-off", text, style)
+    faded, _ = c.render("fade-on", text, style + ["--fade-last-line", "60"])
+    lines = c.geometry(text, style)
+    last = lines[-1]
+    top = px(last["rect"][1])
+    diff_above = max(max(abs(p - q) for p, q in zip(plain.getpixel((x, y)), faded.getpixel((x, y))))
+                     for y in range(0, top - 1) for x in range(plain.width))
+    c.expect(diff_above <= 2, "lines above the last are untouched by the fade (max difference %d)" % diff_above)
+    used = last["usedWidth"]
+    x0 = used - 60
+    ratios = []
+    for q in range(4):
+        xs = range(px(x0 + q * 15), px(x0 + (q + 1) * 15))
+        ys = range(top, px(last["rect"][1] + last["rect"][3]))
+        ink_plain = sum(darkness(plain.getpixel((x, y))) for x in xs for y in ys)
+        ink_faded = sum(darkness(faded.getpixel((x, y))) for x in xs for y in ys)
+        ratios.append(ink_faded / ink_plain if ink_plain else 1.0)
+    c.expect(all(r1 >= r2 - 0.02 for r1, r2 in zip(ratios, ratios[1:])) and ratios[0] > 0.6 and ratios[-1] < 0.35,
+             "fade falls along the gradient over the last 60 pt (%s)" % ", ".join("%.2f" % r for r in ratios))
+    before = max(max(abs(p - q) for p, q in zip(plain.getpixel((x, y)), faded.getpixel((x, y))))
+                 for y in range(top, px(last["rect"][1] + last["rect"][3])) for x in range(px(0), px(x0) - 2))
+    c.expect(before <= 2, "the last line is untouched before the fade (max difference %d)" % before)
+
+    # 3. Private reading: the revealed line is visible, the others are covered.
+    text = "Every line is covered except the one under the finger, found by Plumb's hit test."
+    style = ["--size", "15", "--width", "200", "--line-spacing", "8"]
+    img, _ = c.render("covers", text, style + ["--cover-lines", "--reveal-line", "1"])
+    lines = c.geometry(text, style)
+    for i, b in enumerate(lines):
+        x, y, w, h = b["rect"]
+        xs, ys = range(px(x) + 1, px(x + w) - 1), range(px(y) + 1, px(y + h) - 1)
+        if i == 1:
+            ink = sum(1 for xx in xs for yy in ys if darkness(img.getpixel((xx, yy))) > 150)
+            c.expect(ink > 50, "revealed line %d shows its text (%d dark pixels)" % (i, ink))
+        else:
+            total = len(xs) * len(ys)
+            covered = sum(1 for xx in xs for yy in ys if all(abs(p - q) <= 3 for p, q in zip(img.getpixel((xx, yy)), (199, 199, 204))))
+            c.expect(covered >= 0.98 * total, "line %d covered (%d of %d pixels)" % (i, covered, total))
+
+    # 4. Gradient text: emoji pixels keep their colors.
+    text = "Gradient 😀 text"
+    style = ["--size", "24", "--width", "260"]
+    plain, svg = c.render("gradient-off", text, style)
+    grad, _ = c.render("gradient-on", text, style + ["--gradient", "#ff2d55,#5856d6"])
+    m = re.search(r'<image class="emoji" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"', svg)
+    ex, ey, ew, eh = (float(v) for v in m.groups())
+    box = [(x, y) for x in range(px(ex) + 2, px(ex + ew) - 2) for y in range(px(ey) + 2, px(ey + eh) - 2)]
+    same = max(max(abs(p - q) for p, q in zip(plain.getpixel(xy), grad.getpixel(xy))) for xy in box)
+    colorful = sum(1 for xy in box if max(plain.getpixel(xy)) - min(plain.getpixel(xy)) > 80)
+    c.expect(same <= 2 and colorful > 20, "emoji keep their colors under the gradient (max difference %d, %d colorful pixels)" % (same, colorful))
+    text_box = [(x, y) for x in range(px(0), px(ex) - 4) for y in range(px(ey), px(ey + eh))]
+    tinted = sum(1 for xy in text_box if grad.getpixel(xy)[0] - grad.getpixel(xy)[1] > 60)
+    c.expect(tinted > 50, "text glyphs take the gradient (%d tinted pixels)" % tinted)
+
+    print("%d check(s) failed" % len(c.failures) if c.failures else "all browser checks passed")
+    return 1 if c.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
