@@ -1,0 +1,118 @@
+#!/usr/bin/python3
+"""Chromium as a second conformance reference (issue 7): line starts of many cells per page.
+
+    /usr/bin/python3 Tests/Conformance/chromium_reference.py --plumb .build/release/plumb [--limit N]
+
+Each case is a div with the font cascade, the width, a fixed line-height, `white-space:
+pre-wrap`, `overflow-wrap: break-word`, `word-break: normal` and `text-spacing-trim: space-all`
+(Chromium's default squeezes CJK punctuation; Pango and UIKit do not); line starts come from
+`Range.getClientRects()` per character. Pages run in headless Chromium from local files
+(`--dump-dom`, no network), a few thousand cases per page load. Prints the agreement of every
+Plumb profile with Chromium and with Pango.
+"""
+import argparse
+import html
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import conformance as conf  # noqa: E402
+
+PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><style>
+body{margin:0} .c{font-size:%(size)spx;line-height:40px;white-space:pre-wrap;overflow-wrap:break-word;
+word-break:normal;text-spacing-trim:space-all;font-kerning:normal;text-rendering:geometricPrecision}
+</style></head><body>%(divs)s<pre id="out"></pre><script>
+const out=[];
+for (const d of document.querySelectorAll('.c')) {
+  const node=d.firstChild; const starts=[]; let lastTop=null; let scalar=0;
+  if (node) { const text=node.data; const r=document.createRange();
+    for (let i=0;i<text.length;) { const cp=text.codePointAt(i); const len=cp>0xffff?2:1;
+      r.setStart(node,i); r.setEnd(node,i+len); const rects=r.getClientRects();
+      if (rects.length) { const t=rects[0].top; if (lastTop===null || t>lastTop+1) { starts.push(scalar); lastTop=t; } }
+      i+=len; scalar++; } }
+  out.push(starts);
+}
+document.getElementById('out').textContent=JSON.stringify(out);
+</script></body></html>"""
+
+
+def chromium_lines(cases, chunk=3000):
+    """Line starts (Unicode-scalar offsets) of every case, measured in headless Chromium."""
+    results = []
+    for start in range(0, len(cases), chunk):
+        divs = "".join(
+            '<div class="c" style="width:%spx;font-family:%s">%s</div>' % (
+                c["width"], ",".join("'%s'" % f for f in c["families"]), html.escape(c["text"]))
+            for c in cases[start:start + chunk])
+        with tempfile.NamedTemporaryFile("w", suffix=".html", delete=False, encoding="utf-8") as f:
+            f.write(PAGE % {"size": conf.SIZE, "divs": divs})
+            path = f.name
+        try:
+            dom = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
+                                  "file://" + path], capture_output=True, timeout=600).stdout.decode("utf-8")
+        finally:
+            os.unlink(path)
+        body = dom.split('<pre id="out">', 1)[1].split("</pre>", 1)[0]
+        results.extend(json.loads(html.unescape(body)))
+    return results
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--plumb", default=os.path.join(conf.ROOT, ".build/release/plumb"))
+    ap.add_argument("--corpus", default=os.path.join(conf.ROOT, "Benchmarks/Corpus/cells.jsonl"))
+    ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--profiles", default="standard,pango")
+    ap.add_argument("--show", type=int, default=0, help="print N disagreements of the first profile")
+    ap.add_argument("--append-report", help="append a Chromium section to this Markdown report")
+    args = ap.parse_args()
+    cells = [json.loads(l) for l in open(args.corpus, encoding="utf-8") if l.strip()]
+    if args.limit:
+        cells = cells[: args.limit]
+    cases = [{"cell": c, "text": c["text"], "families": f, "width": w}
+             for c in cells for f in conf.CASCADES for w in conf.WIDTHS]
+    chrome = chromium_lines(cases)
+    version = subprocess.run(["chromium", "--version"], capture_output=True).stdout.decode().strip()
+    section = ["", "## Second reference: Chromium (issue 7, in progress)", "",
+               "`Tests/Conformance/chromium_reference.py` lays the same %d cases out in %s (headless,"
+               " local pages, `white-space: pre-wrap; overflow-wrap: break-word; word-break: normal;"
+               " text-spacing-trim: space-all`) and reads line starts with `Range.getClientRects()`."
+               % (len(cases), version), "",
+               "| Plumb profile | line count agrees with Chromium | all line starts agree |", "|---|---:|---:|"]
+    for profile in args.profiles.split(","):
+        plumb = conf.run_plumb(args.plumb, cases, profile)
+        same = sum(1 for p, c in zip(plumb, chrome) if p and p["lineStarts"] == c)
+        count = sum(1 for p, c in zip(plumb, chrome) if p and len(p["lineStarts"]) == len(c))
+        print("%-9s vs Chromium: line counts %.2f %%, line starts %.2f %% (%d cases)" % (
+            profile, 100.0 * count / len(cases), 100.0 * same / len(cases), len(cases)))
+        section.append("| `%s` | %.2f %% | %.2f %% |" % (profile, 100.0 * count / len(cases), 100.0 * same / len(cases)))
+        if profile == args.profiles.split(",")[0] and args.show:
+            shown = 0
+            for case, p, c in zip(cases, plumb, chrome):
+                if p and p["lineStarts"] != c and shown < args.show:
+                    shown += 1
+                    t = case["text"]
+                    k = next((i for i, (a, b) in enumerate(zip(p["lineStarts"], c)) if a != b), min(len(c), len(p["lineStarts"])))
+                    def seg(st, i):
+                        return t[st[i]:st[i + 1] if i + 1 < len(st) else len(t)] if i < len(st) else ""
+                    print("  w%d %s | plumb %r | chrome %r" % (case["width"], case["families"][0],
+                          seg(p["lineStarts"], max(0, k - 1)) + "⏎" + seg(p["lineStarts"], k),
+                          seg(c, max(0, k - 1)) + "⏎" + seg(c, k)))
+
+
+    section += ["", "There is no `chromium` profile yet. Differences seen so far, for that profile to implement:"
+                " Blink uses ICU with `line-break: normal` (breaks before small kana: `オプシ|ョン`);"
+                " its own table for pairs of ASCII characters (no break after `/`: `and/or`, `http://`;"
+                " a break after `-` before a digit when a letter precedes it: `base-|256`; no break"
+                " between `:` and `%`); a break after any run of spaces whatever follows (`编码 |。`);"
+                " and lines that overflow by less than its 1/64-px layout unit still fit."]
+    if args.append_report:
+        with open(args.append_report, "a", encoding="utf-8") as f:
+            f.write("\n".join(section) + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
