@@ -41,6 +41,7 @@ func monospaceText(
             flags.append(f); fonts.append(0); advances.append(c == 0x09 ? 0 : advance)
         }
         var wb = gStart
+        var paragraphEnd = 0.0
         for g in gStart..<starts.count where flags[g].contains(.breakAfter) || g + 1 == starts.count {
             var width = 0.0, hang = 0.0, tab = false
             for k in wb...g {
@@ -48,10 +49,12 @@ func monospaceText(
                 if flags[k].contains(.hangingSpace) { hang += advances[k] } else { hang = 0 }
                 if flags[k].contains(.tab) { tab = true }
             }
-            words.append(.init(graphemeStart: Int32(wb), graphemeEnd: Int32(g + 1), width: width, hangingWidth: hang, fontMask: 1, hasTab: tab, mandatoryBreakAfter: false))
+            paragraphEnd += width
+            words.append(.init(graphemeStart: Int32(wb), graphemeEnd: Int32(g + 1), width: width, hangingWidth: hang, fontMask: 1, hasTab: tab, mandatoryBreakAfter: false, end: paragraphEnd))
             wb = g + 1
         }
-        paragraphs.append(.init(byteStart: Int32(offset), byteEnd: Int32(offset + chars.count), graphemeStart: Int32(gStart), graphemeEnd: Int32(starts.count), wordStart: Int32(wStart), wordEnd: Int32(words.count)))
+        let hasTab = words[wStart...].contains { $0.hasTab }
+        paragraphs.append(.init(byteStart: Int32(offset), byteEnd: Int32(offset + chars.count), graphemeStart: Int32(gStart), graphemeEnd: Int32(starts.count), wordStart: Int32(wStart), wordEnd: Int32(words.count), isSimple: !hasTab, uniformMask: 1))
         offset += chars.count + 1
     }
     return PreparedText(

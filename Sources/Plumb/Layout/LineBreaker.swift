@@ -106,8 +106,60 @@ struct LineBreaker {
     private func breakParagraph<Sink: LineSink>(
         _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, into out: inout Sink
     ) {
+        if policy == .words && paragraph.isSimple {
+            breakSimpleParagraph(p, paragraph, v, into: &out)
+        } else {
+            breakParagraph(p, paragraph, v, fromWord: Int(paragraph.wordStart), into: &out)
+        }
+    }
+
+    /// Word wrapping of a paragraph without tabs or mandatory breaks: each line's last word is
+    /// found by binary search over the words' paragraph-relative ends (the visible end of word j,
+    /// end − hanging, never decreases with j), so a line costs O(log words), not O(words). The
+    /// fit test is the greedy one (content up to the word, hanging whitespace excluded, within
+    /// the width). A word wider than a whole line hands over to the general loop.
+    private func breakSimpleParagraph<Sink: LineSink>(
+        _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, into out: inout Sink
+    ) {
+        let limit = maxWidth + Self.tolerance
+        let words = v.words
+        let last = Int(paragraph.wordEnd) - 1
+        var w = Int(paragraph.wordStart)
+        while w <= last {
+            guard out.count < lineLimit else { return }
+            let base = w == Int(paragraph.wordStart) ? 0 : words[w - 1].end
+            let first = words[w]
+            if first.end - first.hangingWidth - base > limit {
+                // An overlong word starts this line: the general algorithm handles the rest.
+                breakParagraph(p, paragraph, v, fromWord: w, into: &out)
+                return
+            }
+            var lo = w
+            var hi = last
+            while lo < hi {
+                let mid = (lo + hi + 1) >> 1
+                if words[mid].end - words[mid].hangingWidth - base <= limit { lo = mid } else { hi = mid - 1 }
+            }
+            var mask = paragraph.uniformMask
+            if mask == 0 { for k in w...lo { mask |= words[k].fontMask } }
+            let end = words[lo]
+            out.append(
+                LineBox(
+                    graphemeStart: first.graphemeStart, graphemeEnd: end.graphemeEnd,
+                    usedWidth: end.end - end.hangingWidth - base, hangingWidth: end.hangingWidth,
+                    fontMask: mask, paragraph: p, endsParagraph: lo == last, endsInsideWord: false))
+            w = lo + 1
+        }
+    }
+
+    /// The general greedy loop, from word `startWord` on an empty line.
+    private func breakParagraph<Sink: LineSink>(
+        _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, fromWord startWord: Int,
+        into out: inout Sink
+    ) {
         let limit = policy == .none ? Double.infinity : maxWidth + Self.tolerance
-        var line = Cursor(start: paragraph.graphemeStart, end: paragraph.graphemeStart)
+        let startGrapheme = v.words[startWord].graphemeStart
+        var line = Cursor(start: startGrapheme, end: startGrapheme)
 
         func emit(endsParagraph: Bool, insideWord: Bool) {
             out.append(
@@ -118,9 +170,9 @@ struct LineBreaker {
             line = Cursor(start: line.end, end: line.end)
         }
 
-        var unitStart = paragraph.graphemeStart
+        var unitStart = startGrapheme
         let paragraphEnd = paragraph.graphemeEnd
-        var wordIndex = Int(paragraph.wordStart)
+        var wordIndex = startWord
         while unitStart < paragraphEnd {
             guard out.count < lineLimit else { return }
             // The next unit: the rest of the current word, or one grapheme (+ its hanging

@@ -48,6 +48,9 @@ final class PreparedText: Sendable {
         var fontMask: UInt64
         var hasTab: Bool
         var mandatoryBreakAfter: Bool
+        /// Where the word ends, measured from its paragraph's start (Σ widths so far): lets
+        /// the breaker find a line's last word by binary search.
+        var end: Double = 0
     }
 
     /// A paragraph: text between hard breaks.
@@ -59,6 +62,10 @@ final class PreparedText: Sendable {
         var graphemeEnd: Int32
         var wordStart: Int32
         var wordEnd: Int32
+        /// No tabs and no mandatory breaks inside: lines can be found by binary search.
+        var isSimple: Bool = false
+        /// The font mask shared by every word, or 0 when words use different fonts.
+        var uniformMask: UInt64 = 0
     }
 
     let fonts: [FontUse]

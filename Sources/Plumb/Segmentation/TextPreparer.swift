@@ -50,11 +50,16 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let graphemeStart = b.graphemeEnds.count
         let wordStart = b.words.count
         defer {
+            let words = b.words[wordStart...]
+            let simple = !words.contains { $0.hasTab || $0.mandatoryBreakAfter }
+            let firstMask = words.first?.fontMask ?? 0
+            let uniform = words.allSatisfy { $0.fontMask == firstMask } ? firstMask : 0
             b.paragraphs.append(
                 PreparedText.Paragraph(
                     byteStart: Int32(range.lowerBound), byteEnd: Int32(range.upperBound),
                     graphemeStart: Int32(graphemeStart), graphemeEnd: Int32(b.graphemeEnds.count),
-                    wordStart: Int32(wordStart), wordEnd: Int32(b.words.count)))
+                    wordStart: Int32(wordStart), wordEnd: Int32(b.words.count),
+                    isSimple: simple, uniformMask: uniform))
         }
         guard !range.isEmpty else { return }
         let para = UnsafeBufferPointer(rebasing: text[range])
@@ -175,6 +180,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
 
         // 4. Words.
         var wordBegin = graphemeStart
+        var end = 0.0
         var width = 0.0
         var hanging = 0.0
         var mask: UInt64 = 0
@@ -192,11 +198,13 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             if f.contains(.tab) { hasTab = true }
             mask |= PreparedText.fontBit(b.graphemeFonts[g])
             if f.contains(.breakAfter) || g + 1 == count {
+                end += width
                 b.words.append(
                     PreparedText.Word(
                         graphemeStart: Int32(wordBegin), graphemeEnd: Int32(g + 1), width: width,
                         hangingWidth: hanging, fontMask: mask, hasTab: hasTab,
-                        mandatoryBreakAfter: f.contains(.mandatoryBreakAfter) && g + 1 < count))
+                        mandatoryBreakAfter: f.contains(.mandatoryBreakAfter) && g + 1 < count,
+                        end: end))
                 wordBegin = g + 1
                 width = 0
                 hanging = 0
