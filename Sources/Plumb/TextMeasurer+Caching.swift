@@ -34,9 +34,8 @@ extension TextMeasurer {
         if let hit = resultCache.value(for: keys.result) {
             return Self.measurement(hit, scale: cleanScale)
         }
-        if let range = resultCache.value(for: keys.range), range.isReusableAcrossWidths,
-            range.widestLine <= w, w <= range.layoutWidth
-        {
+        let range = resultCache.value(for: keys.range)
+        if let range, range.isReusableAcrossWidths, range.widestLine <= w, w <= range.layoutWidth {
             resultCache.insert(range, for: keys.result)
             return Self.measurement(range, scale: cleanScale)
         }
@@ -47,7 +46,11 @@ extension TextMeasurer {
             let cached = Self.cached(r.measurement, layout: layout, layoutWidth: w, scale: cleanScale)
         {
             resultCache.insert(cached, for: keys.result)
-            resultCache.insert(cached, for: keys.range)
+            // One range entry per text and style: the first reusable layout keeps it (a width
+            // change then costs one insert, not two).
+            if range == nil || range?.isReusableAcrossWidths == false {
+                resultCache.insert(cached, for: keys.range)
+            }
         }
         return r.measurement
     }
