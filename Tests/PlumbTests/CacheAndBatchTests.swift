@@ -194,3 +194,26 @@ import Testing
         #expect(m.cacheStatistics.results.evictions > 0)
     }
 }
+
+@Suite struct KeyIndexTests {
+    @Test func behavesLikeADictionaryUnderRandomEdits() {
+        var index = KeyIndex()
+        var model: [CacheKey: Int32] = [:]
+        var rng = SystemRandomNumberGenerator()
+        var keys: [CacheKey] = [CacheKey(low: 0, high: 0)]  // the zero key is a valid key too
+        for _ in 0..<300 { keys.append(CacheKey(low: UInt64.random(in: 0...63, using: &rng), high: UInt64.random(in: 0...3, using: &rng))) }
+        for step in 0..<20_000 {
+            let k = keys[Int.random(in: 0..<keys.count, using: &rng)]
+            if Bool.random(using: &rng) {
+                index[k] = Int32(step)
+                model[k] = Int32(step)
+            } else {
+                #expect(index.removeValue(forKey: k) == model.removeValue(forKey: k))
+            }
+            if step % 1000 == 0 {
+                #expect(index.count == model.count)
+                for key in keys { #expect(index[key] == model[key]) }
+            }
+        }
+    }
+}

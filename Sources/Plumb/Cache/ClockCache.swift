@@ -49,7 +49,7 @@ final class ClockCache<Value: Sendable>: Sendable {
     }
 
     private struct Shard: ~Copyable {
-        var index: [CacheKey: Int32] = [:]
+        var index = KeyIndex()
         var slots: [Slot] = []
         var free: [Int32] = []
         var hand: Int = 0
