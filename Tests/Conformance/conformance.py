@@ -255,8 +255,8 @@ Two Plumb profiles are compared with the same Pango run:
 
 Categories are assigned by a heuristic on the first differing line: *space font* (spaces next to
 CJK/Hangul/Arabic/Hebrew/Thai text), *trailing spaces*, *break after hyphen*, *break at slash*,
-*quotation marks next to CJK* (Pango 1.50 and ICU 72 both predate UAX #14's LB19a but tailor
-quotes differently), *Thai word segmentation* (ICU's Thai dictionary and Pango's libthai
+*quotation marks next to CJK* (Pango 1.50 predates UAX #14's LB19a and tailors quotes its own
+way; `standard` adds LB19a to ICU 72), *Thai word segmentation* (ICU's Thai dictionary and Pango's libthai
 split some words differently: an inherent difference of dictionaries), *emoji*, *width at the
 box edge* (a line within 0.1 pt of the box, where
 sub-pixel width differences decide), and *other* (a different break opportunity with equal

@@ -150,3 +150,17 @@ extension ConformanceTests {
         #expect(abs(width("%s אינה מותקנת 🇦🇫♟️", ["Noto Sans", "Noto Sans CJK SC"]) - 149.400) < 0.01)
     }
 }
+
+extension ConformanceTests {
+    @Test func standardFollowsLB19aForCurlyQuotesBetweenEastAsianCharacters() {
+        // 15 pt CJK: each character 15 pt; the box holds four of them.
+        let text = "中文中“引用”中文"
+        let standard = lineTexts(engine.layout(text, style: style15(["Noto Sans CJK SC"]), width: 60))
+        #expect(standard.first == "中文中")  // LB19a: a break before “ between 中 and 引
+        var pango = style15(["Noto Sans CJK SC"])
+        pango.compatibility = .pango
+        #expect(lineTexts(engine.layout(text, style: pango, width: 60)).first == "中文")  // older UAX #14: “ sticks
+        // ASCII quotes keep the old rule in both profiles.
+        #expect(lineTexts(engine.layout("中文中\"引用\"中文", style: style15(["Noto Sans CJK SC"]), width: 60)).first == "中文")
+    }
+}

@@ -4,8 +4,9 @@
 /// which font shapes the spaces between clusters of a fallback font, and how much trailing
 /// whitespace hangs past the line end.
 public enum Compatibility: String, Hashable, Sendable, CaseIterable {
-    /// Plumb's own rules (UIKit where known): spaces take the first cascade font that has
-    /// them; all trailing spaces hang.
+    /// Plumb's own rules (UIKit where known): ICU's UAX #14 plus Unicode 15.1's LB19a
+    /// (curly quotes between East Asian characters), spaces take the first cascade font that
+    /// has them, all trailing spaces hang.
     case standard
     /// Pango 1.50: a run of spaces keeps the font of the cluster before it; leading spaces
     /// take the next cluster's font; a color emoji font never shapes spaces; only the last

@@ -136,6 +136,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         }
         if b.compatibility == .pango {
             addPangoBreaks(para, base: base, graphemes: graphemeStart..<b.graphemeEnds.count, into: &b)
+        } else {
+            addLB19aBreaks(graphemes: graphemeStart..<b.graphemeEnds.count, firstScalars: firstScalars, into: &b)
         }
 
         // 3. Segments (one font, one script, no break opportunity inside) → advances.
@@ -232,6 +234,24 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
 
     private static let hani = Font.tag("Hani"), hira = Font.tag("Hira"), kana = Font.tag("Kana"),
         hang = Font.tag("Hang"), bopo = Font.tag("Bopo")
+
+    /// Unicode 15.1's LB19a, which ICU 72 predates: an initial quotation mark (Pi) between two
+    /// East Asian characters may start a line (`中文|“引用”`), and a final one (Pf) between two
+    /// East Asian characters may end one (`”|中文`). ASCII quotes are unaffected (neither Pi nor
+    /// Pf). East Asian = the CJK ranges of `ClusterClassifier.isCJK` (wide and full-width).
+    private func addLB19aBreaks(graphemes range: Range<Int>, firstScalars: [UInt32], into b: inout Builder) {
+        guard range.count >= 3 else { return }
+        func scalar(_ g: Int) -> Unicode.Scalar? { Unicode.Scalar(firstScalars[g - range.lowerBound]) }
+        func eastAsian(_ g: Int) -> Bool { scalar(g).map(ClusterClassifier.isCJK) ?? false }
+        for g in (range.lowerBound + 1)..<(range.upperBound - 1) {
+            guard let s = scalar(g), eastAsian(g - 1), eastAsian(g + 1) else { continue }
+            switch s.properties.generalCategory {
+            case .initialPunctuation: b.flags[g - 1].insert(.breakAfter)
+            case .finalPunctuation: b.flags[g].insert(.breakAfter)
+            default: break
+            }
+        }
+    }
 
     /// Break opportunities Pango 1.50 has and ICU 72 does not (measured on the corpus):
     /// - after a hyphen-minus that follows a space and precedes a letter or digit
