@@ -5,7 +5,7 @@
 /// arrays. Shaped segments go through the shared `SegmentCache` (tier 1), so words seen
 /// before are never shaped again.
 ///
-/// - Thread safety: not thread-safe; use one per thread (`MeasuringContext` pools them).
+/// - Thread safety: not thread-safe; use one per thread (`PreparerPool` lends them out).
 final class TextPreparer: @unchecked Sendable {  // one thread at a time (PreparerPool)
     private let iterators: BreakIterators
     private let shaper = Shaper()
