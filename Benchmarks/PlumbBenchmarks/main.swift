@@ -39,6 +39,16 @@ report.add("cold: fresh engine, 1 worker", runs: runs, cells: texts.count) {
     for t in texts { Sink.value &+= Int(m.measure(t, style: r, width: 320, scale: 2).height) }
 }
 
+for profile in [Compatibility.pango, .chromium] {
+    var profiled = style
+    profiled.compatibility = profile
+    report.add("cold: fresh engine, 1 worker, \(profile.rawValue) profile", runs: runs, cells: texts.count) {
+        let m = TextMeasurer()
+        let r = m.resolve(profiled)
+        for t in texts { Sink.value &+= Int(m.measure(t, style: r, width: 320, scale: 2).height) }
+    }
+}
+
 let engine = TextMeasurer()
 let resolved = engine.resolve(style)
 for t in texts { _ = engine.measure(t, style: resolved, width: 320, scale: 2) }

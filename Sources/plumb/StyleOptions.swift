@@ -61,7 +61,7 @@ enum StyleFields {
         StyleField(json: "truncatesLastVisibleLine", option: nil, valueName: "", kind: .bool, help: "") { r, v in r.style.options.set(.truncatesLastVisibleLine, v.bool); return nil },
         StyleField(json: "heightLimit", option: "height-limit", valueName: "points", kind: .double, help: "Bounding height: an upper bound, lines that do not fit are dropped.") { r, v in r.style.heightLimit = v.double; return nil },
         StyleField(json: "compatibility", option: "compatibility", valueName: "profile", kind: .string,
-                   help: "Follow whose conventions where engines differ: standard or pango. (default: standard)") { r, v in
+                   help: "Follow whose conventions where engines differ: standard, pango or chromium. (default: standard)") { r, v in
             guard let c = Compatibility(rawValue: v.string) else { return "unknown compatibility '\(v.string)'" }
             r.style.compatibility = c
             return nil

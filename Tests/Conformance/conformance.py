@@ -297,7 +297,7 @@ def main():
     pango_results = [pango.lines(c["text"], c["families"], c["width"]) for c in cases]
     t1 = time.time()
     runs = {}
-    for profile in ["standard", "pango"]:
+    for profile in ["standard", "pango", "chromium"]:
         plumb_results = run_plumb(args.plumb, cases, profile)
         runs[profile] = evaluate(cases, pango_results, plumb_results)
     t2 = time.time()
@@ -330,6 +330,7 @@ def main():
         print("  categories:", dict(e["categories"].most_common()))
     report_section("Profile `pango` (Plumb told to follow Pango's conventions)", runs["pango"], lines)
     report_section("Profile `standard` (Plumb's own conventions)", runs["standard"], lines)
+    report_section("Profile `chromium` against Pango (for comparison)", runs["chromium"], lines)
     if args.report:
         with open(args.report, "w", encoding="utf-8") as f:
             f.write("\n".join(lines) + "\n")

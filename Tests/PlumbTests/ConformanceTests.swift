@@ -164,3 +164,74 @@ extension ConformanceTests {
         #expect(lineTexts(engine.layout("中文中\"引用\"中文", style: style15(["Noto Sans CJK SC"]), width: 60)).first == "中文")
     }
 }
+
+/// The chromium profile against Chromium: a stored subset (Tests/Conformance/chromium_subset.jsonl,
+/// 400 cases with Chromium 156's line starts, written by `chromium_reference.py --write-subset`)
+/// replayed with floors, and one test per Blink rule with a real example.
+@Suite struct ChromiumProfileTests {
+    struct Case: Decodable {
+        var text: String
+        var families: [String]
+        var size: Double
+        var width: Double
+        var chromiumLineStarts: [Int]
+    }
+
+    static let lineCountFloor = 0.9975  // 400 of 400 when recorded
+    static let lineStartsFloor = 0.99  // 400 of 400 when recorded
+
+    func chromium(_ families: [String] = ["Noto Sans"]) -> TextStyle {
+        var s = style15(families)
+        s.compatibility = .chromium
+        return s
+    }
+
+    @Test func agreesWithChromiumOnTheStoredSubset() throws {
+        let url = ConformanceTests.subsetURL.deletingLastPathComponent().appendingPathComponent("chromium_subset.jsonl")
+        let cases = try Data(contentsOf: url).split(separator: UInt8(ascii: "\n")).map {
+            try JSONDecoder().decode(Case.self, from: Data($0))
+        }
+        #expect(cases.count == 400)
+        var sameCount = 0, sameStarts = 0
+        for c in cases {
+            var s = TextStyle(families: c.families, size: c.size)
+            s.compatibility = .chromium
+            let starts = engine.layout(c.text, style: s, width: c.width).lines.map(\.scalarRange.lowerBound)
+            if starts.count == c.chromiumLineStarts.count { sameCount += 1 }
+            if starts == c.chromiumLineStarts { sameStarts += 1 }
+        }
+        #expect(Double(sameCount) / 400 >= Self.lineCountFloor)
+        #expect(Double(sameStarts) / 400 >= Self.lineStartsFloor)
+    }
+
+    @Test func breaksBeforeSmallKanaLikeCSSLineBreakNormal() {
+        let text = "使用方法: apt-cdrom [オプション] コマンド"
+        #expect(engine.layout(text, style: chromium(["Noto Sans CJK SC"]), width: 200).lines[1].scalarRange.lowerBound == 20)  // オプシ|ョン
+        #expect(engine.layout(text, style: style15(["Noto Sans CJK SC"]), width: 200).lines[1].scalarRange.lowerBound == 19)  // オプ|ション
+    }
+
+    @Test func asciiPairRules() {
+        // No break after "/" between ASCII characters ("and/or" stays whole).
+        let w = engine.measure("misaligned [:upper:] and/", style: style15(["Noto Sans"]), width: 1000).width + 1
+        #expect(lineTexts(engine.layout("misaligned [:upper:] and/or x", style: chromium(), width: w)).first == "misaligned [:upper:] ")
+        #expect(lineTexts(engine.layout("misaligned [:upper:] and/or x", style: style15(["Noto Sans"]), width: w)).first == "misaligned [:upper:] and/")
+        // A break after "-" before a digit when a letter precedes it.
+        let w2 = engine.measure("Archive base-", style: style15(["Noto Sans"]), width: 1000).width + 1
+        #expect(lineTexts(engine.layout("Archive base-256 value", style: chromium(), width: w2)).first == "Archive base-")
+        #expect(lineTexts(engine.layout("Archive base-256 value", style: style15(["Noto Sans"]), width: w2)).first == "Archive ")
+    }
+
+    @Test func linesOverflowingByLessThanALayoutUnitStillFit() {
+        // "aaa bbb": 60 pt of visible content; a box 0.01 pt narrower still holds it in
+        // Blink (1/64-px layout units), not with the float-noise tolerance.
+        func lines(_ tolerance: Double) -> Int {
+            let p = monospaceText("aaa bbb ccc", fitTolerance: tolerance)
+            return LineBreaker(text: p, maxWidth: 69.99, policy: .words, tabInterval: 28, lineLimit: .max).lines().count
+        }
+        #expect(lines(1.0 / 64) == 2)  // "aaa bbb " | "ccc"
+        #expect(lines(LineBreaker.tolerance) == 3)
+        // The profile carries the tolerance.
+        let prepared = engine.compute("abc", style: engine.resolve(chromium()), width: 100, scale: 2, extraWarnings: []).prepared
+        #expect(prepared?.fitTolerance == 1.0 / 64)
+    }
+}

@@ -18,7 +18,8 @@ let notoCJKLine15 = 21.72
 /// spaces and every '-', and '\n' separates paragraphs. Heights come from `metrics`.
 func monospaceText(
     _ text: String, advance: Double = 10,
-    metrics: (ascender: Double, descender: Double, gap: Double) = (8, -2, 1)
+    metrics: (ascender: Double, descender: Double, gap: Double) = (8, -2, 1),
+    fitTolerance: Double = LineBreaker.tolerance
 ) -> PreparedText {
     let font = engine.fonts.cascade(for: FontDescriptor()).primary
     let use = PreparedText.FontUse(
@@ -60,7 +61,8 @@ func monospaceText(
     return PreparedText(
         fonts: [use], graphemeStarts: starts, graphemeEnds: ends, advances: advances, flags: flags,
         graphemeFonts: fonts, words: words, paragraphs: paragraphs, ellipsisFont: 0,
-        ellipsisWidth: advance, utf8Count: bytes.count, missingGlyphClusters: 0)
+        ellipsisWidth: advance, utf8Count: bytes.count, missingGlyphClusters: 0,
+        fitTolerance: fitTolerance)
 }
 
 /// The texts of a layout's lines.

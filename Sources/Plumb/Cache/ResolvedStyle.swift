@@ -41,7 +41,12 @@ extension ResolvedStyle {
         }
         // Only 64-bit fields: padding bytes would make keys nondeterministic.
         struct Fields { var families: UInt64; var count: UInt64; var size: UInt64; var weight: UInt64; var italic: UInt64; var letter: UInt64; var compatibility: UInt64 }
-        let compatibility: UInt64 = s.compatibility == .standard ? 0 : 1
+        let compatibility: UInt64
+        switch s.compatibility {
+        case .standard: compatibility = 0
+        case .pango: compatibility = 1
+        case .chromium: compatibility = 2
+        }
         return CacheKey(value: Fields(families: h, count: UInt64(s.font.families.count), size: s.font.size.bitPattern, weight: UInt64(bitPattern: Int64(s.font.weight)), italic: s.font.italic ? 1 : 0, letter: s.letterSpacing.bitPattern, compatibility: compatibility), seed: salt)
     }
 

@@ -121,7 +121,7 @@ struct LineBreaker {
     private func breakSimpleParagraph<Sink: LineSink>(
         _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, into out: inout Sink
     ) {
-        let limit = maxWidth + Self.tolerance
+        let limit = maxWidth + text.fitTolerance
         let words = v.words
         let last = Int(paragraph.wordEnd) - 1
         var w = Int(paragraph.wordStart)
@@ -157,7 +157,7 @@ struct LineBreaker {
         _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, fromWord startWord: Int,
         into out: inout Sink
     ) {
-        let limit = policy == .none ? Double.infinity : maxWidth + Self.tolerance
+        let limit = policy == .none ? Double.infinity : maxWidth + text.fitTolerance
         let startGrapheme = v.words[startWord].graphemeStart
         var line = Cursor(start: startGrapheme, end: startGrapheme)
 

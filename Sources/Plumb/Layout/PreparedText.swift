@@ -84,14 +84,18 @@ final class PreparedText: Sendable {
     /// Pango's convention: only the last of several trailing spaces hangs, so a space fits
     /// only if the line before it does (spaces can wrap inside an overlong run).
     let hangsOnlyLastSpace: Bool
+    /// How far a line may exceed the box and still fit: float noise (1e-6 pt), or Blink's
+    /// 1/64-px layout unit for the chromium profile.
+    let fitTolerance: Double
 
     init(
         fonts: [FontUse], graphemeStarts: [Int32], graphemeEnds: [Int32], advances: [Double],
         flags: [GraphemeFlags], graphemeFonts: [UInt8], words: [Word], paragraphs: [Paragraph],
         ellipsisFont: UInt8, ellipsisWidth: Double, utf8Count: Int, missingGlyphClusters: Int,
-        hangsOnlyLastSpace: Bool = false
+        hangsOnlyLastSpace: Bool = false, fitTolerance: Double = LineBreaker.tolerance
     ) {
         self.hangsOnlyLastSpace = hangsOnlyLastSpace
+        self.fitTolerance = fitTolerance
         self.fonts = fonts
         self.graphemeStarts = graphemeStarts
         self.graphemeEnds = graphemeEnds

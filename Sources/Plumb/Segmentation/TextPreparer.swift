@@ -8,6 +8,8 @@
 /// - Thread safety: not thread-safe; use one per thread (`PreparerPool` lends them out).
 final class TextPreparer: @unchecked Sendable {  // one thread at a time (PreparerPool)
     private let iterators: BreakIterators
+    /// ICU with CSS `line-break: normal` (the chromium profile), opened on first use.
+    private lazy var normalIterators: BreakIterators = BreakIterators(locale: "en@lb=normal") ?? iterators
     private let shaper = Shaper()
     var shaperForInk: Shaper { shaper }
     private let segmentCache: SegmentCache
@@ -34,6 +36,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     ) -> PreparedText {
         var builder = Builder(cascade: cascade, size: size, letterSpacing: letterSpacing)
         builder.compatibility = compatibility
+        shaper.usesDocumentLanguage = compatibility == .chromium
         builder.reserve(graphemes: utf8.count)
         for range in Paragraphs.ranges(in: utf8) {
             prepareParagraph(utf8, range: range, into: &builder)
@@ -41,7 +44,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let (ellipsisFont, ellipsisWidth) = measureEllipsis(into: &builder)
         return builder.finish(
             utf8Count: utf8.count, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth,
-            hangsOnlyLastSpace: compatibility == .pango)
+            hangsOnlyLastSpace: compatibility == .pango,
+            fitTolerance: compatibility == .chromium ? 1.0 / 64 : LineBreaker.tolerance)
     }
 
     private func prepareParagraph(
@@ -124,7 +128,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
 
         // 2. Line-break opportunities → grapheme flags (an offset inside a cluster moves to
         //    the cluster's end: a cluster is never split).
-        let (offsets, hard) = iterators.lineBreaks(para)
+        let (offsets, hard) = (b.compatibility == .chromium ? normalIterators : iterators).lineBreaks(para)
         var g = graphemeStart
         for (k, offset) in offsets.enumerated() {
             while g < b.graphemeEnds.count && b.graphemeEnds[g] - base < offset { g += 1 }
@@ -138,6 +142,9 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             addPangoBreaks(para, base: base, graphemes: graphemeStart..<b.graphemeEnds.count, into: &b)
         } else {
             addLB19aBreaks(graphemes: graphemeStart..<b.graphemeEnds.count, firstScalars: firstScalars, into: &b)
+        }
+        if b.compatibility == .chromium {
+            addChromiumBreaks(para, base: base, graphemes: graphemeStart..<b.graphemeEnds.count, into: &b)
         }
 
         // 3. Segments (one font, one script, no break opportunity inside) → advances.
@@ -249,6 +256,64 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             case .initialPunctuation: b.flags[g - 1].insert(.breakAfter)
             case .finalPunctuation: b.flags[g].insert(.breakAfter)
             default: break
+            }
+        }
+    }
+
+    /// The script as the segment cache sees it: shaping with the document language (chromium
+    /// profile) gives other advances, so it gets other keys.
+    @inline(__always)
+    private func keyScript(_ script: UInt32) -> UInt32 {
+        shaper.usesDocumentLanguage ? script | 0x8000_0000 : script
+    }
+
+    /// Blink's tailoring of ICU (measured against Chromium on the corpus): a break after every
+    /// run of spaces (unless a no-break space follows); between two ASCII characters no break
+    /// after `/` or `\` or between `:`/`.`/`,`/`;` and `%`/`$`; a break after a `-` that follows
+    /// a space and precedes a letter or another `-`, and after `-` before a digit when a letter
+    /// or digit precedes it.
+    private func addChromiumBreaks(
+        _ para: UnsafeBufferPointer<UInt8>, base: Int32, graphemes range: Range<Int>,
+        into b: inout Builder
+    ) {
+        guard range.count >= 2 else { return }
+        func byte(_ g: Int) -> UInt8? {
+            let start = Int(b.graphemeStarts[g] - base)
+            let end = Int(b.graphemeEnds[g] - base)
+            return end - start == 1 ? para[start] : nil
+        }
+        func isDigit(_ c: UInt8?) -> Bool { c.map { (0x30...0x39).contains($0) } ?? false }
+        func isAlnum(_ c: UInt8?) -> Bool {
+            guard let c else { return false }
+            let lower: UInt8 = c | 0x20
+            return isDigit(c) || (0x61...0x7A).contains(lower)
+        }
+        let slash = UInt8(ascii: "/")
+        let backslash = UInt8(ascii: "\\")
+        let colon = UInt8(ascii: ":"), period = UInt8(ascii: "."), comma = UInt8(ascii: ","),
+            semicolon = UInt8(ascii: ";"), percent = UInt8(ascii: "%"), dollar = UInt8(ascii: "$")
+        let hyphen = UInt8(ascii: "-")
+        for g in range.lowerBound..<(range.upperBound - 1) {
+            let c = byte(g)
+            let next = byte(g + 1)
+            let nextIsSpace = b.flags[g + 1].contains(.hangingSpace)
+            if b.flags[g].contains(.hangingSpace) && !nextIsSpace {
+                let nbsp = Int(b.graphemeEnds[g + 1] - b.graphemeStarts[g + 1]) == 2
+                    && para[Int(b.graphemeStarts[g + 1] - base)] == 0xC2
+                    && para[Int(b.graphemeStarts[g + 1] - base) + 1] == 0xA0
+                if !nbsp { b.flags[g].insert(.breakAfter) }
+            } else if c == slash || c == backslash, let next, next > 0x20, next < 0x7F {
+                b.flags[g].remove(.breakAfter)
+            } else if c == hyphen, isDigit(next), g > range.lowerBound, isAlnum(byte(g - 1)) {
+                b.flags[g].insert(.breakAfter)
+            } else if c == hyphen, g > range.lowerBound, b.flags[g - 1].contains(.hangingSpace),
+                next == hyphen || (isAlnum(next) && !isDigit(next))
+            {
+                b.flags[g].insert(.breakAfter)
+            } else if let c, c == colon || c == period || c == comma || c == semicolon,
+                next == percent || next == dollar
+            {
+                b.flags[g].remove(.breakAfter)
             }
         }
     }
@@ -400,7 +465,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let byteEnd = Int(b.graphemeEnds[range.upperBound - 1])
         let bytes = UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd])
         let fontUse = b.fontList[Int(b.graphemeFonts[range.lowerBound])]
-        let key = SegmentCache.key(bytes: bytes, fontID: fontUse.id, script: script)
+        let key = SegmentCache.key(bytes: bytes, fontID: fontUse.id, script: keyScript(script))
         let scale = b.size / fontUse.upem
         if clusterUnits.count < range.upperBound { clusterUnits.append(contentsOf: repeatElement(0, count: range.upperBound - clusterUnits.count)) }
         if let cached = segmentCache.advances(for: key), cached.count == range.count {
@@ -438,7 +503,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let byteEnd = Int(b.graphemeEnds[g])
         let bytes = UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd])
         let fontUse = b.fontList[Int(b.graphemeFonts[g])]
-        let key = SegmentCache.key(bytes: bytes, fontID: fontUse.id, script: script)
+        let key = SegmentCache.key(bytes: bytes, fontID: fontUse.id, script: keyScript(script))
         var pair: [Int32]
         if let cached = segmentCache.advances(for: key), cached.count == 2 {
             pair = cached
@@ -582,7 +647,7 @@ private struct Builder {
         return UInt8(fontList.count - 1)
     }
 
-    func finish(utf8Count: Int, ellipsisFont: UInt8, ellipsisWidth: Double, hangsOnlyLastSpace: Bool) -> PreparedText {
+    func finish(utf8Count: Int, ellipsisFont: UInt8, ellipsisWidth: Double, hangsOnlyLastSpace: Bool, fitTolerance: Double) -> PreparedText {
         let uses = fontList.map { entry -> PreparedText.FontUse in
             let m = entry.font.metrics
             return PreparedText.FontUse(
@@ -594,7 +659,7 @@ private struct Builder {
             advances: advances, flags: flags, graphemeFonts: graphemeFonts, words: words,
             paragraphs: paragraphs, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth,
             utf8Count: utf8Count, missingGlyphClusters: missingGlyphClusters,
-            hangsOnlyLastSpace: hangsOnlyLastSpace)
+            hangsOnlyLastSpace: hangsOnlyLastSpace, fitTolerance: fitTolerance)
     }
 }
 

@@ -17,6 +17,10 @@ final class Shaper {
 
     deinit { hb_buffer_destroy(buffer) }
 
+    /// Shape every script with the document's language ("en") instead of the script's sample
+    /// language, as Chromium does for an element with `lang="en"` (the chromium profile).
+    var usesDocumentLanguage = false
+
     /// Shapes `text` in `font` and adds each glyph's advance to the grapheme containing it.
     ///
     /// - Parameters:
@@ -88,7 +92,7 @@ final class Shaper {
             hb_buffer_set_script(buffer, s)
             hb_buffer_set_direction(buffer, hb_script_get_horizontal_direction(s))
         }
-        hb_buffer_set_language(buffer, Self.language(forScript: script))
+        hb_buffer_set_language(buffer, usesDocumentLanguage ? Self.english : Self.language(forScript: script))
         hb_buffer_guess_segment_properties(buffer)
     }
 
@@ -100,6 +104,7 @@ final class Shaper {
     }
 
     private static let hani = Font.tag("Hani")
+    nonisolated(unsafe) private static let english = hb_language_from_string("en", -1)
 
     @inline(__always)
     private static func graphemeIndex(containing offset: Int32, in ends: UnsafeBufferPointer<Int32>) -> Int {
