@@ -13,7 +13,8 @@ public enum Compatibility: String, Hashable, Sendable, CaseIterable {
     /// trailing space hangs.
     case pango
     /// Chromium (Blink), in progress: ICU with CSS `line-break: normal` (breaks before small
-    /// kana), a break after every run of spaces, no break after `/` between ASCII characters, a
+    /// kana), a break after every run of spaces, no break after `/`, `\` or `|` between ASCII
+    /// characters (nor between `:`/`.` and `%`/`$`), a
     /// break after `-` before a digit when a letter or digit precedes it, and lines that
     /// overflow by less than Blink's 1/64-px layout unit still fit. See Accuracy.md for its
     /// measured agreement.

@@ -269,7 +269,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
 
     /// Blink's tailoring of ICU (measured against Chromium on the corpus): a break after every
     /// run of spaces (unless a no-break space follows); between two ASCII characters no break
-    /// after `/` or `\` or between `:`/`.`/`,`/`;` and `%`/`$`; a break after a `-` that follows
+    /// after `/`, `\` or `|`, nor between `:`/`.`/`,`/`;` and `%`/`$`; a break after a `-` that follows
     /// a space and precedes a letter or another `-`, and after `-` before a digit when a letter
     /// or digit precedes it.
     private func addChromiumBreaks(
@@ -290,6 +290,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         }
         let slash = UInt8(ascii: "/")
         let backslash = UInt8(ascii: "\\")
+        let bar = UInt8(ascii: "|")
         let colon = UInt8(ascii: ":"), period = UInt8(ascii: "."), comma = UInt8(ascii: ","),
             semicolon = UInt8(ascii: ";"), percent = UInt8(ascii: "%"), dollar = UInt8(ascii: "$")
         let hyphen = UInt8(ascii: "-")
@@ -302,7 +303,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                     && para[Int(b.graphemeStarts[g + 1] - base)] == 0xC2
                     && para[Int(b.graphemeStarts[g + 1] - base) + 1] == 0xA0
                 if !nbsp { b.flags[g].insert(.breakAfter) }
-            } else if c == slash || c == backslash, let next, next > 0x20, next < 0x7F {
+            } else if c == slash || c == backslash || c == bar, let next, next > 0x20, next < 0x7F {
                 b.flags[g].remove(.breakAfter)
             } else if c == hyphen, isDigit(next), g > range.lowerBound, isAlnum(byte(g - 1)) {
                 b.flags[g].insert(.breakAfter)
