@@ -115,7 +115,7 @@ def main():
         section += ["", "`standard` agrees on line count with Chromium or with Pango on %.2f %% of cases." % standard_either]
     section += ["", "The `chromium` profile follows Blink where it tailors ICU: `line-break: normal` (breaks"
                 " before small kana: `オプシ|ョン`); a break after every run of spaces; no break after"
-                " `/` or `\\` between ASCII characters, nor between `:`/`.`/`,`/`;` and `%`/`$`; a break"
+                " `/`, `\\` or `|` between ASCII characters, nor between `:`/`.`/`,`/`;` and `%`/`$`; a break"
                 " after `-` before a digit when a letter or digit precedes it (`base-|256`) and after a `-`"
                 " that follows a space (`list -|-upgradable`); shaping with the document language (`en`);"
                 " and lines that overflow by less than Blink's 1/64-px layout unit still fit. Remaining"
