@@ -54,6 +54,7 @@ func monospaceText(
             words.append(.init(graphemeStart: Int32(wb), graphemeEnd: Int32(g + 1), width: width, hangingWidth: hang, fontMask: 1, hasTab: tab, mandatoryBreakAfter: false, end: paragraphEnd))
             wb = g + 1
         }
+        for k in wStart..<words.count { words[k].nextMaskChange = Int32(words.count) }
         let hasTab = words[wStart...].contains { $0.hasTab }
         paragraphs.append(.init(byteStart: Int32(offset), byteEnd: Int32(offset + chars.count), graphemeStart: Int32(gStart), graphemeEnd: Int32(starts.count), wordStart: Int32(wStart), wordEnd: Int32(words.count), isSimple: !hasTab, uniformMask: 1))
         offset += chars.count + 1

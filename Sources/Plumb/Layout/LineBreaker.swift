@@ -141,7 +141,13 @@ struct LineBreaker {
                 if words[mid].end - words[mid].hangingWidth - base <= limit { lo = mid } else { hi = mid - 1 }
             }
             var mask = paragraph.uniformMask
-            if mask == 0 { for k in w...lo { mask |= words[k].fontMask } }
+            if mask == 0 {
+                var k = w
+                while k <= lo {
+                    mask |= words[k].fontMask
+                    k = Int(words[k].nextMaskChange)
+                }
+            }
             let end = words[lo]
             out.append(
                 LineBox(

@@ -51,6 +51,9 @@ final class PreparedText: Sendable {
         /// Where the word ends, measured from its paragraph's start (Σ widths so far): lets
         /// the breaker find a line's last word by binary search.
         var end: Double = 0
+        /// Index of the next word of the paragraph with another font mask (or the paragraph's
+        /// word end): OR-ing a line's masks visits runs, not words.
+        var nextMaskChange: Int32 = 0
     }
 
     /// A paragraph: text between hard breaks.
@@ -69,6 +72,16 @@ final class PreparedText: Sendable {
     }
 
     let fonts: [FontUse]
+    /// The fonts' vertical metrics as plain numbers (no font references): what line heights
+    /// need, read on every line without reference counting.
+    let fontLines: [FontLine]
+
+    /// Ascender and natural line heights of a font at the text's size.
+    struct FontLine: Sendable {
+        let ascender: Double
+        let heightWithLeading: Double
+        let heightWithoutLeading: Double
+    }
     let graphemeStarts: [Int32]
     let graphemeEnds: [Int32]
     let advances: [Double]
@@ -97,6 +110,10 @@ final class PreparedText: Sendable {
         self.hangsOnlyLastSpace = hangsOnlyLastSpace
         self.fitTolerance = fitTolerance
         self.fonts = fonts
+        self.fontLines = fonts.map {
+            FontLine(ascender: $0.ascender, heightWithLeading: $0.lineHeight(includingLeading: true),
+                     heightWithoutLeading: $0.lineHeight(includingLeading: false))
+        }
         self.graphemeStarts = graphemeStarts
         self.graphemeEnds = graphemeEnds
         self.advances = advances

@@ -31,21 +31,22 @@ struct LineHeightModel: Sendable {
     func natural(of line: LineBox, in text: PreparedText) -> (height: Double, ascender: Double) {
         var height = 0.0
         var ascender = 0.0
-        func add(_ f: PreparedText.FontUse) {
-            height = max(height, f.lineHeight(includingLeading: usesFontLeading))
+        let fonts = text.fontLines
+        let leading = usesFontLeading
+        func add(_ i: Int) {
+            let f = fonts[i]
+            height = max(height, leading ? f.heightWithLeading : f.heightWithoutLeading)
             ascender = max(ascender, f.ascender)
         }
         var mask = line.fontMask
-        if mask & (1 << 63) != 0 && text.fonts.count > 63 {
-            for g in line.graphemeStart..<line.graphemeEnd {
-                add(text.fonts[Int(text.graphemeFonts[Int(g)])])
-            }
+        if mask & (1 << 63) != 0 && fonts.count > 63 {
+            for g in line.graphemeStart..<line.graphemeEnd { add(Int(text.graphemeFonts[Int(g)])) }
             mask &= ~(1 << 63)
         }
         if mask == 0 && line.graphemeStart == line.graphemeEnd { mask = 1 }
         while mask != 0 {
             let i = mask.trailingZeroBitCount
-            if i < text.fonts.count { add(text.fonts[i]) }
+            if i < fonts.count { add(i) }
             mask &= mask - 1
         }
         return (height, ascender)

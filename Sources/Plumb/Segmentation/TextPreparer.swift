@@ -54,6 +54,14 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let graphemeStart = b.graphemeEnds.count
         let wordStart = b.words.count
         defer {
+            // Runs of equal font masks, so a line's fonts are found run by run.
+            var next = Int32(b.words.count)
+            var k = b.words.count - 1
+            while k >= wordStart {
+                b.words[k].nextMaskChange = next
+                if k > wordStart && b.words[k - 1].fontMask != b.words[k].fontMask { next = Int32(k) }
+                k -= 1
+            }
             let words = b.words[wordStart...]
             let simple = !words.contains { $0.hasTab || $0.mandatoryBreakAfter }
             let firstMask = words.first?.fontMask ?? 0
