@@ -39,7 +39,8 @@ let package = Package(
             name: "PlumbTests", dependencies: ["Plumb", "PropertyTesting", "CHarfBuzz"],
             path: "Tests/PlumbTests"),
         .testTarget(name: "PlumbCLITests", path: "Tests/PlumbCLITests"),
-        .testTarget(name: "CLIKitTests", dependencies: ["CLIKit"], path: "Tests/CLIKitTests"),
+        .testTarget(
+            name: "CLIKitTests", dependencies: ["CLIKit", "PropertyTesting"], path: "Tests/CLIKitTests"),
         .testTarget(
             name: "PropertyTestingTests", dependencies: ["PropertyTesting"],
             path: "Tests/PropertyTestingTests"),

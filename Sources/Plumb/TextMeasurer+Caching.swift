@@ -9,28 +9,19 @@ extension TextMeasurer {
     public func measure(_ text: String, style: ResolvedStyle, width: Double, scale: Double = 2)
         -> TextMeasurement
     {
-        var scratchWarnings: [MeasureWarning] = []
-        let cleanScale = Sanitizer.scale(scale, warnings: &scratchWarnings)
-        let layoutWidth = Self.snap(Sanitizer.width(width, warnings: &scratchWarnings), scale: cleanScale)
-        guard style.isCacheable, scratchWarnings.isEmpty, !text.isEmpty, layoutWidth != .unmeasurable else {
-            return compute(text, style: style, width: width, scale: scale, extraWarnings: [], needsLines: false).measurement
-        }
-        var utf8Text = text
-        let textKey = utf8Text.withUTF8 { CacheKey(bytes: UnsafeRawBufferPointer($0), seed: salt) }
-        let w: Double
-        switch layoutWidth {
-        case .points(let p): w = p
-        default: w = .infinity
-        }
-        let keys = Self.keys(text: textKey, style: style, width: w, scale: cleanScale)
-        return measure(text, style: style, width: width, scale: scale, layoutWidth: w, cleanScale: cleanScale, textKey: textKey, keys: keys)
+        measure(text, style: style, width: width, scale: scale,
+                keys: cellKeys(text, style: style, width: width, scale: scale))
     }
 
-    /// The cached path once the keys are known (batches compute them in a parallel pass).
+    /// The cached path once the keys are known (batches compute them in a parallel pass);
+    /// `nil` keys: a cell that must not touch the cache (fallbacks, empty text).
     func measure(
-        _ text: String, style: ResolvedStyle, width: Double, scale: Double, layoutWidth w: Double,
-        cleanScale: Double, textKey: CacheKey, keys: Keys
+        _ text: String, style: ResolvedStyle, width: Double, scale: Double, keys k: CellKeys?
     ) -> TextMeasurement {
+        guard let k else {
+            return compute(text, style: style, width: width, scale: scale, extraWarnings: [], needsLines: false).measurement
+        }
+        let keys = k.keys, w = k.layoutWidth, cleanScale = k.scale
         if let hit = resultCache.value(for: keys.result) {
             return Self.measurement(hit, scale: cleanScale)
         }
@@ -40,7 +31,7 @@ extension TextMeasurer {
             return Self.measurement(range, scale: cleanScale)
         }
         let r = compute(
-            text, style: style, width: width, scale: scale, extraWarnings: [], textKey: textKey,
+            text, style: style, width: width, scale: scale, extraWarnings: [], textKey: k.text,
             needsLines: false)
         if r.measurement.warnings.isEmpty, let layout = r.layout,
             let cached = Self.cached(r.measurement, layout: layout, layoutWidth: w, scale: cleanScale)
@@ -92,11 +83,6 @@ extension TextMeasurer {
     /// Result key = XXH3-128(text hash, layout fingerprint, width, scale); range key drops the
     /// width. Allocation-free.
     @inline(__always)
-    static func keys(text: CacheKey, style: ResolvedStyle, width: Double, scale: Double) -> Keys {
-        keys(text: text, fingerprint: style.layoutFingerprint, width: width, scale: scale)
-    }
-
-    @inline(__always)
     static func keys(text: CacheKey, fingerprint f: CacheKey, width: Double, scale: Double) -> Keys {
         let result = CacheKey(value: (text.low, text.high, f.low, f.high, width.bitPattern, scale.bitPattern), seed: 0x5245_5355)
         let range = CacheKey(value: (text.low, text.high, f.low, f.high, scale.bitPattern), seed: 0x5241_4E47)
@@ -128,15 +114,9 @@ extension TextMeasurer {
     /// Forgets the result of one cell.
     @discardableResult
     public func invalidate(text: String, style: TextStyle, width: Double, scale: Double = 2) -> Bool {
-        let resolved = resolve(style)
-        var w: [MeasureWarning] = []
-        let s = Sanitizer.scale(scale, warnings: &w)
-        guard case .points(let p) = Self.snap(Sanitizer.width(width, warnings: &w), scale: s) else { return false }
-        var t = text
-        let textKey = t.withUTF8 { CacheKey(bytes: UnsafeRawBufferPointer($0), seed: salt) }
-        let keys = Self.keys(text: textKey, style: resolved, width: p, scale: s)
-        resultCache.remove(keys.range)
-        return resultCache.remove(keys.result)
+        guard let k = cellKeys(text, style: resolve(style), width: width, scale: scale) else { return false }
+        resultCache.remove(k.keys.range)
+        return resultCache.remove(k.keys.result)
     }
 
     /// Empties every cache tier (fonts stay resolved).

@@ -181,9 +181,9 @@ extension TextMeasurer {
                 truncation: truncation)
         }
         // Which graphemes each line draws (a truncated line: head, ellipsis, tail).
-        let drawn = layout.lines.map { line -> (visible: [Range<Int32>], ellipsisAfter: Int?) in
-            guard let t = line.truncation else { return ([line.box.graphemeStart..<line.box.graphemeEnd], nil) }
-            return ([line.box.graphemeStart..<t.headEnd, t.tailStart..<t.tailEnd], 0)
+        let drawn = layout.lines.map { line -> (visible: [Range<Int32>], hasEllipsis: Bool) in
+            guard let t = line.truncation else { return ([line.box.graphemeStart..<line.box.graphemeEnd], false) }
+            return ([line.box.graphemeStart..<t.headEnd, t.tailStart..<t.tailEnd], true)
         }
         let source = RenderingSource(prepared: prepared, fontSize: r.fontSize, tabInterval: r.tabInterval, lineGraphemes: drawn)
         return TextLayout(text: text, measurement: r.measurement, lines: lines, exactHeight: r.exactHeight, scale: r.scale, rendering: source)

@@ -69,9 +69,8 @@ struct MeasureCommand {
             }
         }
         if !batch.isEmpty { flush(batch) }
-        if args.flag("progress") && lastProgress == 0 || (total == nil && args.flag("progress")) {
-            printProgress(final: true)
-        }
+        // A closing progress line when none was printed yet or the total was unknown.
+        if args.flag("progress") && (lastProgress == 0 || total == nil) { printProgress() }
         if args.flag("stats") { printStats() }
         return errors > 0 ? 1 : 0
     }
@@ -172,7 +171,7 @@ struct MeasureCommand {
         done += batch.count
         if args.flag("progress") {
             let now = DispatchTime.now().uptimeNanoseconds
-            if now - lastProgress >= 1_000_000_000 || done == total { printProgress(final: false) }
+            if now - lastProgress >= 1_000_000_000 || done == total { printProgress() }
         }
     }
 
@@ -216,7 +215,7 @@ struct MeasureCommand {
         }
     }
 
-    mutating func printProgress(final: Bool) {
+    mutating func printProgress() {
         let now = DispatchTime.now().uptimeNanoseconds
         let seconds = Double(now - started) / 1e9
         let rate = seconds > 0 ? Double(done) / seconds : 0

@@ -1,3 +1,4 @@
+import PropertyTesting
 import XCTest
 @testable import CLIKit
 
@@ -193,7 +194,7 @@ final class JSONParserTests: XCTestCase {
     // MARK: Numbers: fast path agrees with the standard library
 
     func testNumberValuesMatchStandardLibrary() throws {
-        var rng = SplitMix(seed: 42)
+        var rng = SplitMix64(seed: 42)
         for _ in 0..<20_000 {
             var literal = rng.next() % 4 == 0 ? "-" : ""
             let intDigits = Int(rng.next() % 20) + 1
@@ -218,15 +219,3 @@ final class JSONParserTests: XCTestCase {
     }
 }
 
-/// Deterministic PRNG for reproducible tests.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,3 +1,4 @@
+import PropertyTesting
 import XCTest
 @testable import CLIKit
 
@@ -38,7 +39,7 @@ final class JSONWriterTests: XCTestCase {
     }
 
     func testDoublesRoundTripThroughText() throws {
-        var rng = SplitMix(seed: 7)
+        var rng = SplitMix64(seed: 7)
         var values: [Double] = [0.1, 1 / 3, 2.0 / 3, 1e-300, .leastNonzeroMagnitude, 2.2250738585072014e-308, 1e23, 8.41e21, 5e-7, 123.456]
         for _ in 0..<20_000 { values.append(Double(bitPattern: rng.next())) }
         for _ in 0..<2_000 { values.append(Double(Int64(bitPattern: rng.next()) >> Int64(rng.next() % 60))) }

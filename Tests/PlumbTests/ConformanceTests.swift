@@ -6,14 +6,6 @@ import Testing
 /// cases with Pango 1.50's line starts, written by `conformance.py --write-subset`), plus a
 /// regression test for every engine fix the conformance harness led to.
 @Suite struct ConformanceTests {
-    struct Case: Decodable {
-        var text: String
-        var families: [String]
-        var size: Double
-        var width: Double
-        var pangoLineStarts: [Int]
-    }
-
     static let subsetURL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Conformance/subset.jsonl")
@@ -23,26 +15,10 @@ import Testing
     static let lineStartsFloor = 0.99  // 398 of 400 when recorded
 
     @Test func thePangoProfileAgreesWithPangoOnTheStoredSubset() throws {
-        let data = try Data(contentsOf: Self.subsetURL)
-        let cases = try data.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(Case.self, from: Data($0)) }
-        #expect(cases.count == 400)
-        var sameCount = 0
-        var sameStarts = 0
-        var worst: [String] = []
-        for c in cases {
-            var style = TextStyle(families: c.families, size: c.size)
-            style.compatibility = .pango
-            let layout = engine.layout(c.text, style: style, width: c.width)
-            let starts = layout.lines.map(\.scalarRange.lowerBound)
-            if starts.count == c.pangoLineStarts.count { sameCount += 1 }
-            if starts == c.pangoLineStarts { sameStarts += 1 } else if worst.count < 5 {
-                worst.append("\(c.width) \(c.families): \(c.text.prefix(60).debugDescription) plumb \(starts) pango \(c.pangoLineStarts)")
-            }
-        }
-        let countRate = Double(sameCount) / Double(cases.count)
-        let startsRate = Double(sameStarts) / Double(cases.count)
-        #expect(countRate >= Self.lineCountFloor, "line counts \(countRate); \(worst)")
-        #expect(startsRate >= Self.lineStartsFloor, "line starts \(startsRate); \(worst)")
+        let r = try replaySubset(Self.subsetURL, profile: .pango, reference: "pangoLineStarts")
+        #expect(r.cases == 400)
+        #expect(r.lineCounts >= Self.lineCountFloor, "line counts \(r.lineCounts); \(r.worst)")
+        #expect(r.lineStarts >= Self.lineStartsFloor, "line starts \(r.lineStarts); \(r.worst)")
     }
 
     // MARK: Regression tests for fixes found by the harness
@@ -169,14 +145,6 @@ extension ConformanceTests {
 /// 400 cases with Chromium 156's line starts, written by `chromium_reference.py --write-subset`)
 /// replayed with floors, and one test per Blink rule with a real example.
 @Suite struct ChromiumProfileTests {
-    struct Case: Decodable {
-        var text: String
-        var families: [String]
-        var size: Double
-        var width: Double
-        var chromiumLineStarts: [Int]
-    }
-
     static let lineCountFloor = 0.9975  // 400 of 400 when recorded
     static let lineStartsFloor = 0.99  // 400 of 400 when recorded
 
@@ -188,20 +156,10 @@ extension ConformanceTests {
 
     @Test func agreesWithChromiumOnTheStoredSubset() throws {
         let url = ConformanceTests.subsetURL.deletingLastPathComponent().appendingPathComponent("chromium_subset.jsonl")
-        let cases = try Data(contentsOf: url).split(separator: UInt8(ascii: "\n")).map {
-            try JSONDecoder().decode(Case.self, from: Data($0))
-        }
-        #expect(cases.count == 400)
-        var sameCount = 0, sameStarts = 0
-        for c in cases {
-            var s = TextStyle(families: c.families, size: c.size)
-            s.compatibility = .chromium
-            let starts = engine.layout(c.text, style: s, width: c.width).lines.map(\.scalarRange.lowerBound)
-            if starts.count == c.chromiumLineStarts.count { sameCount += 1 }
-            if starts == c.chromiumLineStarts { sameStarts += 1 }
-        }
-        #expect(Double(sameCount) / 400 >= Self.lineCountFloor)
-        #expect(Double(sameStarts) / 400 >= Self.lineStartsFloor)
+        let r = try replaySubset(url, profile: .chromium, reference: "chromiumLineStarts")
+        #expect(r.cases == 400)
+        #expect(r.lineCounts >= Self.lineCountFloor, "line counts \(r.lineCounts); \(r.worst)")
+        #expect(r.lineStarts >= Self.lineStartsFloor, "line starts \(r.lineStarts); \(r.worst)")
     }
 
     @Test func breaksBeforeSmallKanaLikeCSSLineBreakNormal() {
@@ -234,4 +192,29 @@ extension ConformanceTests {
         let prepared = engine.compute("abc", style: engine.resolve(chromium()), width: 100, scale: 2, extraWarnings: []).prepared
         #expect(prepared?.fitTolerance == 1.0 / 64)
     }
+}
+
+/// Replays a stored conformance subset (one JSON object per line: text, families, size, width
+/// and the reference engine's line starts under `reference`) with a compatibility profile.
+func replaySubset(_ url: URL, profile: Compatibility, reference: String) throws
+    -> (cases: Int, lineCounts: Double, lineStarts: Double, worst: [String])
+{
+    var cases = 0, sameCount = 0, sameStarts = 0
+    var worst: [String] = []
+    for line in try Data(contentsOf: url).split(separator: UInt8(ascii: "\n")) {
+        let c = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+        let text = try #require(c["text"] as? String)
+        let families = try #require(c["families"] as? [String])
+        let expected = try #require(c[reference] as? [Int])
+        var style = TextStyle(families: families, size: try #require(c["size"] as? Double))
+        style.compatibility = profile
+        let width = try #require(c["width"] as? Double)
+        let starts = engine.layout(text, style: style, width: width).lines.map(\.scalarRange.lowerBound)
+        cases += 1
+        if starts.count == expected.count { sameCount += 1 }
+        if starts == expected { sameStarts += 1 } else if worst.count < 5 {
+            worst.append("\(width) \(families): \(text.prefix(60).debugDescription) plumb \(starts) reference \(expected)")
+        }
+    }
+    return (cases, Double(sameCount) / Double(max(cases, 1)), Double(sameStarts) / Double(max(cases, 1)), worst)
 }

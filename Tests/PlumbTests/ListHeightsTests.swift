@@ -1,5 +1,6 @@
 import XCTest
 @testable import Plumb
+import PropertyTesting
 
 final class ListHeightsTests: XCTestCase {
     private func makeList(_ heights: [Double], firstID: Int = 0) -> ListHeights<Int> {
@@ -267,21 +268,6 @@ final class ListHeightsTests: XCTestCase {
 
     // MARK: - Helpers
 
-    struct SplitMix64 {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        /// Uniform in [0, 1).
-        mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     struct Model {
         var ids: [Int] = []
         var heights: [Double] = []
@@ -443,4 +429,10 @@ final class ListHeightsTests: XCTestCase {
             XCTAssertEqual(visible, expectedRow(a)..<(expectedRow(b) + 1), context)
         }
     }
+}
+
+extension SplitMix64 {
+    /// Uniform in [0, 1).
+    fileprivate mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+    fileprivate mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }

@@ -69,7 +69,7 @@ extension TextMeasurer {
         let cacheable = resolved.isCacheable, fingerprint = resolved.layoutFingerprint, salt = salt
         return try run(count: texts.count, workers: workers, progress: progress,
                        key: { i in Self.cellKeys(texts[i], cacheable: cacheable, fingerprint: fingerprint, width: width, scale: scale, salt: salt) },
-                       measure: { i, k in self.measure(texts[i], resolved, width, scale, k) })
+                       measure: { i, k in self.measure(texts[i], style: resolved, width: width, scale: scale, keys: k) })
     }
 
     /// Heights of cells with their own styles and widths, measured on all cores. Each distinct
@@ -96,7 +96,7 @@ extension TextMeasurer {
         let index = styleIndex
         return try run(count: cells.count, workers: workers, progress: progress,
                        key: { i in self.cellKeys(cells[i].text, style: styles[index[i]], width: cells[i].width, scale: scale) },
-                       measure: { i, k in self.measure(cells[i].text, styles[index[i]], cells[i].width, scale, k) })
+                       measure: { i, k in self.measure(cells[i].text, style: styles[index[i]], width: cells[i].width, scale: scale, keys: k) })
     }
 
     /// Row heights with prefix offsets for a virtualized list, measured as a batch.
@@ -108,17 +108,8 @@ extension TextMeasurer {
         return ListHeights(zip(rows, m).map { (id: $0.0.id, height: $0.1.height) })
     }
 
-    /// One cell of a batch: through the cached path with precomputed keys, or the uncached
-    /// path for cells that must not touch the cache.
-    private func measure(_ text: String, _ style: ResolvedStyle, _ width: Double, _ scale: Double, _ k: CellKeys?) -> TextMeasurement {
-        guard let k else {
-            return compute(text, style: style, width: width, scale: scale, extraWarnings: [], needsLines: false).measurement
-        }
-        return measure(text, style: style, width: width, scale: scale, layoutWidth: k.layoutWidth, cleanScale: k.scale, textKey: k.text, keys: k.keys)
-    }
-
-    /// The batch engine: keys in parallel → first occurrence of each key → measure unique
-    /// cells in parallel → copy to duplicates.
+    /// The batch engine: keys and tier-2 hits in parallel → first occurrence of each missing
+    /// key → measure the unique misses in parallel → copy to duplicates.
     private func run(
         count n: Int, workers: Int?, progress: BatchProgress?,
         key: @Sendable (Int) -> CellKeys?, measure: @Sendable (Int, CellKeys?) -> TextMeasurement

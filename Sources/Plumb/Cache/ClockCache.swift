@@ -158,21 +158,6 @@ final class ClockCache<Value: Sendable>: Sendable {
         }
     }
 
-    /// Removes every entry whose value matches `predicate`. O(n).
-    func removeAll(where predicate: (Value) -> Bool) {
-        for shard in shards {
-            shard.withLock { shard in
-                for (i, slot) in shard.slots.enumerated() {
-                    guard let v = slot.value, predicate(v) else { continue }
-                    shard.index[slot.key] = nil
-                    shard.bytes -= slot.bytes
-                    shard.slots[i].value = nil
-                    shard.free.append(Int32(i))
-                }
-            }
-        }
-    }
-
     /// Empties the cache (statistics other than counts of entries and bytes are kept).
     func removeAll() {
         for shard in shards {

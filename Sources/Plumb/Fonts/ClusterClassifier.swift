@@ -71,38 +71,39 @@ enum ClusterClassifier {
     }
 
     /// The sample language of a script (HarfBuzz tag value); `nil` for Latin and unknown.
-    static func sampleLanguage(forScript script: UInt32) -> String? {
-        switch script {
-        case Font.tag("Arab"): return "ar"
-        case Font.tag("Hebr"): return "he"
-        case Font.tag("Thai"): return "th"
-        case Font.tag("Cyrl"): return "ru"
-        case Font.tag("Grek"): return "el"
-        case Font.tag("Armn"): return "hy"
-        case Font.tag("Geor"): return "ka"
-        case Font.tag("Deva"): return "hi"
-        case Font.tag("Beng"): return "bn"
-        case Font.tag("Guru"): return "pa"
-        case Font.tag("Gujr"): return "gu"
-        case Font.tag("Orya"): return "or"
-        case Font.tag("Taml"): return "ta"
-        case Font.tag("Telu"): return "te"
-        case Font.tag("Knda"): return "kn"
-        case Font.tag("Mlym"): return "ml"
-        case Font.tag("Sinh"): return "si"
-        case Font.tag("Laoo"): return "lo"
-        case Font.tag("Tibt"): return "bo"
-        case Font.tag("Mymr"): return "my"
-        case Font.tag("Khmr"): return "km"
-        case Font.tag("Ethi"): return "am"
-        case Font.tag("Thaa"): return "dv"
-        case Font.tag("Syrc"): return "syr"
-        case Font.tag("Mong"): return "mn"
-        case Font.tag("Hang"): return "ko"
-        case Font.tag("Hira"), Font.tag("Kana"): return "ja"
-        case Font.tag("Bopo"): return "zh-tw"
-        case Font.tag("Hani"): return "zh-cn"
-        default: return nil
-        }
-    }
+    static func sampleLanguage(forScript script: UInt32) -> String? { sampleLanguages[script] }
+
+    /// Script tag → sample language, built once (lookups happen per shaped segment).
+    static let sampleLanguages: [UInt32: String] = Dictionary(uniqueKeysWithValues: [
+        (Font.tag("Arab"), "ar"),
+        (Font.tag("Hebr"), "he"),
+        (Font.tag("Thai"), "th"),
+        (Font.tag("Cyrl"), "ru"),
+        (Font.tag("Grek"), "el"),
+        (Font.tag("Armn"), "hy"),
+        (Font.tag("Geor"), "ka"),
+        (Font.tag("Deva"), "hi"),
+        (Font.tag("Beng"), "bn"),
+        (Font.tag("Guru"), "pa"),
+        (Font.tag("Gujr"), "gu"),
+        (Font.tag("Orya"), "or"),
+        (Font.tag("Taml"), "ta"),
+        (Font.tag("Telu"), "te"),
+        (Font.tag("Knda"), "kn"),
+        (Font.tag("Mlym"), "ml"),
+        (Font.tag("Sinh"), "si"),
+        (Font.tag("Laoo"), "lo"),
+        (Font.tag("Tibt"), "bo"),
+        (Font.tag("Mymr"), "my"),
+        (Font.tag("Khmr"), "km"),
+        (Font.tag("Ethi"), "am"),
+        (Font.tag("Thaa"), "dv"),
+        (Font.tag("Syrc"), "syr"),
+        (Font.tag("Mong"), "mn"),
+        (Font.tag("Hang"), "ko"),
+        (Font.tag("Hira"), "ja"),
+        (Font.tag("Kana"), "ja"),
+        (Font.tag("Bopo"), "zh-tw"),
+        (Font.tag("Hani"), "zh-cn"),
+    ])
 }

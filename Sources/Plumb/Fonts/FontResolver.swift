@@ -40,7 +40,6 @@ public final class FontResolver: Sendable {
     private struct State: ~Copyable {
         var config: OpaquePointer
         var fonts: [String: Font] = [:]
-        var fontsByID: [Font] = []
         var cascades: [CascadeKey: ResolvedCascade] = [:]
         var preferred: [String: Font?] = [:]
         var sorted: [SortKey: SortedFonts] = [:]
@@ -174,7 +173,6 @@ public final class FontResolver: Sendable {
                 familyName: match.families.first ?? match.path)
         else { return nil }
         state.fonts[key] = font
-        state.fontsByID.append(font)
         return font
     }
 
@@ -207,11 +205,6 @@ public final class FontResolver: Sendable {
             guard let match = sorted.match(at: i, covering: scalars) else { return nil }
             return Self.load(match, into: &state)
         }
-    }
-
-    /// Every font loaded so far, by id.
-    func font(withID id: Int) -> Font? {
-        state.withLock { state in state.fontsByID.first { $0.id == id } }
     }
 }
 

@@ -96,11 +96,11 @@ enum LayoutAssembler {
             truncated = true
             cutByMaxLines = true
         }
-        // Height limit: an upper bound — drop lines that do not fully fit.
+        // Height limit: an upper bound — drop lines that do not fully fit (∞ when unlimited).
+        let heightBound = style.heightLimit * (1 + 1e-12) + 1e-9
         var cutByHeight = false
         if style.heightLimit.isFinite {
-            let limit = style.heightLimit * (1 + 1e-12) + 1e-9
-            let keep = lines.prefix { $0.y + $0.height <= limit }.count
+            let keep = lines.prefix { $0.y + $0.height <= heightBound }.count
             if keep < lines.count {
                 if keep == 0 { warnings.append(.heightLimitBelowFirstLine(style.heightLimit)) }
                 lines.removeLast(lines.count - keep)
@@ -129,7 +129,7 @@ enum LayoutAssembler {
             // A different ellipsis font may change the line's height; it must still fit the
             // height limit, else the line keeps its old height (the ellipsis font is smaller
             // in every installed cascade we test, so this only guards pathological fonts).
-            if lines[last].y + h <= style.heightLimit * (1 + 1e-12) + 1e-9 || !style.heightLimit.isFinite {
+            if lines[last].y + h <= heightBound {
                 lines[last].height = h
                 lines[last].naturalHeight = natural.height
                 lines[last].baselineOffset = baselineOffset(height: h, natural: natural)

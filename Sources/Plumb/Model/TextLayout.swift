@@ -98,6 +98,7 @@ struct RenderingSource: Sendable {
     let prepared: PreparedText
     let fontSize: Double
     let tabInterval: Double
-    /// Per line: the grapheme ranges drawn, in logical order, and the ellipsis if any.
-    let lineGraphemes: [(visible: [Range<Int32>], ellipsisAfter: Int?)]
+    /// Per line: the grapheme ranges drawn, in logical order; a truncated line has its ellipsis
+    /// after the first range (head, ellipsis, tail).
+    let lineGraphemes: [(visible: [Range<Int32>], hasEllipsis: Bool)]
 }

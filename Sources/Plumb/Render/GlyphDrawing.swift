@@ -47,40 +47,6 @@ enum GlyphDrawing {
         guard hb_font_get_glyph_extents(font.hbFont, glyph, &e) != 0, e.width != 0 else { return nil }
         return (Double(e.x_bearing), Double(e.y_bearing), Double(e.width), Double(-e.height))
     }
-
-    /// Shapes `text` in `font` (script and direction guessed) and returns the glyphs in visual
-    /// order with their clusters and positions in font units.
-    static func shape(_ text: UnsafeBufferPointer<UInt8>, font: Font)
-        -> [(glyph: UInt32, cluster: UInt32, advance: Int32, xOffset: Int32, yOffset: Int32)]
-    {
-        guard let base = text.baseAddress, text.count > 0, let buffer = hb_buffer_create() else { return [] }
-        defer { hb_buffer_destroy(buffer) }
-        hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_GRAPHEMES)
-        base.withMemoryRebound(to: CChar.self, capacity: text.count) {
-            hb_buffer_add_utf8(buffer, $0, Int32(text.count), 0, Int32(text.count))
-        }
-        hb_buffer_guess_segment_properties(buffer)
-        hb_shape(font.hbFont, buffer, nil, 0)
-        var n: UInt32 = 0
-        guard let infos = hb_buffer_get_glyph_infos(buffer, &n),
-            let positions = hb_buffer_get_glyph_positions(buffer, &n)
-        else { return [] }
-        return (0..<Int(n)).map {
-            (infos[$0].codepoint, infos[$0].cluster, positions[$0].x_advance, positions[$0].x_offset,
-             positions[$0].y_offset)
-        }
-    }
-
-    /// Whether shaped text runs right to left.
-    static func isRightToLeft(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = text.baseAddress, text.count > 0, let buffer = hb_buffer_create() else { return false }
-        defer { hb_buffer_destroy(buffer) }
-        base.withMemoryRebound(to: CChar.self, capacity: text.count) {
-            hb_buffer_add_utf8(buffer, $0, Int32(text.count), 0, Int32(text.count))
-        }
-        hb_buffer_guess_segment_properties(buffer)
-        return hb_buffer_get_direction(buffer) == HB_DIRECTION_RTL
-    }
 }
 
 /// Accumulates SVG path commands from HarfBuzz's draw callbacks.

@@ -20,15 +20,16 @@ enum GlyphPlacer {
         guard let source = layout.rendering else { return [] }
         let p = source.prepared
         var text = layout.text
+        let shaper = Shaper()
         return text.withUTF8 { utf8 in
             layout.lines.enumerated().map { (i, line) -> [PlacedGlyph] in
                 var out: [PlacedGlyph] = []
                 var x = 0.0
                 let drawn = source.lineGraphemes[i]
                 for (k, range) in drawn.visible.enumerated() {
-                    place(range, source, utf8, baseline: line.baseline, x: &x, into: &out)
-                    if drawn.ellipsisAfter == k {
-                        placeEllipsis(p, source.fontSize, baseline: line.baseline, x: &x, into: &out)
+                    place(range, source, utf8, shaper, baseline: line.baseline, x: &x, into: &out)
+                    if drawn.hasEllipsis && k == 0 {
+                        placeEllipsis(p, source.fontSize, shaper, baseline: line.baseline, x: &x, into: &out)
                     }
                 }
                 return out
@@ -38,7 +39,7 @@ enum GlyphPlacer {
 
     private static func place(
         _ range: Range<Int32>, _ source: RenderingSource, _ utf8: UnsafeBufferPointer<UInt8>,
-        baseline: Double, x: inout Double, into out: inout [PlacedGlyph]
+        _ shaper: Shaper, baseline: Double, x: inout Double, into out: inout [PlacedGlyph]
     ) {
         let p = source.prepared
         let size = source.fontSize
@@ -59,7 +60,7 @@ enum GlyphPlacer {
             let byteStart = Int(p.graphemeStarts[g])
             let bytes = UnsafeBufferPointer(rebasing: utf8[byteStart..<Int(p.graphemeEnds[runEnd - 1])])
             let runWidth = (g..<runEnd).reduce(0.0) { $0 + p.advances[$1] }
-            let shaped = GlyphDrawing.shape(bytes, font: font)
+            let shaped = shaper.glyphs(bytes, font: font)
             // Letter spacing (and rounding) spread over the run's clusters.
             let letterSpacing = runWidth - Double(shaped.reduce(0) { $0 + Int($1.advance) }) * k
             let clusters = Set(shaped.map(\.cluster)).count
@@ -70,7 +71,7 @@ enum GlyphPlacer {
                 if let last = lastCluster, last != s.cluster { pen += extraPerCluster }
                 lastCluster = s.cluster
                 out.append(PlacedGlyph(
-                    font: font, glyph: s.glyph, x: pen + Double(s.xOffset) * k,
+                    font: font, glyph: s.id, x: pen + Double(s.xOffset) * k,
                     baseline: baseline - Double(s.yOffset) * k, scale: k, isEllipsis: false))
                 pen += Double(s.advance) * k
             }
@@ -80,15 +81,16 @@ enum GlyphPlacer {
     }
 
     private static func placeEllipsis(
-        _ p: PreparedText, _ size: Double, baseline: Double, x: inout Double, into out: inout [PlacedGlyph]
+        _ p: PreparedText, _ size: Double, _ shaper: Shaper, baseline: Double, x: inout Double,
+        into out: inout [PlacedGlyph]
     ) {
         let font = p.fonts[Int(p.ellipsisFont)].font
         let k = size / font.upem
         let bytes: [UInt8] = [0xE2, 0x80, 0xA6]
         bytes.withUnsafeBufferPointer { b in
             var pen = x
-            for s in GlyphDrawing.shape(b, font: font) {
-                out.append(PlacedGlyph(font: font, glyph: s.glyph, x: pen + Double(s.xOffset) * k,
+            for s in shaper.glyphs(b, font: font) {
+                out.append(PlacedGlyph(font: font, glyph: s.id, x: pen + Double(s.xOffset) * k,
                                        baseline: baseline - Double(s.yOffset) * k, scale: k, isEllipsis: true))
                 pen += Double(s.advance) * k
             }

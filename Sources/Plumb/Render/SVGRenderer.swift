@@ -69,7 +69,6 @@ public enum SVGRenderer {
             body += "<rect class=\"row\" x=\"0\" y=\"0\" width=\"\(n(boxWidth))\" height=\"\(n(SVGRenderer.visibleHeight(layout, o)))\" fill=\"#ffffff\" stroke=\"#e5e5ea\" stroke-width=\"0.5\"/>\n"
 
             // Effects that need definitions.
-            var textAttributes = ""
             if let g = o.gradient, g.colors.count >= 2 {
                 let rad = g.angle * .pi / 180
                 let w = boxWidth, h = max(layout.exactHeight, 1)
@@ -106,11 +105,10 @@ public enum SVGRenderer {
 
             // Glyphs.
             body += "<g class=\"text\"\(groupAttributes)>\n"
-            let fill = o.gradient.map { $0.colors.count >= 2 ? "url(#\(r)-gradient)" : o.textColor } ?? o.textColor
-            textAttributes = " fill=\"\(fill)\""
+            let fill = (o.gradient?.colors.count ?? 0) >= 2 ? "url(#\(r)-gradient)" : o.textColor
             var ellipsisX: [Int: Double] = [:]
             for (lineIndex, glyphs) in GlyphPlacer.glyphs(of: layout).enumerated() {
-                body += "<g class=\"line\" data-line=\"\(lineIndex)\"\(textAttributes)>\n"
+                body += "<g class=\"line\" data-line=\"\(lineIndex)\" fill=\"\(fill)\">\n"
                 for g in glyphs {
                     if g.isEllipsis && ellipsisX[lineIndex] == nil { ellipsisX[lineIndex] = g.x }
                     glyph(g)

@@ -17,8 +17,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     private var unitScratch = GrowableBuffer<Int32>()
     private var relativeEnds = GrowableBuffer<Int32>()
     private var kernBoundaries: [Int] = []
-    /// Advances (font units) of the paragraph's clusters as shaped, by cluster index.
-    private var clusterUnits: [Int32] = []
+    /// Advances (font units) of the clusters as shaped, by cluster index.
+    private var shapedUnits: [Int32] = []
 
     init(iterators: BreakIterators, segmentCache: SegmentCache) {
         self.iterators = iterators
@@ -97,7 +97,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                 if scalarScratch.count == 1 && ClusterClassifier.isHangingSpace(first) {
                     flags.insert(.hangingSpace)
                 }
-                let choice = scalarScratch.withUnsafeBufferPointer { cascade(b).choose(forCluster: $0) }
+                let choice = scalarScratch.withUnsafeBufferPointer { b.cascade.choose(forCluster: $0) }
                 switch choice {
                 case .inherit: fontIndex = previousFont
                 case .font(let f): fontIndex = b.localIndex(of: f)
@@ -231,9 +231,6 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         }
     }
 
-    @inline(__always)
-    private func cascade(_ b: Builder) -> ResolvedCascade { b.cascade }
-
     /// Scripts whose text breaks between almost every character (CJK) are shaped a whole
     /// font-and-script run at a time, so kerning between characters (e.g. ケー in Noto Sans
     /// CJK) counts as it does in every other engine; the run is still cut at its break
@@ -285,17 +282,10 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         into b: inout Builder
     ) {
         guard range.count >= 2 else { return }
-        func byte(_ g: Int) -> UInt8? {
-            let start = Int(b.graphemeStarts[g] - base)
-            let end = Int(b.graphemeEnds[g] - base)
-            return end - start == 1 ? para[start] : nil
-        }
-        func isDigit(_ c: UInt8?) -> Bool { c.map { (0x30...0x39).contains($0) } ?? false }
-        func isAlnum(_ c: UInt8?) -> Bool {
-            guard let c else { return false }
-            let lower: UInt8 = c | 0x20
-            return isDigit(c) || (0x61...0x7A).contains(lower)
-        }
+        let ascii = ASCIIClusters(para: para, base: base, starts: b.graphemeStarts, ends: b.graphemeEnds)
+        let byte = ascii.byte
+        let isDigit = ASCIIClusters.isDigit
+        let isAlnum = ASCIIClusters.isLetterOrDigit
         let slash = UInt8(ascii: "/")
         let backslash = UInt8(ascii: "\\")
         let bar = UInt8(ascii: "|")
@@ -307,10 +297,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             let next = byte(g + 1)
             let nextIsSpace = b.flags[g + 1].contains(.hangingSpace)
             if b.flags[g].contains(.hangingSpace) && !nextIsSpace {
-                let nbsp = Int(b.graphemeEnds[g + 1] - b.graphemeStarts[g + 1]) == 2
-                    && para[Int(b.graphemeStarts[g + 1] - base)] == 0xC2
-                    && para[Int(b.graphemeStarts[g + 1] - base) + 1] == 0xA0
-                if !nbsp { b.flags[g].insert(.breakAfter) }
+                if !ascii.isNoBreakSpace(g + 1) { b.flags[g].insert(.breakAfter) }
             } else if c == slash || c == backslash || c == bar, let next, next > 0x20, next < 0x7F {
                 b.flags[g].remove(.breakAfter)
             } else if c == hyphen, isDigit(next), g > range.lowerBound, isAlnum(byte(g - 1)) {
@@ -337,17 +324,10 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         into b: inout Builder
     ) {
         guard range.count >= 2 else { return }
-        func byte(_ g: Int) -> UInt8? {
-            let start = Int(b.graphemeStarts[g] - base)
-            let end = Int(b.graphemeEnds[g] - base)
-            return end - start == 1 ? para[start] : nil
-        }
-        func isDigit(_ c: UInt8) -> Bool { (0x30...0x39).contains(c) }
-        func isAlnum(_ c: UInt8?) -> Bool {
-            guard let c else { return true }  // a non-ASCII cluster: a letter of some script
-            let lower: UInt8 = c | 0x20
-            return isDigit(c) || (0x61...0x7A).contains(lower)
-        }
+        let ascii = ASCIIClusters(para: para, base: base, starts: b.graphemeStarts, ends: b.graphemeEnds)
+        let byte = ascii.byte
+        // A non-ASCII cluster counts as a letter of some script.
+        func isAlnum(_ c: UInt8?) -> Bool { c.map { ASCIIClusters.isLetterOrDigit($0) } ?? true }
         let hyphen = UInt8(ascii: "-")
         let period = UInt8(ascii: ".")
         let percent = UInt8(ascii: "%")
@@ -358,7 +338,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             if c == hyphen && spaceBefore && isAlnum(byte(g + 1)) {
                 b.flags[g].insert(.breakAfter)
             } else if c == period, g > range.lowerBound, let prev = byte(g - 1), let next = byte(g + 1),
-                prev == percent || prev == dollar, isDigit(next)
+                prev == percent || prev == dollar, ASCIIClusters.isDigit(next)
             {
                 b.flags[g].insert(.breakAfter)
             }
@@ -465,6 +445,28 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         }
     }
 
+    /// Per-cluster advances (font units) of `bytes` in `font`: from the segment cache, or shaped
+    /// and stored. `clusterEnd(i)` is the end of cluster i relative to `bytes`.
+    ///
+    /// - Complexity: one cache lookup; an `hb_shape` call on a miss.
+    private func cachedUnits(
+        of bytes: UnsafeBufferPointer<UInt8>, clusters count: Int, clusterEnd: (Int) -> Int32,
+        font: Font, script: UInt32
+    ) -> [Int32] {
+        let key = SegmentCache.key(bytes: bytes, fontID: font.id, script: keyScript(script))
+        if let cached = segmentCache.advances(for: key), cached.count == count { return cached }
+        let ends = relativeEnds.reserve(count)
+        for i in 0..<count { ends[i] = clusterEnd(i) }
+        let units = unitScratch.reserve(count)
+        let out = UnsafeMutableBufferPointer(rebasing: units[0..<count])
+        shaper.shape(
+            bytes, graphemeEnds: UnsafeBufferPointer(rebasing: ends[0..<count]), font: font,
+            script: script, advances: out)
+        let result = Array(out)
+        segmentCache.insert(result, for: key)
+        return result
+    }
+
     /// Shapes graphemes `range` (one font, one script) through the segment cache.
     private func shapeSegment(
         _ text: UnsafeBufferPointer<UInt8>, graphemes range: Range<Int>, script: UInt32,
@@ -472,29 +474,19 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     ) {
         let byteStart = Int(b.graphemeStarts[range.lowerBound])
         let byteEnd = Int(b.graphemeEnds[range.upperBound - 1])
-        let bytes = UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd])
         let fontUse = b.fontList[Int(b.graphemeFonts[range.lowerBound])]
-        let key = SegmentCache.key(bytes: bytes, fontID: fontUse.id, script: keyScript(script))
+        let graphemeEnds = b.graphemeEnds
+        let units = cachedUnits(
+            of: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), clusters: range.count,
+            clusterEnd: { graphemeEnds[range.lowerBound + $0] - Int32(byteStart) },
+            font: fontUse.font, script: script)
         let scale = b.size / fontUse.upem
-        if clusterUnits.count < range.upperBound { clusterUnits.append(contentsOf: repeatElement(0, count: range.upperBound - clusterUnits.count)) }
-        if let cached = segmentCache.advances(for: key), cached.count == range.count {
-            for (i, units) in cached.enumerated() {
-                b.advances[range.lowerBound + i] = max(0, Double(units) * scale + b.letterSpacing)
-                clusterUnits[range.lowerBound + i] = units
-            }
-            return
+        if shapedUnits.count < range.upperBound {
+            shapedUnits.append(contentsOf: repeatElement(0, count: range.upperBound - shapedUnits.count))
         }
-        let ends = relativeEnds.reserve(range.count)
-        for (i, g) in range.enumerated() { ends[i] = b.graphemeEnds[g] - Int32(byteStart) }
-        let units = unitScratch.reserve(range.count)
-        let out = UnsafeMutableBufferPointer(rebasing: units[0..<range.count])
-        shaper.shape(
-            bytes, graphemeEnds: UnsafeBufferPointer(rebasing: ends[0..<range.count]),
-            font: fontUse.font, script: script, advances: out)
-        segmentCache.insert(Array(out), for: key)
-        for i in 0..<range.count {
-            b.advances[range.lowerBound + i] = max(0, Double(out[i]) * scale + b.letterSpacing)
-            clusterUnits[range.lowerBound + i] = out[i]
+        for (i, u) in units.enumerated() {
+            b.advances[range.lowerBound + i] = max(0, Double(u) * scale + b.letterSpacing)
+            shapedUnits[range.lowerBound + i] = u
         }
     }
 
@@ -508,36 +500,17 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         _ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, into b: inout Builder
     ) {
         let byteStart = Int(b.graphemeStarts[g - 1])
-        let split = Int(b.graphemeEnds[g - 1])
+        let split = Int32(b.graphemeEnds[g - 1]) - Int32(byteStart)
         let byteEnd = Int(b.graphemeEnds[g])
-        let bytes = UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd])
         let fontUse = b.fontList[Int(b.graphemeFonts[g])]
-        let key = SegmentCache.key(bytes: bytes, fontID: fontUse.id, script: keyScript(script))
-        var pair: [Int32]
-        if let cached = segmentCache.advances(for: key), cached.count == 2 {
-            pair = cached
-        } else {
-            var ends: (Int32, Int32) = (Int32(split - byteStart), Int32(byteEnd - byteStart))
-            var units: (Int32, Int32) = (0, 0)
-            withUnsafeMutablePointer(to: &ends) { e in
-                e.withMemoryRebound(to: Int32.self, capacity: 2) { endsPointer in
-                    withUnsafeMutablePointer(to: &units) { u in
-                        u.withMemoryRebound(to: Int32.self, capacity: 2) { unitsPointer in
-                            _ = shaper.shape(
-                                bytes, graphemeEnds: UnsafeBufferPointer(start: endsPointer, count: 2),
-                                font: fontUse.font, script: script,
-                                advances: UnsafeMutableBufferPointer(start: unitsPointer, count: 2))
-                        }
-                    }
-                }
-            }
-            pair = [units.0, units.1]
-            segmentCache.insert(pair, for: key)
-        }
-        let delta = pair[0] - clusterUnits[g - 1]
+        let pair = cachedUnits(
+            of: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), clusters: 2,
+            clusterEnd: { $0 == 0 ? split : Int32(byteEnd - byteStart) }, font: fontUse.font,
+            script: script)
+        let delta = pair[0] - shapedUnits[g - 1]
         guard delta != 0 else { return }
-        clusterUnits[g - 1] += delta
-        b.advances[g - 1] = max(0, Double(clusterUnits[g - 1]) * b.size / fontUse.upem + b.letterSpacing)
+        shapedUnits[g - 1] += delta
+        b.advances[g - 1] = max(0, Double(shapedUnits[g - 1]) * b.size / fontUse.upem + b.letterSpacing)
     }
 
     /// Font and advance of "…" (U+2026) for truncated lines.
@@ -552,26 +525,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         case .inherit: font = b.cascade.primary
         }
         let index = b.localIndex(of: font)
-        let key = ellipsis.withUnsafeBufferPointer {
-            SegmentCache.key(bytes: $0, fontID: font.id, script: 0)
-        }
-        var units: Int32
-        if let cached = segmentCache.advances(for: key), cached.count == 1 {
-            units = cached[0]
-        } else {
-            units = 0
-            ellipsis.withUnsafeBufferPointer { bytes in
-                var end: Int32 = 3
-                withUnsafeMutablePointer(to: &units) { u in
-                    withUnsafePointer(to: &end) { e in
-                        shaper.shape(
-                            bytes, graphemeEnds: UnsafeBufferPointer(start: e, count: 1),
-                            font: font, script: 0,
-                            advances: UnsafeMutableBufferPointer(start: u, count: 1))
-                    }
-                }
-            }
-            segmentCache.insert([units], for: key)
+        let units = ellipsis.withUnsafeBufferPointer {
+            cachedUnits(of: $0, clusters: 1, clusterEnd: { _ in 3 }, font: font, script: 0)[0]
         }
         return (index, max(0, Double(units) * b.size / font.upem + b.letterSpacing))
     }
@@ -709,5 +664,34 @@ extension TextPreparer {
                 (Double($0.top) * size / use.font.upem, Double($0.bottom) * size / use.font.upem)
             }
         }
+    }
+}
+
+/// The single-byte (ASCII) clusters of a paragraph, for the compatibility profiles' rules about
+/// pairs of ASCII characters.
+private struct ASCIIClusters {
+    let para: UnsafeBufferPointer<UInt8>
+    let base: Int32
+    let starts: [Int32]
+    let ends: [Int32]
+
+    /// The byte of cluster `g` if it is a single ASCII byte.
+    func byte(_ g: Int) -> UInt8? {
+        let start = Int(starts[g] - base)
+        return Int(ends[g] - base) - start == 1 ? para[start] : nil
+    }
+
+    /// Whether cluster `g` is U+00A0 NO-BREAK SPACE.
+    func isNoBreakSpace(_ g: Int) -> Bool {
+        let start = Int(starts[g] - base)
+        return Int(ends[g] - base) - start == 2 && para[start] == 0xC2 && para[start + 1] == 0xA0
+    }
+
+    static func isDigit(_ c: UInt8?) -> Bool { c.map { (0x30...0x39).contains($0) } ?? false }
+
+    static func isLetterOrDigit(_ c: UInt8?) -> Bool {
+        guard let c else { return false }
+        let lower: UInt8 = c | 0x20
+        return isDigit(c) || (0x61...0x7A).contains(lower)
     }
 }

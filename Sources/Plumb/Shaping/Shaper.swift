@@ -36,23 +36,13 @@ final class Shaper {
         font: Font, script: UInt32, advances: UnsafeMutableBufferPointer<Int32>
     ) -> Int {
         for i in 0..<advances.count { advances[i] = 0 }
-        guard let base = text.baseAddress, text.count > 0 else { return 0 }
-        hb_buffer_clear_contents(buffer)
-        base.withMemoryRebound(to: CChar.self, capacity: text.count) {
-            hb_buffer_add_utf8(buffer, $0, Int32(text.count), 0, Int32(text.count))
-        }
-        setProperties(script: script)
-        hb_shape(font.hbFont, buffer, nil, 0)
-        var glyphCount: UInt32 = 0
-        guard let infos = hb_buffer_get_glyph_infos(buffer, &glyphCount),
-            let positions = hb_buffer_get_glyph_positions(buffer, &glyphCount)
-        else { return 0 }
+        guard let glyphs = run(text, font: font, script: script) else { return 0 }
         var missing = 0
-        for i in 0..<Int(glyphCount) {
-            let cluster = Int32(bitPattern: infos[i].cluster)
+        for i in 0..<glyphs.count {
+            let cluster = Int32(bitPattern: glyphs.infos[i].cluster)
             let g = Self.graphemeIndex(containing: cluster, in: graphemeEnds)
-            if g < advances.count { advances[g] &+= positions[i].x_advance }
-            if infos[i].codepoint == 0 { missing += 1 }
+            if g < advances.count { advances[g] &+= glyphs.positions[i].x_advance }
+            if glyphs.infos[i].codepoint == 0 { missing += 1 }
         }
         return missing
     }
@@ -61,6 +51,43 @@ final class Shaper {
     func inkBounds(_ text: UnsafeBufferPointer<UInt8>, font: Font, script: UInt32)
         -> (top: Int32, bottom: Int32)?
     {
+        guard let glyphs = run(text, font: font, script: script) else { return nil }
+        var top = Int32.min
+        var bottom = Int32.max
+        for i in 0..<glyphs.count {
+            let b = font.inkBounds(of: glyphs.infos[i].codepoint)
+            if b.top == 0 && b.bottom == 0 { continue }  // blank glyph (space)
+            top = max(top, b.top)
+            bottom = min(bottom, b.bottom)
+        }
+        return top == Int32.min ? nil : (top, bottom)
+    }
+
+    /// A shaped glyph for drawing: id, cluster (byte offset in the text) and position in font
+    /// units.
+    struct Glyph {
+        let id: UInt32
+        let cluster: UInt32
+        let advance: Int32
+        let xOffset: Int32
+        let yOffset: Int32
+    }
+
+    /// The glyphs of `text` in `font` in visual order (the renderer's view of a run).
+    func glyphs(_ text: UnsafeBufferPointer<UInt8>, font: Font, script: UInt32 = 0) -> [Glyph] {
+        guard let g = run(text, font: font, script: script) else { return [] }
+        return (0..<g.count).map {
+            Glyph(id: g.infos[$0].codepoint, cluster: g.infos[$0].cluster,
+                  advance: g.positions[$0].x_advance, xOffset: g.positions[$0].x_offset,
+                  yOffset: g.positions[$0].y_offset)
+        }
+    }
+
+    /// Fills the buffer with `text`, sets its properties and shapes it; the glyph arrays stay
+    /// valid until the next call.
+    private func run(_ text: UnsafeBufferPointer<UInt8>, font: Font, script: UInt32)
+        -> (infos: UnsafeMutablePointer<hb_glyph_info_t>, positions: UnsafeMutablePointer<hb_glyph_position_t>, count: Int)?
+    {
         guard let base = text.baseAddress, text.count > 0 else { return nil }
         hb_buffer_clear_contents(buffer)
         base.withMemoryRebound(to: CChar.self, capacity: text.count) {
@@ -68,19 +95,11 @@ final class Shaper {
         }
         setProperties(script: script)
         hb_shape(font.hbFont, buffer, nil, 0)
-        var glyphCount: UInt32 = 0
-        guard let infos = hb_buffer_get_glyph_infos(buffer, &glyphCount), glyphCount > 0 else {
-            return nil
-        }
-        var top = Int32.min
-        var bottom = Int32.max
-        for i in 0..<Int(glyphCount) {
-            let b = font.inkBounds(of: infos[i].codepoint)
-            if b.top == 0 && b.bottom == 0 { continue }  // blank glyph (space)
-            top = max(top, b.top)
-            bottom = min(bottom, b.bottom)
-        }
-        return top == Int32.min ? nil : (top, bottom)
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
+            let positions = hb_buffer_get_glyph_positions(buffer, &count), count > 0
+        else { return nil }
+        return (infos, positions, Int(count))
     }
 
     /// Script, direction and language of the buffer. The language is the script's sample
@@ -99,11 +118,15 @@ final class Shaper {
     /// Han has no sample language here (it is shared by Chinese, Japanese and Korean text), so
     /// pan-CJK fonts keep their default forms for it, as in Pango.
     private static func language(forScript script: UInt32) -> hb_language_t? {
-        let tag = script == hani ? "und" : ClusterClassifier.sampleLanguage(forScript: script) ?? "en"
-        return hb_language_from_string(tag, -1)
+        languages[script] ?? english
     }
 
-    private static let hani = Font.tag("Hani")
+    /// The HarfBuzz language of each script with a sample language (Han: "und"), resolved once.
+    nonisolated(unsafe) private static let languages: [UInt32: hb_language_t?] = {
+        var table = ClusterClassifier.sampleLanguages.mapValues { hb_language_from_string($0, -1) }
+        table[Font.tag("Hani")] = hb_language_from_string("und", -1)
+        return table
+    }()
     nonisolated(unsafe) private static let english = hb_language_from_string("en", -1)
 
     @inline(__always)
@@ -121,11 +144,10 @@ final class Shaper {
     @inline(__always)
     static func script(of scalar: Unicode.Scalar) -> UInt32 {
         let s = hb_unicode_script(unicodeFuncs, scalar.value).rawValue
-        switch s {
-        case Font.tag("Zyyy"), Font.tag("Zinh"), Font.tag("Zzzz"): return 0
-        default: return s
-        }
+        return s == common || s == inherited || s == unknown ? 0 : s
     }
+
+    private static let common = Font.tag("Zyyy"), inherited = Font.tag("Zinh"), unknown = Font.tag("Zzzz")
 
     nonisolated(unsafe) private static let unicodeFuncs = hb_unicode_funcs_get_default()
 }
