@@ -69,15 +69,26 @@ def main():
     ap.add_argument("--write-subset", help="store a fixed subset of cases with Chromium's answers")
     ap.add_argument("--show", type=int, default=0, help="print N disagreements of the first profile")
     ap.add_argument("--append-report", help="append a Chromium section to this Markdown report")
+    ap.add_argument("--chromium-cache", help="JSON file with Chromium's answers: read if present, else written")
     args = ap.parse_args()
     cells = [json.loads(l) for l in open(args.corpus, encoding="utf-8") if l.strip()]
     if args.limit:
         cells = cells[: args.limit]
     cases = [{"cell": c, "text": c["text"], "families": f, "width": w}
              for c in cells for f in conf.CASCADES for w in conf.WIDTHS]
-    chrome = chromium_lines(cases)
-    pango = conf.PangoMeasurer()
-    pango_starts = [pango.lines(c["text"], c["families"], c["width"])[0] for c in cases]
+    if args.chromium_cache and os.path.exists(args.chromium_cache):
+        with open(args.chromium_cache, encoding="utf-8") as f:
+            chrome = json.load(f)
+        assert len(chrome) == len(cases), "the Chromium cache was made for other cases"
+    else:
+        chrome = chromium_lines(cases)
+        if args.chromium_cache:
+            with open(args.chromium_cache, "w", encoding="utf-8") as f:
+                json.dump(chrome, f)
+    pango_starts = []
+    if "standard" in args.profiles.split(","):
+        pango = conf.PangoMeasurer()
+        pango_starts = [pango.lines(c["text"], c["families"], c["width"])[0] for c in cases]
     version = subprocess.run(["chromium", "--version"], capture_output=True).stdout.decode().strip()
     section = ["", "## Second reference: Chromium (issue 7)", "",
                "`Tests/Conformance/chromium_reference.py` lays the same %d cases out in %s (headless,"

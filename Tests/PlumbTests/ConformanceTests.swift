@@ -179,6 +179,56 @@ extension ConformanceTests {
         #expect(lineTexts(engine.layout("Archive base-256 value", style: style15(["Noto Sans"]), width: w2)).first == "Archive ")
     }
 
+    /// Every printable ASCII pair, after five contexts, as probed in Chromium by
+    /// Tests/Conformance/chromium_ascii_pairs.py.
+    @Test func asciiPairRuleMatchesEveryPairMeasuredInChromium() throws {
+        let url = ConformanceTests.subsetURL.deletingLastPathComponent().appendingPathComponent("chromium_ascii_pairs.json")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let contexts = try #require(json["contexts"] as? [String: String])
+        #expect(contexts.count == 5)
+        var checked = 0, wrong: [String] = []
+        for (context, breaking) in contexts {
+            let measured = Array(breaking.utf8)
+            #expect(measured.count % 2 == 0)
+            var breaks = Set<UInt16>()
+            for i in stride(from: 0, to: measured.count, by: 2) { breaks.insert(UInt16(measured[i]) << 8 | UInt16(measured[i + 1])) }
+            let before: UInt8? = context.utf8.count == 1 ? context.utf8.first : nil
+            for c in UInt8(0x21)...0x7E {
+                for next in UInt8(0x21)...0x7E {
+                    checked += 1
+                    let expected = breaks.contains(UInt16(c) << 8 | UInt16(next))
+                    if TextPreparer.chromiumASCIIBreak(before, c, next) != expected, wrong.count < 10 {
+                        wrong.append("\(context.debugDescription) \(Character(Unicode.Scalar(c)))|\(Character(Unicode.Scalar(next))): Chromium \(expected)")
+                    }
+                }
+            }
+        }
+        #expect(checked == 5 * 94 * 94)
+        #expect(wrong.isEmpty, "\(wrong)")
+    }
+
+    @Test func asciiPairsDecideWithoutICU() {
+        func first(_ text: String, _ width: Double) -> String? { lineTexts(engine.layout(text, style: chromium(), width: width)).first }
+        // "=" | "<" is a break in Blink (before an opening bracket), "-" | "-" after a space is not
+        // needed: the later opportunity fits.
+        #expect(first("  --admindir=<directory> Use", 100) == "  --admindir=")
+        // "%" | "%" is not a break in Blink (ICU 72 allows one).
+        let w = engine.measure("packages: %d%", style: chromium(), width: 1000).width + 1
+        #expect(first("packages: %d%%", w) == "packages: ")
+        #expect(lineTexts(engine.layout("packages: %d%%", style: style15(["Noto Sans"]), width: w)).first == "packages: %d%")
+        // "\\" | "{" is a break (before an opening bracket).
+        let w2 = engine.measure("Unmatched \\{", style: chromium(), width: 1000).width - 1
+        #expect(first("Unmatched \\{", w2) == "Unmatched \\")
+    }
+
+    @Test func hebrewMaqafBreaksBeforeAHebrewLetterAsInUnicode15_1() {
+        // LB21a in Unicode 15.1: HL (HY | BA) × [^HL] — a break is allowed before a Hebrew letter.
+        let text = "לעיון-סקיה אל־חמרה (חלקית"
+        let w = engine.measure("לעיון-סקיה אל־", style: chromium(), width: 1000).width + 1
+        #expect(lineTexts(engine.layout(text, style: chromium(), width: w)).first == "לעיון-סקיה אל־")
+        #expect(lineTexts(engine.layout(text, style: style15(["Noto Sans"]), width: w)).first == "לעיון-סקיה ")
+    }
+
     @Test func linesOverflowingByLessThanALayoutUnitStillFit() {
         // "aaa bbb": 60 pt of visible content; a box 0.01 pt narrower still holds it in
         // Blink (1/64-px layout units), not with the float-noise tolerance.

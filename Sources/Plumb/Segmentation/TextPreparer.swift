@@ -272,11 +272,15 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         shaper.usesDocumentLanguage ? script | 0x8000_0000 : script
     }
 
-    /// Blink's tailoring of ICU (measured against Chromium on the corpus): a break after every
-    /// run of spaces (unless a no-break space follows); between two ASCII characters no break
-    /// after `/`, `\` or `|`, nor between `:`/`.`/`,`/`;` and `%`/`$`; a break after a `-` that follows
-    /// a space and precedes a letter or another `-`, and after `-` before a digit when a letter
-    /// or digit precedes it.
+    /// Blink's tailoring of ICU, measured in Chromium (every printable ASCII pair probed in
+    /// isolation, then checked on the corpus):
+    /// - a break after every run of spaces (unless a no-break space follows);
+    /// - between two printable ASCII characters ICU is not asked at all: the only breaks are
+    ///   those of ``chromiumASCIIBreak(_:_:_:)``;
+    /// - Unicode 15.1's LB21a (Chromium's ICU is newer than the system's): after a Hebrew
+    ///   letter and a hyphen (`-` or maqaf `־`) a break is allowed before another Hebrew
+    ///   letter (`אל־|חמרה`).
+    /// Everything else is ICU with `line-break: normal`.
     private func addChromiumBreaks(
         _ para: UnsafeBufferPointer<UInt8>, base: Int32, graphemes range: Range<Int>,
         into b: inout Builder
@@ -284,35 +288,56 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         guard range.count >= 2 else { return }
         let ascii = ASCIIClusters(para: para, base: base, starts: b.graphemeStarts, ends: b.graphemeEnds)
         let byte = ascii.byte
-        let isDigit = ASCIIClusters.isDigit
-        let isAlnum = ASCIIClusters.isLetterOrDigit
-        let slash = UInt8(ascii: "/")
-        let backslash = UInt8(ascii: "\\")
-        let bar = UInt8(ascii: "|")
-        let colon = UInt8(ascii: ":"), period = UInt8(ascii: "."), comma = UInt8(ascii: ","),
-            semicolon = UInt8(ascii: ";"), percent = UInt8(ascii: "%"), dollar = UInt8(ascii: "$")
-        let hyphen = UInt8(ascii: "-")
+        func isSpace(_ g: Int) -> Bool { b.flags[g].contains(.hangingSpace) }
         for g in range.lowerBound..<(range.upperBound - 1) {
-            let c = byte(g)
-            let next = byte(g + 1)
-            let nextIsSpace = b.flags[g + 1].contains(.hangingSpace)
-            if b.flags[g].contains(.hangingSpace) && !nextIsSpace {
-                if !ascii.isNoBreakSpace(g + 1) { b.flags[g].insert(.breakAfter) }
-            } else if c == slash || c == backslash || c == bar, let next, next > 0x20, next < 0x7F {
-                b.flags[g].remove(.breakAfter)
-            } else if c == hyphen, isDigit(next), g > range.lowerBound, isAlnum(byte(g - 1)) {
-                b.flags[g].insert(.breakAfter)
-            } else if c == hyphen, g > range.lowerBound, b.flags[g - 1].contains(.hangingSpace),
-                next == hyphen || (isAlnum(next) && !isDigit(next))
+            if isSpace(g) {
+                if !isSpace(g + 1) && !ascii.isNoBreakSpace(g + 1) { b.flags[g].insert(.breakAfter) }
+                continue
+            }
+            if let c = byte(g), let next = byte(g + 1), ASCIIClusters.isPrintable(c),
+                ASCIIClusters.isPrintable(next)
+            {
+                let before = g > range.lowerBound ? byte(g - 1) : nil
+                if Self.chromiumASCIIBreak(before, c, next) {
+                    b.flags[g].insert(.breakAfter)
+                } else {
+                    b.flags[g].remove(.breakAfter)
+                }
+            } else if g > range.lowerBound, ascii.isHebrewLetter(g - 1),
+                ascii.isMaqaf(g) || byte(g) == UInt8(ascii: "-"), ascii.isHebrewLetter(g + 1)
             {
                 b.flags[g].insert(.breakAfter)
-            } else if let c, c == colon || c == period || c == comma || c == semicolon,
-                next == percent || next == dollar
-            {
-                b.flags[g].remove(.breakAfter)
             }
         }
     }
+
+    /// Whether Chromium breaks between two printable ASCII characters `c` | `next` (`before` is
+    /// the character before `c`, if ASCII). Measured by probing all 94 × 94 pairs in Chromium
+    /// (Tests/Conformance/chromium_ascii_pairs.json, checked by a test); Blink takes these from
+    /// its own table instead of ICU, for compatibility with older browsers:
+    /// - after `-`, except before closing or terminal punctuation (`! $ ) , . / : ; ? ] }`), and
+    ///   before a digit only when a letter or digit precedes the `-` (`base-|256`, but `-1`,
+    ///   `x -1` keep the minus sign);
+    /// - after `?`, except before `! " ' ) , . / : ; ? ] }`;
+    /// - before an opening bracket `( < [ {` after punctuation that ends something
+    ///   (`! " # % & ) * + , . : ; = > \ ] | } ~`, and `-`, `?` as above);
+    /// - nowhere else: not after `/`, not between letters and digits, not inside `%d%%`.
+    static func chromiumASCIIBreak(_ before: UInt8?, _ c: UInt8, _ next: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "-"):
+            if ASCIIClusters.isDigit(next) { return ASCIIClusters.isLetterOrDigit(before) }
+            return !chromiumNoBreakAfterHyphen.contains(next)
+        case UInt8(ascii: "?"):
+            return !chromiumNoBreakAfterQuestionMark.contains(next)
+        default:
+            return chromiumOpeningBrackets.contains(next) && chromiumBreaksBeforeOpening.contains(c)
+        }
+    }
+
+    private static let chromiumNoBreakAfterHyphen = ASCIISet("!$),./:;?]}")
+    private static let chromiumNoBreakAfterQuestionMark = ASCIISet("!\"'),./:;?]}")
+    private static let chromiumOpeningBrackets = ASCIISet("(<[{")
+    private static let chromiumBreaksBeforeOpening = ASCIISet("!\"#%&)*+,.:;=>\\]|}~")
 
     /// Break opportunities Pango 1.50 has and ICU 72 does not (measured on the corpus):
     /// - after a hyphen-minus that follows a space and precedes a letter or digit
@@ -687,11 +712,54 @@ private struct ASCIIClusters {
         return Int(ends[g] - base) - start == 2 && para[start] == 0xC2 && para[start + 1] == 0xA0
     }
 
+    /// Whether cluster `g` is a Hebrew letter (UAX #14 class HL: U+05D0–U+05EA, U+05EF–U+05F2,
+    /// U+FB1D–U+FB4F), possibly with marks.
+    func isHebrewLetter(_ g: Int) -> Bool {
+        guard let s = firstScalar(g) else { return false }
+        return (0x05D0...0x05EA).contains(s) || (0x05EF...0x05F2).contains(s) || (0xFB1D...0xFB4F).contains(s)
+    }
+
+    /// Whether cluster `g` is U+05BE HEBREW PUNCTUATION MAQAF.
+    func isMaqaf(_ g: Int) -> Bool { firstScalar(g) == 0x05BE }
+
+    /// The first scalar of cluster `g` if it is a two-byte UTF-8 sequence or a Hebrew
+    /// presentation form (three bytes); `nil` otherwise.
+    private func firstScalar(_ g: Int) -> UInt32? {
+        let start = Int(starts[g] - base)
+        let lead = UInt32(para[start])
+        if lead & 0xE0 == 0xC0 { return (lead & 0x1F) << 6 | UInt32(para[start + 1] & 0x3F) }
+        if lead == 0xEF {
+            return (lead & 0x0F) << 12 | UInt32(para[start + 1] & 0x3F) << 6 | UInt32(para[start + 2] & 0x3F)
+        }
+        return nil
+    }
+
     static func isDigit(_ c: UInt8?) -> Bool { c.map { (0x30...0x39).contains($0) } ?? false }
+
+    /// `!` … `~`: the characters Blink's ASCII pair rules cover.
+    static func isPrintable(_ c: UInt8) -> Bool { (0x21...0x7E).contains(c) }
 
     static func isLetterOrDigit(_ c: UInt8?) -> Bool {
         guard let c else { return false }
         let lower: UInt8 = c | 0x20
         return isDigit(c) || (0x61...0x7A).contains(lower)
+    }
+}
+
+/// A set of ASCII bytes as a 128-bit mask: `contains` is two shifts and an AND.
+struct ASCIISet {
+    private var bits: (UInt64, UInt64) = (0, 0)
+
+    init(_ characters: StaticString) {
+        characters.withUTF8Buffer { for c in $0 { insert(c) } }
+    }
+
+    private mutating func insert(_ c: UInt8) {
+        if c < 64 { bits.0 |= 1 << UInt64(c) } else if c < 128 { bits.1 |= 1 << UInt64(c - 64) }
+    }
+
+    @inline(__always)
+    func contains(_ c: UInt8) -> Bool {
+        c < 64 ? bits.0 & (1 << UInt64(c)) != 0 : c < 128 && bits.1 & (1 << UInt64(c - 64)) != 0
     }
 }
