@@ -67,7 +67,7 @@ extension TextMeasurer {
     /// The keys of one cell from plain values only (batches call this from several threads;
     /// touching no shared reference keeps workers from contending on reference counts).
     static func cellKeys(
-        _ text: String, cacheable: Bool, fingerprint: CacheKey, width: Double, scale: Double, salt: UInt64
+        _ text: borrowing String, cacheable: Bool, fingerprint: CacheKey, width: Double, scale: Double, salt: UInt64
     ) -> CellKeys? {
         guard cacheable, !text.isEmpty, !scale.isNaN, scale > 0, scale <= 100, scale.isFinite,
             !width.isNaN, width > 0
@@ -75,8 +75,9 @@ extension TextMeasurer {
         let lw = snap(.points(width), scale: scale)
         let w: Double
         if width == .infinity { w = .infinity } else if case .points(let p) = lw { w = p } else { return nil }
-        var t = text
-        let textKey = t.withUTF8 { CacheKey(bytes: UnsafeRawBufferPointer($0), seed: salt) }
+        // The UTF-8 span borrows the string's storage: no copy and no retain (a retain would
+        // write the string's header, a cache line other cores then have to fetch back).
+        let textKey = text.utf8Span.span.withUnsafeBytes { CacheKey(bytes: $0, seed: salt) }
         return CellKeys(text: textKey, keys: keys(text: textKey, fingerprint: fingerprint, width: w, scale: scale), layoutWidth: w, scale: scale)
     }
 

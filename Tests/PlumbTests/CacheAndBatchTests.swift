@@ -170,6 +170,37 @@ import Testing
         #expect(list.rowIndex(atOffset: list.offset(ofRowAt: 500) + 0.25) == 500)
     }
 
+    /// The seqlock read path: readers never see a torn entry or a value under the wrong key
+    /// while writers insert, overwrite and evict (backward shifts) in the same small shards.
+    @Test func optimisticReadsNeverSeeATornEntry() {
+        let cache = ResultCache(budgetBytes: ResultCache.shardCount * ResultCache.entryBytes * 8)
+        @Sendable func value(for k: UInt64, version: UInt32) -> CachedResult {
+            CachedResult(heightPixels: UInt32(truncatingIfNeeded: k), widthPixels: UInt32(truncatingIfNeeded: k >> 32) ^ version,
+                         lineCount: version, flags: 0, widestLine: Double(k % 1000), layoutWidth: Double(version))
+        }
+        let wrong = Synchronization.Atomic<Int>(0)
+        let found = Synchronization.Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            var rng = SplitMix64(seed: UInt64(worker) &+ 7)
+            for _ in 0..<1_000_000 {
+                // 24 keys, all in shard 0 (8 slots, at most 6 entries): constant eviction and
+                // backward shifts under the readers' feet.
+                let k = rng.next() % 24 &+ 1
+                let key = CacheKey(low: k &* 0x9E37_79B9_7F4A_7C15, high: k << 9)
+                if worker < 2 {
+                    if rng.next() % 8 == 0 { cache.remove(key) } else { cache.insert(value(for: k, version: UInt32(rng.next() % 3)), for: key) }
+                } else if let v = cache.value(for: key) {
+                    found.add(1, ordering: .relaxed)
+                    let expected = value(for: k, version: v.lineCount)
+                    if v.lineCount > 2 || v != expected { wrong.add(1, ordering: .relaxed) }
+                }
+            }
+        }
+        #expect(wrong.load(ordering: .relaxed) == 0)
+        #expect(found.load(ordering: .relaxed) > 10_000)
+        #expect(cache.statistics.evictions > 0)
+    }
+
     @Test func concurrentReadersAndWritersWithATinyBudget() throws {
         var config = TextMeasurer.Configuration()
         config.resultCacheBytes = ResultCache.shardCount * ResultCache.entryBytes * 2  // 2 slots per shard: constant eviction

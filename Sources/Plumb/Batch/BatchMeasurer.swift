@@ -67,9 +67,14 @@ extension TextMeasurer {
         reloadFontsIfChangedPeriodically()
         let resolved = resolve(style)
         let cacheable = resolved.isCacheable, fingerprint = resolved.layoutFingerprint, salt = salt
-        return try run(count: texts.count, workers: workers, progress: progress,
-                       key: { i in Self.cellKeys(texts[i], cacheable: cacheable, fingerprint: fingerprint, width: width, scale: scale, salt: salt) },
-                       measure: { i, k in self.measure(texts[i], style: resolved, width: width, scale: scale, keys: k) })
+        return try texts.withUnsafeBufferPointer { buffer in
+            // Read through a pointer: the key pass borrows each text instead of retaining it
+            // (a retain writes the string's header, a line the other core then has to fetch).
+            nonisolated(unsafe) let texts = buffer
+            return try run(count: texts.count, workers: workers, progress: progress,
+                           key: { i in Self.cellKeys(texts[i], cacheable: cacheable, fingerprint: fingerprint, width: width, scale: scale, salt: salt) },
+                           measure: { i, k in self.measure(texts[i], style: resolved, width: width, scale: scale, keys: k) })
+        }
     }
 
     /// Heights of cells with their own styles and widths, measured on all cores. Each distinct
@@ -118,42 +123,50 @@ extension TextMeasurer {
         guard n > 0 else { return [] }
         let workerCount = max(1, workers ?? ProcessInfoLite.activeProcessorCount)
         let placeholder = TextMeasurement(size: .zero, lineCount: 0, isTruncated: false, warnings: [])
-        var results = [TextMeasurement](repeating: placeholder, count: n)
-        var keys = [CellKeys?](repeating: nil, count: n)
-        var answered = [Bool](repeating: false, count: n)
-        // Only plain values cross threads here: results of cache hits hold no references
-        // (no warnings), so workers never contend on reference counts.
         let cache = resultCache
 
-        // 1. Keys and tier-2 hits (parallel). A warm batch is answered here.
-        results.withUnsafeMutableBufferPointer { resultBuffer in
+        // 1. Keys and tier-2 hits (parallel). A warm batch is answered here. The three arrays
+        //    are left uninitialised and every element is written once by the worker that owns
+        //    its chunk: no sequential pass over n cells before the parallel one (page faults
+        //    and first writes happen on the workers too). Only plain values cross threads:
+        //    results of cache hits hold no references (no warnings), so workers never contend
+        //    on reference counts.
+        var keys = [CellKeys?](unsafeUninitializedCapacity: n) { _, c in c = n }  // plain values
+        var answered = [Bool](unsafeUninitializedCapacity: n) { _, c in c = n }
+        let totalHits = Atomic<Int>(0)
+        var results = [TextMeasurement](unsafeUninitializedCapacity: n) { resultBuffer, resultCount in
             keys.withUnsafeMutableBufferPointer { keyBuffer in
                 answered.withUnsafeMutableBufferPointer { answeredBuffer in
-                    nonisolated(unsafe) let out = resultBuffer
-                    nonisolated(unsafe) let cellKeys = keyBuffer
-                    nonisolated(unsafe) let done = answeredBuffer
+                    nonisolated(unsafe) let out = resultBuffer.baseAddress!
+                    nonisolated(unsafe) let cellKeys = keyBuffer.baseAddress!
+                    nonisolated(unsafe) let done = answeredBuffer.baseAddress!
                     _ = Self.parallel(count: n, workers: workerCount) { range in
                         var hits = 0
                         for i in range {
                             let k = key(i)
-                            cellKeys[i] = k
-                            if let k, let hit = cache.value(for: k.keys.result) {
-                                out[i] = Self.measurement(hit, scale: k.scale)
-                                done[i] = true
+                            (cellKeys + i).initialize(to: k)
+                            if let k, let hit = cache.value(for: k.keys.result, counted: false) {
+                                (out + i).initialize(to: Self.measurement(hit, scale: k.scale))
+                                (done + i).initialize(to: true)
                                 hits += 1
+                            } else {
+                                (out + i).initialize(to: placeholder)
+                                (done + i).initialize(to: false)
                             }
                         }
                         progress?.add(hits)
+                        totalHits.add(hits, ordering: .relaxed)
+                        cache.recordLookups(hits: hits, misses: range.count - hits)
                         return true
                     }
                 }
             }
+            resultCount = n
         }
 
         // 2. The misses: the first index of every distinct key (sequential, open addressing,
         //    ~10 ns per miss), so duplicates inside the batch are measured once.
-        var missCount = 0
-        for d in answered where !d { missCount += 1 }
+        let missCount = n - totalHits.load(ordering: .relaxed)
         guard missCount > 0 else { return results }
         var firstIndex = FirstIndexTable(capacity: missCount)
         var source = [Int32](repeating: -1, count: n)

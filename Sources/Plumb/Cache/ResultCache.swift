@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// A measured result in the compact form tier 2 stores: sizes in device pixels (they are on
@@ -27,7 +30,13 @@ struct CachedResult: Equatable, Sendable {
 /// 48-byte entries at most 75 % full: ≤ 64 bytes per entry, text not retained. Eviction is
 /// CLOCK (second chance): hits set a reference bit, the hand clears it or evicts.
 ///
-/// - Thread safety: 64 shards, each behind a `Synchronization.Mutex`.
+/// - Thread safety: 512 shards. Writers (insert, remove, eviction) take the shard's
+///   `Synchronization.Mutex`. Readers do not: each shard is a seqlock (a version that is odd
+///   while a writer moves entries), so a hit reads the table optimistically and retries under
+///   the mutex only if a writer was active. A warm hit therefore writes no shared memory (no
+///   lock word, no reference count, no counter, and the CLOCK bit only on the first hit after
+///   the hand cleared it), so cores answering a warm batch do not pass cache lines back and
+///   forth. Hit and miss counts go to per-thread striped counters.
 /// - Complexity: O(1) expected per lookup and insertion; no allocation after creation.
 final class ResultCache: Sendable {
     struct Entry {
@@ -38,12 +47,72 @@ final class ResultCache: Sendable {
     static let entryBytes = MemoryLayout<Entry>.stride  // 48
     static let shardCount = 512
 
-    /// One shard. Padded to two cache lines so that the locks and counters of neighbouring
-    /// shards (allocated back to back) never share a line between cores.
+    /// One shard. Padded to two cache lines so that the locks of neighbouring shards
+    /// (allocated back to back) never share a line between cores.
     private final class Shard: @unchecked Sendable {
+        /// Even while the table is stable; odd while a writer changes keys or values.
+        let version = Atomic<UInt64>(0)
         let mutex: Mutex<Table>
-        private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-        init(capacity: Int) { mutex = Mutex(Table(capacity: capacity)) }
+        /// The table's storage, fixed for the shard's life (read optimistically).
+        let entries: UnsafeMutableBufferPointer<Entry>
+        let mask: Int
+        private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+
+        init(capacity: Int) {
+            let table = Table(capacity: capacity)
+            entries = table.entries
+            mask = table.mask
+            mutex = Mutex(table)
+        }
+
+        /// Runs `body` under the mutex with the version odd, so optimistic readers that
+        /// overlap it retry.
+        @inline(__always)
+        func write<R: Sendable>(_ body: (inout sending Table) -> R) -> R {
+            mutex.withLock { t in
+                version.add(1, ordering: .relaxed)
+                atomicMemoryFence(ordering: .acquiringAndReleasing)
+                defer { version.add(1, ordering: .releasing) }
+                return body(&t)
+            }
+        }
+
+        /// The entry for `key` read without the lock: `.found`/`.absent` if no writer
+        /// overlapped the read, `.retry` otherwise.
+        @inline(__always)
+        func optimisticLookup(_ key: CacheKey) -> OptimisticResult {
+            let before = version.load(ordering: .acquiring)
+            guard before & 1 == 0 else { return .retry }
+            var i = Int(truncatingIfNeeded: key.low) & mask
+            var result = OptimisticResult.retry
+            for _ in 0...mask {
+                let k = entries[i].key
+                if k == key {
+                    result = .found(entries[i].value)
+                    break
+                }
+                if k.low == 0 && k.high == 0 {
+                    result = .absent
+                    break
+                }
+                i = (i + 1) & mask
+            }
+            atomicMemoryFence(ordering: .acquiring)
+            return version.load(ordering: .relaxed) == before ? result : .retry
+        }
+    }
+
+    enum OptimisticResult {
+        case found(CachedResult)
+        case absent
+        case retry
+    }
+
+    /// Hit and miss counters striped by thread, each stripe on its own cache lines.
+    private final class CounterStripe: @unchecked Sendable {
+        let hits = Atomic<Int>(0)
+        let misses = Atomic<Int>(0)
+        private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     }
 
     /// One shard's table.
@@ -53,8 +122,6 @@ final class ResultCache: Sendable {
         var count = 0
         var maxCount: Int
         var hand = 0
-        var hits = 0
-        var misses = 0
         var insertions = 0
         var evictions = 0
 
@@ -135,6 +202,11 @@ final class ResultCache: Sendable {
     }
 
     private let shards: [Shard]
+    /// The same shards without reference counting: a lookup must not write the shard's
+    /// reference count (a shared cache line). `shards` keeps them alive.
+    private let shardRefs: [Unmanaged<Shard>]
+    private let stripes: [Unmanaged<CounterStripe>]
+    private let stripeObjects: [CounterStripe]
     let budgetBytes: Int
 
     /// - Parameter budgetBytes: memory for all tables; the cache holds at most
@@ -145,27 +217,73 @@ final class ResultCache: Sendable {
         var capacity = 2
         while capacity * 2 <= perShard { capacity *= 2 }
         shards = (0..<Self.shardCount).map { _ in Shard(capacity: capacity) }
+        shardRefs = shards.map { Unmanaged.passUnretained($0) }
+        stripeObjects = (0..<Self.stripeCount).map { _ in CounterStripe() }
+        stripes = stripeObjects.map { Unmanaged.passUnretained($0) }
     }
+
+    static let stripeCount = 16
 
     @inline(__always)
     private static func normalise(_ key: CacheKey) -> CacheKey {
         key.low == 0 && key.high == 0 ? CacheKey(low: 0, high: 1) : key
     }
 
-    /// The result for `key`, marking it recently used.
+    /// This thread's counter stripe.
     @inline(__always)
-    func value(for key: CacheKey) -> CachedResult? {
+    private func stripeIndex() -> Int {
+        let thread = UInt64(pthread_self())
+        return Int(truncatingIfNeeded: (thread &* 0x9E37_79B9_7F4A_7C15) >> 60) & (Self.stripeCount - 1)
+    }
+
+    /// Counts a hit or a miss on this thread's counter stripe.
+    @inline(__always)
+    private func countHit(_ hit: Bool) {
+        stripes[stripeIndex()]._withUnsafeGuaranteedRef {
+            if hit { $0.hits.add(1, ordering: .relaxed) } else { $0.misses.add(1, ordering: .relaxed) }
+        }
+    }
+
+    /// Adds lookups counted by the caller (batches count per chunk, not per cell).
+    func recordLookups(hits: Int, misses: Int) {
+        let stripe = stripeIndex()
+        stripes[stripe]._withUnsafeGuaranteedRef {
+            $0.hits.add(hits, ordering: .relaxed)
+            $0.misses.add(misses, ordering: .relaxed)
+        }
+    }
+
+    /// The result for `key`, marking it recently used.
+    ///
+    /// - Parameter counted: false when the caller records the lookup itself
+    ///   (``recordLookups(hits:misses:)``).
+    /// - Complexity: O(1) expected; a warm hit takes no lock and writes no shared memory.
+    @inline(__always)
+    func value(for key: CacheKey, counted: Bool = true) -> CachedResult? {
         let key = Self.normalise(key)
-        return shards[key.shard(of: Self.shardCount)].mutex.withLock { t -> CachedResult? in
-            if let i = t.find(key) {
+        return shardRefs[key.shard(of: Self.shardCount)]._withUnsafeGuaranteedRef { shard in
+            switch shard.optimisticLookup(key) {
+            case .found(var v) where v.flags & CachedResult.referenced != 0:
+                if counted { countHit(true) }
+                v.flags &= ~CachedResult.referenced
+                return v
+            case .absent:
+                if counted { countHit(false) }
+                return nil
+            case .found, .retry:
+                break
+            }
+            // A writer overlapped, or the CLOCK bit must be set: under the mutex. Setting the
+            // bit moves no entry, so it needs no version change (readers ignore the bit).
+            let v = shard.mutex.withLock { t -> CachedResult? in
+                guard let i = t.find(key) else { return nil }
                 t.entries[i].value.flags |= CachedResult.referenced
-                t.hits += 1
                 var v = t.entries[i].value
                 v.flags &= ~CachedResult.referenced
                 return v
             }
-            t.misses += 1
-            return nil
+            if counted { countHit(v != nil) }
+            return v
         }
     }
 
@@ -174,13 +292,13 @@ final class ResultCache: Sendable {
         let key = Self.normalise(key)
         var v = value
         v.flags &= ~CachedResult.referenced
-        shards[key.shard(of: Self.shardCount)].mutex.withLock { $0.insert(key, v) }
+        shards[key.shard(of: Self.shardCount)].write { $0.insert(key, v) }
     }
 
     @discardableResult
     func remove(_ key: CacheKey) -> Bool {
         let key = Self.normalise(key)
-        return shards[key.shard(of: Self.shardCount)].mutex.withLock { t in
+        return shards[key.shard(of: Self.shardCount)].write { t in
             guard let i = t.find(key) else { return false }
             t.remove(at: i)
             return true
@@ -188,20 +306,22 @@ final class ResultCache: Sendable {
     }
 
     func removeAll() {
-        for s in shards { s.mutex.withLock { $0.removeAll() } }
+        for s in shards { s.write { $0.removeAll() } }
     }
 
     var statistics: CacheStatistics {
         var total = CacheStatistics()
         for s in shards {
             s.mutex.withLock { t in
-                total.hits += t.hits
-                total.misses += t.misses
                 total.insertions += t.insertions
                 total.evictions += t.evictions
                 total.entries += t.count
                 total.bytes += (t.mask + 1) * Self.entryBytes
             }
+        }
+        for stripe in stripeObjects {
+            total.hits += stripe.hits.load(ordering: .relaxed)
+            total.misses += stripe.misses.load(ordering: .relaxed)
         }
         total.budget = budgetBytes
         return total
