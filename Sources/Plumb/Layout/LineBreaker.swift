@@ -114,8 +114,9 @@ struct LineBreaker {
     }
 
     /// Word wrapping of a paragraph without tabs or mandatory breaks: each line's last word is
-    /// found by binary search over the words' paragraph-relative ends (the visible end of word j,
-    /// end − hanging, never decreases with j), so a line costs O(log words), not O(words). The
+    /// found by searching the words' paragraph-relative ends (the visible end of word j,
+    /// end − hanging, never decreases with j): a few steps from the previous line's word count,
+    /// then binary search, so a line costs O(1) typically and O(log words) at worst. The
     /// fit test is the greedy one (content up to the word, hanging whitespace excluded, within
     /// the width). A word wider than a whole line hands over to the general loop.
     private func breakSimpleParagraph<Sink: LineSink>(
@@ -125,6 +126,7 @@ struct LineBreaker {
         let words = v.words
         let last = Int(paragraph.wordEnd) - 1
         var w = Int(paragraph.wordStart)
+        var previousCount = 0  // words on the previous line
         while w <= last {
             guard out.count < lineLimit else { return }
             let base = w == Int(paragraph.wordStart) ? 0 : words[w - 1].end
@@ -134,12 +136,31 @@ struct LineBreaker {
                 breakParagraph(p, paragraph, v, fromWord: w, into: &out)
                 return
             }
-            var lo = w
-            var hi = last
+            // The line's last word: the last one that fits (fitting is monotone in the word
+            // index). Lines of a paragraph hold similar numbers of words, so start from the
+            // previous line's count and step; fall back to binary search after a few steps.
+            @inline(__always) func fits(_ i: Int) -> Bool { words[i].end - words[i].hangingWidth - base <= limit }
+            var lo = w  // fits
+            var hi = last  // the last candidate
+            if previousCount > 0 {
+                let guess = min(last, w + previousCount - 1)
+                if fits(guess) {
+                    lo = guess
+                    var steps = 0
+                    while lo < last && steps < 4 && fits(lo + 1) { lo += 1; steps += 1 }
+                    if lo == last || steps < 4 { hi = lo }
+                } else {
+                    hi = guess - 1
+                    var steps = 0
+                    while hi > lo && steps < 4 && !fits(hi) { hi -= 1; steps += 1 }
+                    if fits(hi) { lo = hi }
+                }
+            }
             while lo < hi {
                 let mid = (lo + hi + 1) >> 1
-                if words[mid].end - words[mid].hangingWidth - base <= limit { lo = mid } else { hi = mid - 1 }
+                if fits(mid) { lo = mid } else { hi = mid - 1 }
             }
+            previousCount = lo - w + 1
             var mask = paragraph.uniformMask
             if mask == 0 {
                 var k = w

@@ -252,6 +252,9 @@ private struct HeightSums: LineSink {
     var insideWord = false
     private var pendingHeight = 0.0
     private var pendingGap = 0.0
+    /// The last line's font mask and height: lines of one paragraph mostly share their fonts.
+    private var lastMask: UInt64 = 0
+    private var lastLineHeight = 0.0
 
     init(text: PreparedText, model: LineHeightModel) {
         self.text = text
@@ -260,7 +263,15 @@ private struct HeightSums: LineSink {
 
     mutating func append(_ box: LineBox) {
         if count > 0 { height += pendingHeight + pendingGap }
-        pendingHeight = model.lineHeight(natural: model.natural(of: box, in: text).height)
+        // A mask without the overflow bit names the line's fonts exactly, so equal masks give
+        // equal natural heights; empty lines take the first font, so they are not reused.
+        if box.fontMask != 0, box.fontMask == lastMask, box.fontMask & (1 << 63) == 0 {
+            pendingHeight = lastLineHeight
+        } else {
+            pendingHeight = model.lineHeight(natural: model.natural(of: box, in: text).height)
+            lastMask = box.fontMask
+            lastLineHeight = pendingHeight
+        }
         pendingGap = model.gap(afterLineEndingParagraph: box.endsParagraph)
         widest = max(widest, box.usedWidth)
         insideWord = insideWord || box.endsInsideWord
