@@ -229,6 +229,32 @@ extension ConformanceTests {
         #expect(lineTexts(engine.layout(text, style: style15(["Noto Sans"]), width: w)).first == "לעיון-סקיה ")
     }
 
+    /// Chromium on Linux takes glyph advances from FreeType in 16.16 fixed point: a 1000-unit
+    /// glyph at 15 px is 15 + 7/65536 px (measured with canvas `measureText` in Chromium 156).
+    @Test func advancesUseFreeTypesFixedPointScale() {
+        let cjk = ["Noto Sans CJK SC"]
+        #expect(engine.layout("代", style: chromium(cjk), width: 1000).lines.first?.usedWidth == 15 + 7.0 / 65536)
+        #expect(engine.layout("代", style: style15(cjk), width: 1000).lines.first?.usedWidth == 15)
+    }
+
+    /// Examples measured in Chromium 156 (Noto Sans CJK SC, 15 px, 150 px box). Blink keeps
+    /// positions in a run rounded up to 1/64 px and re-shapes a line end where the text was
+    /// shaped across the break: ー kerns with ジ (−20 units), ま with せ (−30), so the line end
+    /// takes the unkerned advance after a rounded-up prefix.
+    @Test func lineEndsFollowBlinksLayoutUnitArithmetic() {
+        func lines(_ text: String, _ style: TextStyle) -> [String] { lineTexts(engine.layout(text, style: style, width: 150)) }
+        let cjk = ["Noto Sans CJK SC"]
+        // Ten full-width glyphs are 150.00107 px: they fit (150.015625 after rounding up).
+        #expect(lines("代代代代代代代代代代代代", chromium(cjk)) == ["代代代代代代代代代代", "代代"])
+        // …unless the tenth kerns into the next line: re-shaped alone it no longer fits.
+        #expect(lines("代わりに新規パッケージから", chromium(cjk)) == ["代わりに新規パッケ", "ージから"])
+        #expect(lines("ける選択肢にはありません", chromium(cjk)) == ["ける選択肢にはあり", "ません"])
+        // On a second line the rounded-up start position leaves room for it.
+        #expect(lines("代代代代代代代代代代ける選択肢にはありません", chromium(cjk)) == ["代代代代代代代代代代", "ける選択肢にはありま", "せん"])
+        // The standard profile measures the kerned run (ー is 14.7 px before ジ).
+        #expect(lines("代わりに新規パッケージから", style15(cjk)) == ["代わりに新規パッケー", "ジから"])
+    }
+
     @Test func linesOverflowingByLessThanALayoutUnitStillFit() {
         // "aaa bbb": 60 pt of visible content; a box 0.01 pt narrower still holds it in
         // Blink (1/64-px layout units), not with the float-noise tolerance.

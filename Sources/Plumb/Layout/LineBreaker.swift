@@ -123,6 +123,7 @@ struct LineBreaker {
         _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, into out: inout Sink
     ) {
         let limit = maxWidth + text.fitTolerance
+        let roundsLineEnds = text.roundsLineEndsToLayoutUnits
         let words = v.words
         let last = Int(paragraph.wordEnd) - 1
         var w = Int(paragraph.wordStart)
@@ -131,15 +132,23 @@ struct LineBreaker {
             guard out.count < lineLimit else { return }
             let base = w == Int(paragraph.wordStart) ? 0 : words[w - 1].end
             let first = words[w]
-            if first.end - first.hangingWidth - base > limit {
+            // Whether the line from word w through word i fits (monotone in i).
+            @inline(__always) func fits(_ i: Int) -> Bool {
+                let word = words[i]
+                let visible = word.end - word.hangingWidth - base
+                guard roundsLineEnds else { return visible <= limit }
+                return layoutUnitLineEnd(
+                    lineStart: base, visibleEnd: base + visible, lastAdvance: v.advances[Int(word.graphemeEnd) - 1],
+                    word.hangingWidth > 0 ? 0 : word.endAdjustment) <= limit
+            }
+            if !fits(w) {
                 // An overlong word starts this line: the general algorithm handles the rest.
                 breakParagraph(p, paragraph, v, fromWord: w, into: &out)
                 return
             }
-            // The line's last word: the last one that fits (fitting is monotone in the word
-            // index). Lines of a paragraph hold similar numbers of words, so start from the
-            // previous line's count and step; fall back to binary search after a few steps.
-            @inline(__always) func fits(_ i: Int) -> Bool { words[i].end - words[i].hangingWidth - base <= limit }
+            // The line's last word: the last one that fits. Lines of a paragraph hold similar
+            // numbers of words, so start from the previous line's count and step; fall back
+            // to binary search after a few steps.
             var lo = w  // fits
             var hi = last  // the last candidate
             if previousCount > 0 {
@@ -173,11 +182,27 @@ struct LineBreaker {
             out.append(
                 LineBox(
                     graphemeStart: first.graphemeStart, graphemeEnd: end.graphemeEnd,
-                    usedWidth: end.end - end.hangingWidth - base, hangingWidth: end.hangingWidth,
+                    usedWidth: end.end - end.hangingWidth - base + Double(end.endAdjustment),
+                    hangingWidth: end.hangingWidth,
                     fontMask: mask, paragraph: p, endsParagraph: lo == last, endsInsideWord: false))
             w = lo + 1
         }
     }
+
+    /// Blink's width of a line (chromium profile), from paragraph-relative positions: Blink
+    /// keeps each character's position in a shaped run rounded up to the 1/64-px layout unit,
+    /// so a line spans ceil(end) − ceil(start). A line that ends where the text was shaped
+    /// across the break (`adjustment` ≠ 0: kerning into the next cluster) is re-shaped there:
+    /// ceil(position before the last cluster) + the last cluster alone − ceil(start).
+    @inline(__always)
+    private func layoutUnitLineEnd(lineStart: Double, visibleEnd: Double, lastAdvance: Double, _ adjustment: Float) -> Double {
+        let start = Self.ceilToLayoutUnit(lineStart)
+        if adjustment == 0 { return Self.ceilToLayoutUnit(visibleEnd) - start }
+        return Self.ceilToLayoutUnit(visibleEnd - lastAdvance) + lastAdvance + Double(adjustment) - start
+    }
+
+    @inline(__always)
+    private static func ceilToLayoutUnit(_ x: Double) -> Double { (x * 64).rounded(.up) / 64 }
 
     /// The general greedy loop, from word `startWord` on an empty line.
     private func breakParagraph<Sink: LineSink>(
@@ -185,10 +210,14 @@ struct LineBreaker {
         into out: inout Sink
     ) {
         let limit = policy == .none ? Double.infinity : maxWidth + text.fitTolerance
+        let roundsLineEnds = text.roundsLineEndsToLayoutUnits
         let startGrapheme = v.words[startWord].graphemeStart
         var line = Cursor(start: startGrapheme, end: startGrapheme)
+        // Paragraph-relative position of the line's start (for layout-unit rounding).
+        var lineStartX = startWord == Int(paragraph.wordStart) ? 0 : v.words[startWord - 1].end
 
         func emit(endsParagraph: Bool, insideWord: Bool) {
+            lineStartX += line.x
             out.append(
                 LineBox(
                     graphemeStart: line.start, graphemeEnd: line.end, usedWidth: line.used,
@@ -213,9 +242,18 @@ struct LineBreaker {
                 }
             }
             let m = measure(unitStart..<unitEnd, word: word, at: line.x, v)
-            if line.x + m.width - m.hanging <= limit {
+            var visible = line.x + m.width - m.hanging
+            var lineEnd = visible
+            if roundsLineEnds {
+                let adjustment = m.hanging == 0 && unitEnd == word.graphemeEnd ? word.endAdjustment : 0
+                lineEnd = layoutUnitLineEnd(
+                    lineStart: lineStartX, visibleEnd: lineStartX + visible,
+                    lastAdvance: v.advances[Int(unitEnd) - 1], adjustment)
+                visible += Double(adjustment)
+            }
+            if lineEnd <= limit {
                 line.x += m.width
-                line.used = line.x - m.hanging
+                line.used = visible
                 line.mask |= m.mask
                 line.end = unitEnd
             } else if !line.isEmpty {
@@ -227,7 +265,10 @@ struct LineBreaker {
                 repeat {
                     let adv = advance(of: g, at: line.x, v)
                     let hangs = v.flags[Int(g)].contains(.hangingSpace)
-                    if g > unitStart && !hangs && line.x + adv > limit { break }
+                    // Blink cuts an overlong word where the prefix, rounded up to the layout
+                    // unit, plus the next cluster fits (the cut is re-shaped).
+                    let x = roundsLineEnds ? Self.ceilToLayoutUnit(lineStartX + line.x) - Self.ceilToLayoutUnit(lineStartX) : line.x
+                    if g > unitStart && !hangs && x + adv > limit { break }
                     // Pango: a space hangs only if the line up to it fits.
                     if g > unitStart && hangs && text.hangsOnlyLastSpace && line.x > limit { break }
                     line.x += adv

@@ -54,6 +54,11 @@ final class PreparedText: Sendable {
         /// Index of the next word of the paragraph with another font mask (or the paragraph's
         /// word end): OR-ing a line's masks visits runs, not words.
         var nextMaskChange: Int32 = 0
+        /// How much wider the word's last cluster is when a line ends after it than inside
+        /// the run it was shaped in: kerning with the next cluster (ケー, ージ in Noto Sans CJK)
+        /// does not apply across a line end. Set by the chromium profile only (Blink re-shapes
+        /// such line ends; 0 elsewhere). Fits the padding: `Word` stays 56 bytes.
+        var endAdjustment: Float = 0
     }
 
     /// A paragraph: text between hard breaks.
@@ -100,6 +105,12 @@ final class PreparedText: Sendable {
     /// How far a line may exceed the box and still fit: float noise (1e-6 pt), or Blink's
     /// 1/64-px layout unit for the chromium profile.
     let fitTolerance: Double
+    /// Blink's line-end arithmetic (chromium profile): a line that ends where the text was
+    /// shaped across the break (nonzero `endAdjustment`) fits if the prefix rounded up to the
+    /// 1/64-px layout unit plus the re-shaped last cluster fits; an overlong word is cut the
+    /// same way at every cluster.
+    var roundsLineEndsToLayoutUnits: Bool { fitTolerance == Self.layoutUnit }
+    static let layoutUnit = 1.0 / 64
 
     init(
         fonts: [FontUse], graphemeStarts: [Int32], graphemeEnds: [Int32], advances: [Double],

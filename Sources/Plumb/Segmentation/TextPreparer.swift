@@ -45,7 +45,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         return builder.finish(
             utf8Count: utf8.count, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth,
             hangsOnlyLastSpace: compatibility == .pango,
-            fitTolerance: compatibility == .chromium ? 1.0 / 64 : LineBreaker.tolerance)
+            fitTolerance: compatibility == .chromium ? PreparedText.layoutUnit : LineBreaker.tolerance)
     }
 
     private func prepareParagraph(
@@ -216,12 +216,17 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             mask |= PreparedText.fontBit(b.graphemeFonts[g])
             if f.contains(.breakAfter) || g + 1 == count {
                 end += width
-                b.words.append(
-                    PreparedText.Word(
-                        graphemeStart: Int32(wordBegin), graphemeEnd: Int32(g + 1), width: width,
-                        hangingWidth: hanging, fontMask: mask, hasTab: hasTab,
-                        mandatoryBreakAfter: f.contains(.mandatoryBreakAfter) && g + 1 < count,
-                        end: end))
+                var word = PreparedText.Word(
+                    graphemeStart: Int32(wordBegin), graphemeEnd: Int32(g + 1), width: width,
+                    hangingWidth: hanging, fontMask: mask, hasTab: hasTab,
+                    mandatoryBreakAfter: f.contains(.mandatoryBreakAfter) && g + 1 < count,
+                    end: end)
+                if b.compatibility == .chromium, hanging == 0, g + 1 < count, !f.contains(.mandatoryBreakAfter),
+                    b.graphemeFonts[g] == b.graphemeFonts[g + 1]
+                {
+                    word.endAdjustment = Float(lineEndAdjustment(text, at: g, script: scripts[g - graphemeStart], into: &b))
+                }
+                b.words.append(word)
                 wordBegin = g + 1
                 width = 0
                 hanging = 0
@@ -229,6 +234,21 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                 hasTab = false
             }
         }
+    }
+
+    /// How much wider cluster `g` is alone than as shaped with the cluster after it (same font):
+    /// the kerning a line end after `g` undoes. One segment-cache lookup (a 1-cluster
+    /// `hb_shape` on a miss).
+    private func lineEndAdjustment(
+        _ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, into b: inout Builder
+    ) -> Double {
+        let byteStart = Int(b.graphemeStarts[g])
+        let byteEnd = Int(b.graphemeEnds[g])
+        let fontUse = b.fontList[Int(b.graphemeFonts[g])]
+        let alone = cachedUnits(
+            of: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), clusters: 1,
+            clusterEnd: { _ in Int32(byteEnd - byteStart) }, font: fontUse.font, script: script)
+        return b.advance(units: alone[0], upem: fontUse.upem) - b.advances[g]
     }
 
     /// Scripts whose text breaks between almost every character (CJK) are shaped a whole
@@ -505,12 +525,11 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             of: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), clusters: range.count,
             clusterEnd: { graphemeEnds[range.lowerBound + $0] - Int32(byteStart) },
             font: fontUse.font, script: script)
-        let scale = b.size / fontUse.upem
         if shapedUnits.count < range.upperBound {
             shapedUnits.append(contentsOf: repeatElement(0, count: range.upperBound - shapedUnits.count))
         }
         for (i, u) in units.enumerated() {
-            b.advances[range.lowerBound + i] = max(0, Double(u) * scale + b.letterSpacing)
+            b.advances[range.lowerBound + i] = b.advance(units: u, upem: fontUse.upem)
             shapedUnits[range.lowerBound + i] = u
         }
     }
@@ -535,7 +554,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let delta = pair[0] - shapedUnits[g - 1]
         guard delta != 0 else { return }
         shapedUnits[g - 1] += delta
-        b.advances[g - 1] = max(0, Double(shapedUnits[g - 1]) * b.size / fontUse.upem + b.letterSpacing)
+        b.advances[g - 1] = b.advance(units: shapedUnits[g - 1], upem: fontUse.upem)
     }
 
     /// Font and advance of "…" (U+2026) for truncated lines.
@@ -553,7 +572,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let units = ellipsis.withUnsafeBufferPointer {
             cachedUnits(of: $0, clusters: 1, clusterEnd: { _ in 3 }, font: font, script: 0)[0]
         }
-        return (index, max(0, Double(units) * b.size / font.upem + b.letterSpacing))
+        return (index, b.advance(units: units, upem: font.upem))
     }
 
     /// Decodes the scalars of `text[start..<end]` (valid UTF-8) into `scalarScratch`.
@@ -618,6 +637,29 @@ private struct Builder {
         self.letterSpacing = letterSpacing
         // Local font 0 is always the cascade's primary font (empty lines use it).
         _ = localIndex(of: cascade.primary)
+    }
+
+    /// A cluster's advance in points from its shaped advance in font units, with letter
+    /// spacing, never negative.
+    ///
+    /// The chromium profile scales like Chromium on Linux, whose glyph advances come from
+    /// FreeType in 16.16 fixed point: the size in 26.6, the scale `x_scale = round(size₂₆.₆ ·
+    /// 2¹⁶ / upem)`, the advance `round(units · x_scale / 64)` / 2¹⁶ px. A full-width glyph at
+    /// 15 px is then 15 + 7/65536 px, and ten of them do not fit a 150 px line in Chromium.
+    /// (HarfBuzz applies kerning at the exact scale; folding a cluster's kerning into the
+    /// FreeType scale is off by under 10⁻⁵ px per cluster.)
+    @inline(__always)
+    func advance(units: Int32, upem: Double) -> Double {
+        let points: Double
+        if compatibility == .chromium {
+            let size26_6 = (size * 64).rounded()
+            let xScale = (size26_6 * 65536 / upem).rounded()
+            let magnitude = ((Double(units.magnitude) * xScale + 32) / 64).rounded(.down)
+            points = (units < 0 ? -magnitude : magnitude) / 65536
+        } else {
+            points = Double(units) * size / upem
+        }
+        return max(0, points + letterSpacing)
     }
 
     mutating func reserve(graphemes n: Int) {
