@@ -292,7 +292,7 @@ final class ResultCache: Sendable {
         let key = Self.normalise(key)
         var v = value
         v.flags &= ~CachedResult.referenced
-        shards[key.shard(of: Self.shardCount)].write { $0.insert(key, v) }
+        shardRefs[key.shard(of: Self.shardCount)]._withUnsafeGuaranteedRef { $0.write { $0.insert(key, v) } }
     }
 
     @discardableResult

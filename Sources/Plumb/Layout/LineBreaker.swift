@@ -107,7 +107,12 @@ struct LineBreaker {
         _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, into out: inout Sink
     ) {
         if policy == .words && paragraph.isSimple {
-            breakSimpleParagraph(p, paragraph, v, into: &out)
+            // Specialised per arithmetic, so the common path carries no profile checks.
+            if text.roundsLineEndsToLayoutUnits {
+                breakSimpleParagraph(p, paragraph, v, LayoutUnitLineWidth.self, into: &out)
+            } else {
+                breakSimpleParagraph(p, paragraph, v, ExactLineWidth.self, into: &out)
+            }
         } else {
             breakParagraph(p, paragraph, v, fromWord: Int(paragraph.wordStart), into: &out)
         }
@@ -119,11 +124,10 @@ struct LineBreaker {
     /// then binary search, so a line costs O(1) typically and O(log words) at worst. The
     /// fit test is the greedy one (content up to the word, hanging whitespace excluded, within
     /// the width). A word wider than a whole line hands over to the general loop.
-    private func breakSimpleParagraph<Sink: LineSink>(
-        _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, into out: inout Sink
+    private func breakSimpleParagraph<Sink: LineSink, Width: LineWidthArithmetic>(
+        _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, _: Width.Type, into out: inout Sink
     ) {
         let limit = maxWidth + text.fitTolerance
-        let roundsLineEnds = text.roundsLineEndsToLayoutUnits
         let words = v.words
         let last = Int(paragraph.wordEnd) - 1
         var w = Int(paragraph.wordStart)
@@ -134,12 +138,7 @@ struct LineBreaker {
             let first = words[w]
             // Whether the line from word w through word i fits (monotone in i).
             @inline(__always) func fits(_ i: Int) -> Bool {
-                let word = words[i]
-                let visible = word.end - word.hangingWidth - base
-                guard roundsLineEnds else { return visible <= limit }
-                return layoutUnitLineEnd(
-                    lineStart: base, visibleEnd: base + visible, lastAdvance: v.advances[Int(word.graphemeEnd) - 1],
-                    word.hangingWidth > 0 ? 0 : word.endAdjustment) <= limit
+                Width.width(ofLineFrom: base, toEndOf: words[i], advances: v.advances) <= limit
             }
             if !fits(w) {
                 // An overlong word starts this line: the general algorithm handles the rest.
@@ -189,20 +188,6 @@ struct LineBreaker {
         }
     }
 
-    /// Blink's width of a line (chromium profile), from paragraph-relative positions: Blink
-    /// keeps each character's position in a shaped run rounded up to the 1/64-px layout unit,
-    /// so a line spans ceil(end) − ceil(start). A line that ends where the text was shaped
-    /// across the break (`adjustment` ≠ 0: kerning into the next cluster) is re-shaped there:
-    /// ceil(position before the last cluster) + the last cluster alone − ceil(start).
-    @inline(__always)
-    private func layoutUnitLineEnd(lineStart: Double, visibleEnd: Double, lastAdvance: Double, _ adjustment: Float) -> Double {
-        let start = Self.ceilToLayoutUnit(lineStart)
-        if adjustment == 0 { return Self.ceilToLayoutUnit(visibleEnd) - start }
-        return Self.ceilToLayoutUnit(visibleEnd - lastAdvance) + lastAdvance + Double(adjustment) - start
-    }
-
-    @inline(__always)
-    private static func ceilToLayoutUnit(_ x: Double) -> Double { (x * 64).rounded(.up) / 64 }
 
     /// The general greedy loop, from word `startWord` on an empty line.
     private func breakParagraph<Sink: LineSink>(
@@ -246,7 +231,7 @@ struct LineBreaker {
             var lineEnd = visible
             if roundsLineEnds {
                 let adjustment = m.hanging == 0 && unitEnd == word.graphemeEnd ? word.endAdjustment : 0
-                lineEnd = layoutUnitLineEnd(
+                lineEnd = LayoutUnitLineWidth.width(
                     lineStart: lineStartX, visibleEnd: lineStartX + visible,
                     lastAdvance: v.advances[Int(unitEnd) - 1], adjustment)
                 visible += Double(adjustment)
@@ -267,7 +252,7 @@ struct LineBreaker {
                     let hangs = v.flags[Int(g)].contains(.hangingSpace)
                     // Blink cuts an overlong word where the prefix, rounded up to the layout
                     // unit, plus the next cluster fits (the cut is re-shaped).
-                    let x = roundsLineEnds ? Self.ceilToLayoutUnit(lineStartX + line.x) - Self.ceilToLayoutUnit(lineStartX) : line.x
+                    let x = roundsLineEnds ? LayoutUnitLineWidth.ceil(lineStartX + line.x) - LayoutUnitLineWidth.ceil(lineStartX) : line.x
                     if g > unitStart && !hangs && x + adv > limit { break }
                     // Pango: a space hangs only if the line up to it fits.
                     if g > unitStart && hangs && text.hangsOnlyLastSpace && line.x > limit { break }
@@ -339,4 +324,42 @@ struct LineArraySink: LineSink {
     var lines: [LineBox] = []
     var count: Int { lines.count }
     mutating func append(_ line: LineBox) { lines.append(line) }
+}
+
+/// How wide a line from a paragraph-relative position to the end of a word is, for the fit
+/// test. Static dispatch: the simple-paragraph loop is specialised per arithmetic.
+private protocol LineWidthArithmetic {
+    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, advances: UnsafeBufferPointer<Double>) -> Double
+}
+
+/// The sum of the advances, hanging whitespace excluded (standard and pango profiles).
+private enum ExactLineWidth: LineWidthArithmetic {
+    @inline(__always)
+    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, advances: UnsafeBufferPointer<Double>) -> Double {
+        word.end - word.hangingWidth - lineStart
+    }
+}
+
+/// Blink's width of a line (chromium profile), from paragraph-relative positions: Blink keeps
+/// each character's position in a shaped run rounded up to the 1/64-px layout unit, so a line
+/// spans ceil(end) − ceil(start). A line that ends where the text was shaped across the break
+/// (`Word.endAdjustment` ≠ 0: kerning into the next cluster) is re-shaped there:
+/// ceil(position before the last cluster) + the last cluster alone − ceil(start).
+private enum LayoutUnitLineWidth: LineWidthArithmetic {
+    @inline(__always)
+    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, advances: UnsafeBufferPointer<Double>) -> Double {
+        width(
+            lineStart: lineStart, visibleEnd: word.end - word.hangingWidth,
+            lastAdvance: advances[Int(word.graphemeEnd) - 1], word.hangingWidth > 0 ? 0 : word.endAdjustment)
+    }
+
+    @inline(__always)
+    static func width(lineStart: Double, visibleEnd: Double, lastAdvance: Double, _ adjustment: Float) -> Double {
+        let start = ceil(lineStart)
+        if adjustment == 0 { return ceil(visibleEnd) - start }
+        return ceil(visibleEnd - lastAdvance) + lastAdvance + Double(adjustment) - start
+    }
+
+    @inline(__always)
+    static func ceil(_ x: Double) -> Double { (x * 64).rounded(.up) / 64 }
 }
