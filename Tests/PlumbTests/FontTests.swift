@@ -155,3 +155,25 @@ func loadPatched(_ bytes: [UInt8]) -> Plumb.Font? {
     defer { unlink(path) }
     return Plumb.Font(id: 100_000 + patchCounter, path: path, faceIndex: 0, familyName: "Patched")
 }
+
+/// The cluster classifier's spelled-out Unicode tables agree with the standard library's
+/// properties for every scalar.
+@Suite struct ClusterClassifierTests {
+    @Test func defaultIgnorableListMatchesTheUnicodeProperty() {
+        var wrong: [String] = []
+        for v in UInt32(0xA0)...0x10FFFF {
+            guard let s = Unicode.Scalar(v), !(0x7F..<0xA0).contains(v) else { continue }
+            if ClusterClassifier.isIgnorableForCoverage(s) != s.properties.isDefaultIgnorableCodePoint, wrong.count < 5 {
+                wrong.append(String(v, radix: 16))
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong)")
+    }
+
+    @Test func noEmojiPresentationCharacterInTheSkippedRanges() {
+        for v in UInt32(0)...0x1F003 where v < 0x231A || v >= 0x2B56 {
+            guard let s = Unicode.Scalar(v) else { continue }
+            #expect(!s.properties.isEmojiPresentation, "U+\(String(v, radix: 16))")
+        }
+    }
+}

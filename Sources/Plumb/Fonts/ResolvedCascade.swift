@@ -30,7 +30,15 @@ final class ResolvedCascade: Sendable {
         self.cjkFont = cjkFont
         self.warnings = warnings
         self.resolver = resolver
+        fontRefs = fonts.map { Unmanaged.passUnretained($0) }
+        emojiRef = emojiFont.map { Unmanaged.passUnretained($0) }
+        cjkRef = cjkFont.map { Unmanaged.passUnretained($0) }
     }
+
+    /// The same fonts without reference counting (kept alive by the properties above).
+    private let fontRefs: [Unmanaged<Font>]
+    private let emojiRef: Unmanaged<Font>?
+    private let cjkRef: Unmanaged<Font>?
 
     var primary: Font { fonts[0] }
 
@@ -43,6 +51,19 @@ final class ResolvedCascade: Sendable {
         case missing(Font)
     }
 
+    /// The choice for one cluster by position where possible: the hot path (text preparation,
+    /// once per cluster on every core) then passes no font reference around, so workers do not
+    /// contend on the shared fonts' reference counts.
+    enum IndexedChoice {
+        case inherit
+        /// `fonts[i]`.
+        case cascade(Int)
+        case emoji
+        case cjk
+        case fallback(Font)
+        case missing(Font)
+    }
+
     /// Chooses the font for one grapheme cluster.
     ///
     /// - Parameter scalars: the cluster's scalars.
@@ -50,6 +71,18 @@ final class ResolvedCascade: Sendable {
     ///   the cascade hit a cache after the first fontconfig scan.
     /// - Thread safety: safe from any thread.
     func choose(forCluster scalars: UnsafeBufferPointer<Unicode.Scalar>) -> Choice {
+        switch chooseIndexed(forCluster: scalars) {
+        case .inherit: .inherit
+        case .cascade(let i): .font(fonts[i])
+        case .emoji: .font(emojiFont ?? primary)
+        case .cjk: .font(cjkFont ?? primary)
+        case .fallback(let font): .font(font)
+        case .missing(let font): .missing(font)
+        }
+    }
+
+    /// ``choose(forCluster:)`` without retaining the cascade's fonts (see `IndexedChoice`).
+    func chooseIndexed(forCluster scalars: UnsafeBufferPointer<Unicode.Scalar>) -> IndexedChoice {
         var needsGlyph = false
         for s in scalars where !ClusterClassifier.isIgnorableForCoverage(s) {
             needsGlyph = true
@@ -57,14 +90,20 @@ final class ResolvedCascade: Sendable {
         }
         guard needsGlyph else { return .inherit }
         let emoji = ClusterClassifier.wantsEmojiPresentation(scalars)
-        if emoji, let emojiFont, covers(emojiFont, scalars) { return .font(emojiFont) }
-        for font in fonts where covers(font, scalars) { return .font(font) }
-        if let cjkFont, let first = scalars.first, ClusterClassifier.isCJK(first),
-            covers(cjkFont, scalars)
-        {
-            return .font(cjkFont)
+        if emoji, let emojiRef, emojiRef._withUnsafeGuaranteedRef({ covers($0, scalars) }) { return .emoji }
+        for i in fontRefs.indices where fontRefs[i]._withUnsafeGuaranteedRef({ covers($0, scalars) }) {
+            return .cascade(i)
         }
-        return fallback(for: scalars, emoji: emoji)
+        if let cjkRef, let first = scalars.first, ClusterClassifier.isCJK(first),
+            cjkRef._withUnsafeGuaranteedRef({ covers($0, scalars) })
+        {
+            return .cjk
+        }
+        switch fallback(for: scalars, emoji: emoji) {
+        case .font(let font): return .fallback(font)
+        case .missing(let font): return .missing(font)
+        case .inherit: return .inherit
+        }
     }
 
     @inline(__always)

@@ -97,10 +97,13 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                 if scalarScratch.count == 1 && ClusterClassifier.isHangingSpace(first) {
                     flags.insert(.hangingSpace)
                 }
-                let choice = scalarScratch.withUnsafeBufferPointer { b.cascade.choose(forCluster: $0) }
+                let choice = scalarScratch.withUnsafeBufferPointer { b.cascade.chooseIndexed(forCluster: $0) }
                 switch choice {
                 case .inherit: fontIndex = previousFont
-                case .font(let f): fontIndex = b.localIndex(of: f)
+                case .cascade(let i): fontIndex = b.localIndex(ofCascadeFont: i)
+                case .emoji: fontIndex = b.localIndex(of: b.cascade.emojiFont ?? b.cascade.primary)
+                case .cjk: fontIndex = b.localIndex(of: b.cascade.cjkFont ?? b.cascade.primary)
+                case .fallback(let f): fontIndex = b.localIndex(of: f)
                 case .missing(let f):
                     fontIndex = b.localIndex(of: f)
                     b.missingGlyphClusters += 1
@@ -111,7 +114,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                 script = Shaper.script(of: s)
                 if script != 0 { break }
             }
-            if script == 0, first.value < 0x80, (first.properties.isAlphabetic) {
+            if script == 0, (0x41...0x5A).contains(first.value) || (0x61...0x7A).contains(first.value) {
                 script = Self.latinScript
             }
             scripts.append(script)
@@ -670,9 +673,26 @@ private struct Builder {
         graphemeFonts.reserveCapacity(n)
     }
 
+    /// Local indexes of the cascade's fonts, once known (255: not yet).
+    private var cascadeLocal: [UInt8] = []
+
+    /// The local index of the cascade's font `i`, without touching the font object after the
+    /// first time (no reference counting per cluster).
+    @inline(__always)
+    mutating func localIndex(ofCascadeFont i: Int) -> UInt8 {
+        if i < cascadeLocal.count, cascadeLocal[i] != 255 { return cascadeLocal[i] }
+        if cascadeLocal.count < cascade.fonts.count {
+            cascadeLocal = [UInt8](repeating: 255, count: cascade.fonts.count)
+        }
+        let local = localIndex(of: cascade.fonts[i])
+        cascadeLocal[i] = local
+        return local
+    }
+
     /// The local index of `font`, adding it on first use (at most 255 distinct fonts).
     mutating func localIndex(of font: Font) -> UInt8 {
-        for (i, entry) in fontList.enumerated() where entry.font === font { return UInt8(i) }
+        let id = font.id
+        for i in fontList.indices where fontList[i].id == id { return UInt8(i) }
         guard fontList.count < 255 else { return 0 }
         fontList.append(FontEntry(font: font, id: font.id, upem: font.upem))
         return UInt8(fontList.count - 1)
