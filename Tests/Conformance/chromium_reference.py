@@ -11,6 +11,7 @@ pre-wrap`, `overflow-wrap: break-word`, `word-break: normal` and `text-spacing-t
 Plumb profile with Chromium and with Pango.
 """
 import argparse
+import collections
 import html
 import json
 import os
@@ -60,6 +61,45 @@ def chromium_lines(cases, chunk=3000):
     return results
 
 
+def first_difference(text, mine, theirs):
+    """The line before the first differing line start and the line after it, for each engine."""
+    k = next((i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b), min(len(mine), len(theirs)))
+
+    def seg(starts, i):
+        return text[starts[i]:starts[i + 1] if i + 1 < len(starts) else len(text)] if i < len(starts) else ""
+    return (seg(mine, max(0, k - 1)) + "⏎" + seg(mine, k), seg(theirs, max(0, k - 1)) + "⏎" + seg(theirs, k))
+
+
+def is_cjk(ch):
+    o = ord(ch)
+    return 0x3000 <= o <= 0x9FFF or 0xAC00 <= o <= 0xD7AF or 0xF900 <= o <= 0xFAFF or 0xFF00 <= o <= 0xFFEF
+
+
+def is_emoji(ch):
+    o = ord(ch)
+    return o >= 0x1F000 or o in (0x20E3, 0xFE0F, 0x200D) or 0x2600 <= o <= 0x27BF
+
+
+def difference_category(mine, theirs):
+    """A rough kind for one disagreement, from the lines around the first differing break."""
+    before_m, after_m = mine.split("⏎", 1)
+    before_t, after_t = theirs.split("⏎", 1)
+    around = before_m + after_m
+    if any(is_emoji(c) for c in around):
+        return "emoji sequence at a line end"
+    edge_m = before_m[-1:] + after_m[:1]
+    edge_t = before_t[-1:] + after_t[:1]
+    if any(len(e) == 2 and e.isalnum() and e.isascii() for e in (edge_m, edge_t)):
+        return "word cut by overflow-wrap"
+    has_cjk = any(is_cjk(c) for c in around)
+    has_latin = any(c.isascii() and c.isalpha() for c in around)
+    if has_cjk and has_latin:
+        return "line mixing Latin and CJK (Blink rounds per shaped item)"
+    if has_cjk:
+        return "CJK line end (rounding or kerning at the break)"
+    return "a Latin line one word shorter in Chromium (not explained; widths agree)"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--plumb", default=os.path.join(conf.ROOT, ".build/release/plumb"))
@@ -97,6 +137,7 @@ def main():
                % (len(cases), version), "",
                "| Plumb profile | line count agrees with Chromium | all line starts agree |", "|---|---:|---:|"]
     breakdowns = []
+    chromium_differences = []
     for profile in args.profiles.split(","):
         plumb = conf.run_plumb(args.plumb, cases, profile)
         same = sum(1 for p, c in zip(plumb, chrome) if p and p["lineStarts"] == c)
@@ -110,18 +151,13 @@ def main():
                          if p and (len(p["lineStarts"]) == len(c) or len(p["lineStarts"]) == len(g)))
             standard_either = 100.0 * either / len(cases)
             print("standard line count agrees with Chromium or Pango: %.2f %%" % standard_either)
+        differences = [(case, first_difference(case["text"], p["lineStarts"], c))
+                       for case, p, c in zip(cases, plumb, chrome) if p and p["lineStarts"] != c]
         if profile == args.profiles.split(",")[0] and args.show:
-            shown = 0
-            for case, p, c in zip(cases, plumb, chrome):
-                if p and p["lineStarts"] != c and shown < args.show:
-                    shown += 1
-                    t = case["text"]
-                    k = next((i for i, (a, b) in enumerate(zip(p["lineStarts"], c)) if a != b), min(len(c), len(p["lineStarts"])))
-                    def seg(st, i):
-                        return t[st[i]:st[i + 1] if i + 1 < len(st) else len(t)] if i < len(st) else ""
-                    print("  w%d %s | plumb %r | chrome %r" % (case["width"], case["families"][0],
-                          seg(p["lineStarts"], max(0, k - 1)) + "⏎" + seg(p["lineStarts"], k),
-                          seg(c, max(0, k - 1)) + "⏎" + seg(c, k)))
+            for case, (mine, theirs) in differences[:args.show]:
+                print("  w%d %s | plumb %r | chrome %r" % (case["width"], case["families"][0], mine, theirs))
+        if profile == "chromium":
+            chromium_differences = differences
 
 
     if "standard" in args.profiles.split(","):
@@ -141,6 +177,17 @@ def main():
                 " words cut by `overflow-wrap` inside kerned Latin (`incorretamen|te`), emoji"
                 " sequences at a line end, and a few DejaVu Sans lines with `'xx00', ...` that break"
                 " one word earlier in Chromium although the widths agree."]
+    if "chromium" in args.profiles.split(","):
+        categories = collections.Counter(difference_category(m, t) for _, (m, t) in chromium_differences)
+        section += ["", "### Remaining disagreements of the `chromium` profile with Chromium", "",
+                    "| kind | cases |", "|---|---:|"]
+        section += ["| %s | %d |" % (k, n) for k, n in categories.most_common()]
+        section += ["", "Every one, first differing line break side by side (`⏎` = line end; the line"
+                    " before it and the line after it):", ""]
+        for case, (mine, theirs) in chromium_differences:
+            section.append("- width %d, %s — %s: Plumb `%s` · Chromium `%s`" % (
+                case["width"], case["families"][0], difference_category(mine, theirs),
+                mine.replace("`", "ˋ").replace("\n", "\\n"), theirs.replace("`", "ˋ").replace("\n", "\\n")))
     for profile, e in breakdowns:
         total, count_ok, starts_ok = e["total"], e["count_ok"], e["starts_ok"]
         section += ["", "### Profile `%s` against Chromium, by script, font and width" % profile, "",
