@@ -237,6 +237,20 @@ extension ConformanceTests {
         #expect(engine.layout("代", style: style15(cjk), width: 1000).lines.first?.usedWidth == 15)
     }
 
+    /// Emoji as Chromium 156 draws them (canvas `measureText`, 15 px): a lone emoji-presentation
+    /// character takes a family's own monochrome glyph when one has it (☕ in DejaVu Sans,
+    /// 13.447 px) unless U+FE0F asks for emoji; the color emoji font's advances are whole pixels
+    /// at its 109-ppem strike, scaled (👍 18.7156 px, not 15 × 2550 / 2048 = 18.6768).
+    @Test func emojiFollowChromiumsFontChoiceAndBitmapAdvances() {
+        func width(_ text: String, _ style: TextStyle) -> Double? { engine.layout(text, style: style, width: 1000).lines.first?.usedWidth }
+        let families = ["Noto Sans", "DejaVu Sans"]
+        #expect(width("☕", chromium(families)) == 13.447265625)
+        #expect(width("☕\u{FE0F}", chromium(families)) == 18.715591430664062)
+        #expect(width("☕", style15(families)) == 18.6767578125)
+        #expect(width("👍👍", chromium(families)) == 37.431182861328125)
+        #expect(width("👍👍", style15(families)) == 37.353515625)
+    }
+
     /// Examples measured in Chromium 156 (Noto Sans CJK SC, 15 px, 150 px box). Blink keeps
     /// positions in a run rounded up to 1/64 px and re-shapes a line end where the text was
     /// shaped across the break: ー kerns with ジ (−20 units), ま with せ (−30), so the line end

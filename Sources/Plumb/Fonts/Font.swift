@@ -18,6 +18,10 @@ final class Font: @unchecked Sendable, CustomStringConvertible {
     let hasColorGlyphs: Bool
     /// Whether the face uses CFF outlines (glyph extents are slow: cache them).
     let isCFF: Bool
+    /// The ppem of the first bitmap strike of a bitmap-only color font (CBLC/CBDT, e.g. 109
+    /// for Noto Color Emoji); 0 for outline fonts. FreeType (so Chromium on Linux) takes such
+    /// a font's advances in whole pixels at the strike and scales them to the size.
+    let bitmapStrikePPEM: Double
 
     let hbFace: OpaquePointer
     let hbFont: OpaquePointer
@@ -57,6 +61,27 @@ final class Font: @unchecked Sendable, CustomStringConvertible {
                 return hb_blob_get_length(blob) > 0
             } ?? false
         self.extentsCache = GlyphExtentsCache()
+        self.bitmapStrikePPEM = Font.firstStrikePPEM(face)
+    }
+
+    /// `ppemX` of the first BitmapSize record of the CBLC table (OpenType: an 8-byte header,
+    /// then 48-byte records with ppemX at offset 44), or 0 without bitmap strikes or with
+    /// outlines (`glyf`, `CFF `) next to them.
+    private static func firstStrikePPEM(_ face: OpaquePointer) -> Double {
+        func length(_ tag: StaticString) -> Int {
+            guard let blob = hb_face_reference_table(face, Font.tag(tag)) else { return 0 }
+            defer { hb_blob_destroy(blob) }
+            return Int(hb_blob_get_length(blob))
+        }
+        guard length("glyf") == 0, length("CFF ") == 0,
+            let blob = hb_face_reference_table(face, Font.tag("CBLC"))
+        else { return 0 }
+        defer { hb_blob_destroy(blob) }
+        var size: UInt32 = 0
+        guard let data = hb_blob_get_data(blob, &size), size >= 8 + 48 else { return 0 }
+        let bytes = UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self)
+        let count = UInt32(bytes[4]) << 24 | UInt32(bytes[5]) << 16 | UInt32(bytes[6]) << 8 | UInt32(bytes[7])
+        return count > 0 ? Double(bytes[8 + 44]) : 0
     }
 
     deinit {

@@ -82,7 +82,14 @@ final class ResolvedCascade: Sendable {
     }
 
     /// ``choose(forCluster:)`` without retaining the cascade's fonts (see `IndexedChoice`).
-    func chooseIndexed(forCluster scalars: UnsafeBufferPointer<Unicode.Scalar>) -> IndexedChoice {
+    ///
+    /// - Parameter familyGlyphsForLoneEmoji: Chromium's rule (chromium profile): a lone
+    ///   emoji-presentation character without U+FE0F takes a cascade font's own (monochrome)
+    ///   glyph when one has it (`☕` in DejaVu Sans); sequences and U+FE0F still take the emoji
+    ///   font.
+    func chooseIndexed(
+        forCluster scalars: UnsafeBufferPointer<Unicode.Scalar>, familyGlyphsForLoneEmoji: Bool = false
+    ) -> IndexedChoice {
         var needsGlyph = false
         for s in scalars where !ClusterClassifier.isIgnorableForCoverage(s) {
             needsGlyph = true
@@ -90,6 +97,11 @@ final class ResolvedCascade: Sendable {
         }
         guard needsGlyph else { return .inherit }
         let emoji = ClusterClassifier.wantsEmojiPresentation(scalars)
+        if emoji && familyGlyphsForLoneEmoji && scalars.count == 1 {
+            for i in fontRefs.indices where fontRefs[i]._withUnsafeGuaranteedRef({ covers($0, scalars) }) {
+                return .cascade(i)
+            }
+        }
         if emoji, let emojiRef, emojiRef._withUnsafeGuaranteedRef({ covers($0, scalars) }) { return .emoji }
         for i in fontRefs.indices where fontRefs[i]._withUnsafeGuaranteedRef({ covers($0, scalars) }) {
             return .cascade(i)

@@ -97,7 +97,10 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                 if scalarScratch.count == 1 && ClusterClassifier.isHangingSpace(first) {
                     flags.insert(.hangingSpace)
                 }
-                let choice = scalarScratch.withUnsafeBufferPointer { b.cascade.chooseIndexed(forCluster: $0) }
+                let chromium = b.compatibility == .chromium
+                let choice = scalarScratch.withUnsafeBufferPointer {
+                    b.cascade.chooseIndexed(forCluster: $0, familyGlyphsForLoneEmoji: chromium)
+                }
                 switch choice {
                 case .inherit: fontIndex = previousFont
                 case .cascade(let i): fontIndex = b.localIndex(ofCascadeFont: i)
@@ -251,7 +254,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let alone = cachedUnits(
             of: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), clusters: 1,
             clusterEnd: { _ in Int32(byteEnd - byteStart) }, font: fontUse.font, script: script)
-        return b.advance(units: alone[0], upem: fontUse.upem) - b.advances[g]
+        return b.advance(units: alone[0], upem: fontUse.upem, strikePPEM: fontUse.strikePPEM) - b.advances[g]
     }
 
     /// Scripts whose text breaks between almost every character (CJK) are shaped a whole
@@ -532,7 +535,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             shapedUnits.append(contentsOf: repeatElement(0, count: range.upperBound - shapedUnits.count))
         }
         for (i, u) in units.enumerated() {
-            b.advances[range.lowerBound + i] = b.advance(units: u, upem: fontUse.upem)
+            b.advances[range.lowerBound + i] = b.advance(units: u, upem: fontUse.upem, strikePPEM: fontUse.strikePPEM)
             shapedUnits[range.lowerBound + i] = u
         }
     }
@@ -557,7 +560,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let delta = pair[0] - shapedUnits[g - 1]
         guard delta != 0 else { return }
         shapedUnits[g - 1] += delta
-        b.advances[g - 1] = b.advance(units: shapedUnits[g - 1], upem: fontUse.upem)
+        b.advances[g - 1] = b.advance(units: shapedUnits[g - 1], upem: fontUse.upem, strikePPEM: fontUse.strikePPEM)
     }
 
     /// Font and advance of "…" (U+2026) for truncated lines.
@@ -575,7 +578,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let units = ellipsis.withUnsafeBufferPointer {
             cachedUnits(of: $0, clusters: 1, clusterEnd: { _ in 3 }, font: font, script: 0)[0]
         }
-        return (index, b.advance(units: units, upem: font.upem))
+        return (index, b.advance(units: units, upem: font.upem, strikePPEM: font.bitmapStrikePPEM))
     }
 
     /// Decodes the scalars of `text[start..<end]` (valid UTF-8) into `scalarScratch`.
@@ -616,6 +619,8 @@ private struct Builder {
         let font: Font
         let id: Int
         let upem: Double
+        /// `Font.bitmapStrikePPEM` (0 for outline fonts).
+        let strikePPEM: Double
     }
 
     let cascade: ResolvedCascade
@@ -650,11 +655,17 @@ private struct Builder {
     /// 2¹⁶ / upem)`, the advance `round(units · x_scale / 64)` / 2¹⁶ px. A full-width glyph at
     /// 15 px is then 15 + 7/65536 px, and ten of them do not fit a 150 px line in Chromium.
     /// (HarfBuzz applies kerning at the exact scale; folding a cluster's kerning into the
-    /// FreeType scale is off by under 10⁻⁵ px per cluster.)
+    /// FreeType scale is off by under 10⁻⁵ px per cluster.) A bitmap-only color font (Noto
+    /// Color Emoji) advances in whole pixels at its strike, scaled to the size: 136 px at 109
+    /// ppem is 18.7156 px at 15 px (exact scaling: 18.6768).
     @inline(__always)
-    func advance(units: Int32, upem: Double) -> Double {
+    func advance(units: Int32, upem: Double, strikePPEM: Double = 0) -> Double {
         let points: Double
-        if compatibility == .chromium {
+        if compatibility == .chromium && strikePPEM > 0 {
+            // A bitmap font: whole pixels at the strike, scaled to the size (16.16).
+            let atStrike = (Double(units) * strikePPEM / upem).rounded()
+            points = (atStrike * size / strikePPEM * 65536).rounded() / 65536
+        } else if compatibility == .chromium {
             let size26_6 = (size * 64).rounded()
             let xScale = (size26_6 * 65536 / upem).rounded()
             let magnitude = ((Double(units.magnitude) * xScale + 32) / 64).rounded(.down)
@@ -694,7 +705,7 @@ private struct Builder {
         let id = font.id
         for i in fontList.indices where fontList[i].id == id { return UInt8(i) }
         guard fontList.count < 255 else { return 0 }
-        fontList.append(FontEntry(font: font, id: font.id, upem: font.upem))
+        fontList.append(FontEntry(font: font, id: font.id, upem: font.upem, strikePPEM: font.bitmapStrikePPEM))
         return UInt8(fontList.count - 1)
     }
 
