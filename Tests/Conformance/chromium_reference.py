@@ -211,8 +211,11 @@ def main():
         with open(args.write_subset, "w", encoding="utf-8") as f:
             for i in picked:
                 c = cases[i]
-                f.write(json.dumps({"text": c["text"], "families": c["families"], "size": conf.SIZE,
-                                    "width": c["width"], "chromiumLineStarts": chrome[i]}, ensure_ascii=False) + "\n")
+                record = {"text": c["text"], "families": c["families"], "size": conf.SIZE,
+                          "width": c["width"], "chromiumLineStarts": chrome[i]}
+                if pango_starts:
+                    record["pangoLineStarts"] = pango_starts[i]
+                f.write(json.dumps(record, ensure_ascii=False) + "\n")
     if args.append_report:
         with open(args.append_report, "a", encoding="utf-8") as f:
             f.write("\n".join(section) + "\n")

@@ -162,6 +162,17 @@ extension ConformanceTests {
         #expect(r.lineStarts >= Self.lineStartsFloor, "line starts \(r.lineStarts); \(r.worst)")
     }
 
+    /// The standard profile predicts one of the two engines' line counts (issue 7: ≥ 99.95 % on
+    /// the corpus); the stored Chromium subset carries Pango's answers for the same cases.
+    @Test func standardProfileAgreesOnLineCountWithChromiumOrPango() throws {
+        let url = ConformanceTests.subsetURL.deletingLastPathComponent().appendingPathComponent("chromium_subset.jsonl")
+        let r = try replaySubset(url, profile: .standard, reference: "chromiumLineStarts", "pangoLineStarts")
+        #expect(r.cases == 400)
+        #expect(r.lineCounts >= Self.standardEitherLineCountFloor, "line counts \(r.lineCounts); \(r.worst)")
+    }
+
+    static let standardEitherLineCountFloor = 0.9975  // 400 of 400 when recorded
+
     @Test func breaksBeforeSmallKanaLikeCSSLineBreakNormal() {
         let text = "使用方法: apt-cdrom [オプション] コマンド"
         #expect(engine.layout(text, style: chromium(["Noto Sans CJK SC"]), width: 200).lines[1].scalarRange.lowerBound == 20)  // オプシ|ョン
@@ -285,8 +296,9 @@ extension ConformanceTests {
 }
 
 /// Replays a stored conformance subset (one JSON object per line: text, families, size, width
-/// and the reference engine's line starts under `reference`) with a compatibility profile.
-func replaySubset(_ url: URL, profile: Compatibility, reference: String) throws
+/// and the reference engines' line starts under `references`) with a compatibility profile. A
+/// case agrees when it agrees with any of the references.
+func replaySubset(_ url: URL, profile: Compatibility, reference: String...) throws
     -> (cases: Int, lineCounts: Double, lineStarts: Double, worst: [String])
 {
     var cases = 0, sameCount = 0, sameStarts = 0
@@ -295,14 +307,14 @@ func replaySubset(_ url: URL, profile: Compatibility, reference: String) throws
         let c = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
         let text = try #require(c["text"] as? String)
         let families = try #require(c["families"] as? [String])
-        let expected = try #require(c[reference] as? [Int])
+        let expected = try reference.map { try #require(c[$0] as? [Int]) }
         var style = TextStyle(families: families, size: try #require(c["size"] as? Double))
         style.compatibility = profile
         let width = try #require(c["width"] as? Double)
         let starts = engine.layout(text, style: style, width: width).lines.map(\.scalarRange.lowerBound)
         cases += 1
-        if starts.count == expected.count { sameCount += 1 }
-        if starts == expected { sameStarts += 1 } else if worst.count < 5 {
+        if expected.contains(where: { $0.count == starts.count }) { sameCount += 1 }
+        if expected.contains(starts) { sameStarts += 1 } else if worst.count < 5 {
             worst.append("\(width) \(families): \(text.prefix(60).debugDescription) plumb \(starts) reference \(expected)")
         }
     }
