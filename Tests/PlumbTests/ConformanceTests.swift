@@ -232,6 +232,15 @@ extension ConformanceTests {
         #expect(first("Unmatched \\{", w2) == "Unmatched \\")
     }
 
+    /// Measured in Chromium 156 (DejaVu Sans, 15 px, 25 px box): a break after a run of spaces
+    /// even before a no-break space, and none inside `cd` / `ef`.
+    @Test func breaksAfterEverySpaceRun() {
+        #expect(lineTexts(engine.layout("ab \u{00A0}cd ef", style: chromium(["DejaVu Sans"]), width: 25)) == ["ab ", "\u{00A0}cd ", "ef"])
+        // A quotation mark between East Asian characters may start a line (Chromium's ICU has
+        // Unicode 15.1's LB19a, as the standard profile does).
+        #expect(lineTexts(engine.layout("中文中“引用”中文", style: chromium(["Noto Sans CJK SC"]), width: 60)).first == "中文中")
+    }
+
     @Test func hebrewMaqafBreaksBeforeAHebrewLetterAsInUnicode15_1() {
         // LB21a in Unicode 15.1: HL (HY | BA) × [^HL] — a break is allowed before a Hebrew letter.
         let text = "לעיון-סקיה אל־חמרה (חלקית"
