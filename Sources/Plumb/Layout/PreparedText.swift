@@ -140,7 +140,8 @@ final class PreparedText: Sendable {
 
     /// Approximate heap bytes, for cache budgets.
     var byteSize: Int {
-        64 + fonts.count * 40 + graphemeEnds.count * (4 + 4 + 8 + 1 + 1) + words.count * 48
+        64 + fonts.count * 40 + graphemeEnds.count * (4 + 4 + 8 + 1 + 1)
+            + words.count * MemoryLayout<Word>.stride
             + paragraphs.count * 24
     }
 
