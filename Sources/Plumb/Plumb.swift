@@ -70,7 +70,7 @@ public final class TextMeasurer: Sendable {
     /// size, modification time): any change gives other keys.
     private static func salt(fonts: FontResolver, locale: String) -> UInt64 {
         var salt = KeyHasher.hash64(engineVersion + "|icu " + BreakIterators.icuVersion + "|" + locale)
-        for font in fonts.fontSetFingerprint { salt = KeyHasher.hash64(font, seed: salt) }
+        for font in fonts.fontSetFingerprint { salt = KeyHasher.combine(salt, KeyHasher.hash64(font)) }
         return salt
     }
 

@@ -61,13 +61,13 @@ extension TextMeasurer {
     }
 
     func cellKeys(_ text: String, style: ResolvedStyle, width: Double, scale: Double) -> CellKeys? {
-        Self.cellKeys(text, cacheable: style.isCacheable, fingerprint: style.layoutFingerprint, width: width, scale: scale, salt: salt)
+        Self.cellKeys(text, cacheable: style.isCacheable, fingerprint: style.layoutFingerprint, width: width, scale: scale)
     }
 
     /// The keys of one cell from plain values only (batches call this from several threads;
     /// touching no shared reference keeps workers from contending on reference counts).
     static func cellKeys(
-        _ text: borrowing String, cacheable: Bool, fingerprint: CacheKey, width: Double, scale: Double, salt: UInt64
+        _ text: borrowing String, cacheable: Bool, fingerprint: CacheKey, width: Double, scale: Double
     ) -> CellKeys? {
         guard cacheable, !text.isEmpty, !scale.isNaN, scale > 0, scale <= 100, scale.isFinite,
             !width.isNaN, width > 0
@@ -77,7 +77,9 @@ extension TextMeasurer {
         if width == .infinity { w = .infinity } else if case .points(let p) = lw { w = p } else { return nil }
         // The UTF-8 span borrows the string's storage: no copy and no retain (a retain would
         // write the string's header, a cache line other cores then have to fetch back).
-        let textKey = text.utf8Span.span.withUnsafeBytes { CacheKey(bytes: $0, seed: salt) }
+        // A fixed seed: the engine's salt (version, font files) is in the style fingerprint,
+        // hashed as data with this key (XXH3 is not collision resistant across seeds).
+        let textKey = text.utf8Span.span.withUnsafeBytes { CacheKey(bytes: $0, seed: CacheKey.textSeed) }
         return CellKeys(text: textKey, keys: keys(text: textKey, fingerprint: fingerprint, width: w, scale: scale), layoutWidth: w, scale: scale)
     }
 

@@ -85,6 +85,48 @@ import Testing
         }
     }
 
+    /// Regression: font and script were XXH3 seeds, and XXH3 folds seeds into short inputs,
+    /// so `'xx01', ` in font 0 and `'xx00', ` in font 3 shared a segment key (DejaVu Sans was
+    /// then measured with Noto Sans' advances after Noto Sans had measured the other text).
+    @Test func segmentKeysSeparateFontsAndScriptsForShortInputs() {
+        let script: UInt32 = 0x4C61_746E | 0x8000_0000
+        func key(_ s: String, _ font: Int, _ script: UInt32) -> CacheKey {
+            Array(s.utf8).withUnsafeBufferPointer { SegmentCache.key(bytes: $0, fontID: font, script: script) }
+        }
+        #expect(key("'xx01', ", 0, script) != key("'xx00', ", 3, script))
+        // Every pair of short strings (one to eight bytes of a small alphabet) × 8 fonts × 3
+        // scripts: all keys distinct.
+        let alphabet = Array("'x01, .".utf8)
+        var rng = SplitMix64(seed: 5)
+        var seen = Set<CacheKey>()
+        var count = 0
+        for _ in 0..<4000 {
+            let n = Int(rng.next() % 8) + 1
+            let bytes = (0..<n).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+            for font in 0..<8 {
+                for s in [script, 0, 0x4861_6E69] {
+                    let k = bytes.withUnsafeBufferPointer { SegmentCache.key(bytes: $0, fontID: font, script: s) }
+                    let fresh = seen.insert(k).inserted
+                    count += fresh ? 1 : 0
+                }
+            }
+        }
+        var distinctInputs = Set<[UInt8]>()
+        rng = SplitMix64(seed: 5)
+        for _ in 0..<4000 {
+            let n = Int(rng.next() % 8) + 1
+            distinctInputs.insert((0..<n).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] })
+        }
+        #expect(count == distinctInputs.count * 8 * 3)
+        // End to end: the same sequence of layouts as the harness that found it.
+        func style(_ f: [String]) -> TextStyle { var s = TextStyle(families: f, size: 15); s.compatibility = .chromium; return s }
+        let used = TextMeasurer()
+        _ = used.layout("'xx01', ...,", style: style(["Noto Sans", "Noto Sans CJK SC"]), width: 100)
+        let dv = style(["DejaVu Sans", "Noto Sans CJK SC"])
+        let text = "'xx00', 'xx01', ...,"
+        #expect(used.layout(text, style: dv, width: 100).lines.map(\.scalarRange) == TextMeasurer().layout(text, style: dv, width: 100).lines.map(\.scalarRange))
+    }
+
     @Test func fallbackResultsAreNeverCached() {
         let m = TextMeasurer()
         _ = m.measure("Hello", style: style15(), width: .nan)

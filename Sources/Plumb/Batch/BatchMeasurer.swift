@@ -66,13 +66,13 @@ extension TextMeasurer {
     ) throws -> [TextMeasurement] {
         reloadFontsIfChangedPeriodically()
         let resolved = resolve(style)
-        let cacheable = resolved.isCacheable, fingerprint = resolved.layoutFingerprint, salt = salt
+        let cacheable = resolved.isCacheable, fingerprint = resolved.layoutFingerprint
         return try texts.withUnsafeBufferPointer { buffer in
             // Read through a pointer: the key pass borrows each text instead of retaining it
             // (a retain writes the string's header, a line the other core then has to fetch).
             nonisolated(unsafe) let texts = buffer
             return try run(count: texts.count, workers: workers, progress: progress,
-                           key: { i in Self.cellKeys(texts[i], cacheable: cacheable, fingerprint: fingerprint, width: width, scale: scale, salt: salt) },
+                           key: { i in Self.cellKeys(texts[i], cacheable: cacheable, fingerprint: fingerprint, width: width, scale: scale) },
                            measure: { i, k in self.measure(texts[i], style: resolved, width: width, scale: scale, keys: k) })
         }
     }

@@ -15,6 +15,11 @@ public struct CacheKey: Hashable, Sendable, BitwiseCopyable, CustomStringConvert
     ///
     /// - Complexity: O(n), ~9 ns for 100 bytes; allocation-free; thread-safe.
     @inline(__always)
+    /// The seed of every text key. Seeds are constants throughout Plumb: values that must
+    /// tell keys apart (font, script, style, engine salt) are hashed as data, because XXH3
+    /// folds a seed into short inputs so that different inputs under different seeds collide.
+    static let textSeed: UInt64 = 0x5445_5854
+
     init(bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) {
         let h = plumb_xxh3_128(bytes.baseAddress, bytes.count, seed)
         self.init(low: h.low, high: h.high)
@@ -48,6 +53,14 @@ enum KeyHasher {
     static func hash64(_ string: String, seed: UInt64 = 0) -> UInt64 {
         var s = string
         return s.withUTF8 { plumb_xxh3_64($0.baseAddress, $0.count, seed) }
+    }
+
+    /// Chains two 64-bit hashes: XXH3-64 of both as data (never one as the other's seed:
+    /// XXH3 is not collision resistant across seeds).
+    @inline(__always)
+    static func combine(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        var pair = (a, b)
+        return withUnsafeBytes(of: &pair) { plumb_xxh3_64($0.baseAddress, $0.count, 0x4348_4149) }
     }
 
     /// XXH3-64 of raw bytes.

@@ -35,19 +35,21 @@ extension ResolvedStyle {
 
     /// Fonts (every family of the cascade, in order), size, weight, slant, letter spacing.
     private static func shapingKey(_ s: SanitizedStyle, salt: UInt64) -> CacheKey {
+        // Each family hashed with a fixed seed and chained as data (see SegmentCache.key on
+        // why discriminating values never go into XXH3's seed).
         var h = salt
         for family in s.font.families {
-            h = KeyHasher.hash64(family, seed: h &+ 0x9E37_79B9_7F4A_7C15)
+            h = KeyHasher.combine(h, KeyHasher.hash64(family, seed: 0x9E37_79B9_7F4A_7C15))
         }
         // Only 64-bit fields: padding bytes would make keys nondeterministic.
-        struct Fields { var families: UInt64; var count: UInt64; var size: UInt64; var weight: UInt64; var italic: UInt64; var letter: UInt64; var compatibility: UInt64 }
+        struct Fields { var salt: UInt64; var families: UInt64; var count: UInt64; var size: UInt64; var weight: UInt64; var italic: UInt64; var letter: UInt64; var compatibility: UInt64 }
         let compatibility: UInt64
         switch s.compatibility {
         case .standard: compatibility = 0
         case .pango: compatibility = 1
         case .chromium: compatibility = 2
         }
-        return CacheKey(value: Fields(families: h, count: UInt64(s.font.families.count), size: s.font.size.bitPattern, weight: UInt64(bitPattern: Int64(s.font.weight)), italic: s.font.italic ? 1 : 0, letter: s.letterSpacing.bitPattern, compatibility: compatibility), seed: salt)
+        return CacheKey(value: Fields(salt: salt, families: h, count: UInt64(s.font.families.count), size: s.font.size.bitPattern, weight: UInt64(bitPattern: Int64(s.font.weight)), italic: s.font.italic ? 1 : 0, letter: s.letterSpacing.bitPattern, compatibility: compatibility), seed: 0x5348_4150)
     }
 
     /// Paragraph and drawing options, normalised so that settings which cannot change a
