@@ -285,6 +285,13 @@ extension ConformanceTests {
         #expect(lines("ける選択肢にはありません", chromium(cjk)) == ["ける選択肢にはあり", "ません"])
         // On a second line the rounded-up start position leaves room for it.
         #expect(lines("代代代代代代代代代代ける選択肢にはありません", chromium(cjk)) == ["代代代代代代代代代代", "ける選択肢にはありま", "せん"])
+        // The line's own width, rounded up, must fit too: "command line, read" is 150.022 px,
+        // which rounds up past 150 + 1/64 (Chromium 156, DejaVu Sans, 15 px).
+        let factors = "Print the prime factors of each specified integer NUMBER.  If none are specified on the command line, read them from standard input."
+        #expect(lines(factors, chromium(["DejaVu Sans", "Noto Sans CJK SC"])) == [
+            "Print the prime ", "factors of each ", "specified integer ", "NUMBER.  If none ",
+            "are specified on the ", "command line, ", "read them from ", "standard input.",
+        ])
         // The standard profile measures the kerned run (ー is 14.7 px before ジ).
         #expect(lines("代わりに新規パッケージから", style15(cjk)) == ["代わりに新規パッケー", "ジから"])
     }

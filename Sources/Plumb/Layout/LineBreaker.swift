@@ -344,7 +344,8 @@ private enum ExactLineWidth: LineWidthArithmetic {
 /// each character's position in a shaped run rounded up to the 1/64-px layout unit, so a line
 /// spans ceil(end) − ceil(start). A line that ends where the text was shaped across the break
 /// (`Word.endAdjustment` ≠ 0: kerning into the next cluster) is re-shaped there:
-/// ceil(position before the last cluster) + the last cluster alone − ceil(start).
+/// ceil(position before the last cluster) + the last cluster alone − ceil(start). The line's
+/// exact width rounded up must fit as well.
 private enum LayoutUnitLineWidth: LineWidthArithmetic {
     @inline(__always)
     static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, advances: UnsafeBufferPointer<Double>) -> Double {
@@ -356,8 +357,13 @@ private enum LayoutUnitLineWidth: LineWidthArithmetic {
     @inline(__always)
     static func width(lineStart: Double, visibleEnd: Double, lastAdvance: Double, _ adjustment: Float) -> Double {
         let start = ceil(lineStart)
-        if adjustment == 0 { return ceil(visibleEnd) - start }
-        return ceil(visibleEnd - lastAdvance) + lastAdvance + Double(adjustment) - start
+        let exact = visibleEnd - lineStart + Double(adjustment)
+        let positional =
+            adjustment == 0
+            ? ceil(visibleEnd) - start : ceil(visibleEnd - lastAdvance) + lastAdvance + Double(adjustment) - start
+        // The break is found from rounded positions, then the line's own width, rounded up,
+        // must fit too (Blink's `BreakText` checks the line's `SnappedWidth`).
+        return max(positional, ceil(exact))
     }
 
     @inline(__always)
