@@ -71,17 +71,22 @@ report.add("re-layout, cells of 120–180 characters only (\(mid.count)), 1 work
 }
 
 let cores = ProcessInfo.processInfo.activeProcessorCount
-for workers in [1, cores] {
-    report.add("batch warm, \(workers) worker(s)", runs: runs, cells: texts.count) {
-        Sink.value &+= try! engine.heights(for: texts, style: style, width: 320, workers: workers).count
+
+/// Warm and re-layout batches of `cells` on 1 worker and on all cores.
+@MainActor func addBatchScenarios(_ label: String, _ cells: [String]) {
+    for workers in [1, cores] {
+        report.add("batch warm, \(label)\(workers) worker(s)", runs: runs, cells: cells.count) {
+            Sink.value &+= try! engine.heights(for: cells, style: style, width: 320, workers: workers).count
+        }
+    }
+    for workers in [1, cores] {
+        report.add("batch re-layout, \(label)\(workers) worker(s)", runs: runs, cells: cells.count) {
+            relayoutWidth += 1
+            Sink.value &+= try! engine.heights(for: cells, style: style, width: relayoutWidth, workers: workers).count
+        }
     }
 }
-for workers in [1, cores] {
-    report.add("batch re-layout, \(workers) worker(s)", runs: runs, cells: texts.count) {
-        relayoutWidth += 1
-        Sink.value &+= try! engine.heights(for: texts, style: style, width: relayoutWidth, workers: workers).count
-    }
-}
+addBatchScenarios("", texts)
 
 // The same at feed scale: 40,000 distinct rows (the corpus ten times, each copy numbered).
 // A batch of 4,000 warm cells is ~0.25 ms of work, comparable to the time this VM takes to
@@ -90,17 +95,7 @@ let feed = (0..<40_000).map { texts[$0 % texts.count] + " #\($0 / texts.count)" 
 if onlyFilter == nil || "batch warm, 40,000 rows batch re-layout, 40,000 rows".contains(onlyFilter!) {
     _ = try! engine.heights(for: feed, style: style, width: 320)
 }
-for workers in [1, cores] {
-    report.add("batch warm, 40,000 rows, \(workers) worker(s)", runs: runs, cells: feed.count) {
-        Sink.value &+= try! engine.heights(for: feed, style: style, width: 320, workers: workers).count
-    }
-}
-for workers in [1, cores] {
-    report.add("batch re-layout, 40,000 rows, \(workers) worker(s)", runs: runs, cells: feed.count) {
-        relayoutWidth += 1
-        Sink.value &+= try! engine.heights(for: feed, style: style, width: relayoutWidth, workers: workers).count
-    }
-}
+addBatchScenarios("40,000 rows, ", feed)
 
 let rows = (0..<100_000).map { (id: $0, text: texts[$0 % texts.count] + " #\($0 / texts.count)") }
 report.add("list of 100,000 rows ready (cold engine, all cores)", runs: max(1, runs / 2), cells: rows.count) {

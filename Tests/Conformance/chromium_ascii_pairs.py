@@ -14,7 +14,9 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from chromium_reference import run_page  # noqa: E402
 
 CHARS = [chr(c) for c in range(0x21, 0x7F)]
 CONTEXTS = ["", "a", "1", " ", "é"]
@@ -34,16 +36,7 @@ document.getElementById('out').textContent=JSON.stringify(out);
 
 
 def line_starts(texts):
-    divs = "".join('<div class="c">%s</div>' % html.escape(t) for t in texts)
-    with tempfile.NamedTemporaryFile("w", suffix=".html", delete=False, encoding="utf-8") as f:
-        f.write(PAGE % divs)
-        path = f.name
-    try:
-        dom = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
-                              "file://" + path], capture_output=True, timeout=600).stdout.decode("utf-8")
-    finally:
-        os.unlink(path)
-    return json.loads(html.unescape(dom.split('<pre id="out">', 1)[1].split("</pre>", 1)[0]))
+    return run_page(PAGE % "".join('<div class="c">%s</div>' % html.escape(t) for t in texts))
 
 
 def main():

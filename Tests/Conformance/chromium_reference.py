@@ -48,17 +48,22 @@ def chromium_lines(cases, chunk=3000):
             '<div class="c" style="width:%spx;font-family:%s">%s</div>' % (
                 c["width"], ",".join("'%s'" % f for f in c["families"]), html.escape(c["text"]))
             for c in cases[start:start + chunk])
-        with tempfile.NamedTemporaryFile("w", suffix=".html", delete=False, encoding="utf-8") as f:
-            f.write(PAGE % {"size": conf.SIZE, "divs": divs})
-            path = f.name
-        try:
-            dom = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
-                                  "file://" + path], capture_output=True, timeout=600).stdout.decode("utf-8")
-        finally:
-            os.unlink(path)
-        body = dom.split('<pre id="out">', 1)[1].split("</pre>", 1)[0]
-        results.extend(json.loads(html.unescape(body)))
+        results.extend(run_page(PAGE % {"size": conf.SIZE, "divs": divs}))
     return results
+
+
+def run_page(page):
+    """Loads `page` (HTML whose script writes JSON into `<pre id="out">`) in headless Chromium
+    from a local file and returns that JSON."""
+    with tempfile.NamedTemporaryFile("w", suffix=".html", delete=False, encoding="utf-8") as f:
+        f.write(page)
+        path = f.name
+    try:
+        dom = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
+                              "file://" + path], capture_output=True, timeout=600).stdout.decode("utf-8")
+    finally:
+        os.unlink(path)
+    return json.loads(html.unescape(dom.split('<pre id="out">', 1)[1].split("</pre>", 1)[0]))
 
 
 def first_difference(text, mine, theirs):
