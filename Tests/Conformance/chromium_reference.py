@@ -178,7 +178,7 @@ def main():
                 " positions rounded up to the 1/64-px layout unit (and a line's exact width, rounded up, must"
                 " fit too), and a line end where the text was"
                 " shaped across the break (kerning such as `ー|ジ`, `ま|せ`) re-shaped, as Blink's"
-                " `ShapingLineBreaker` does; a lone emoji-presentation character in a family's own"
+                " `ShapingLineBreaker` does (also where `overflow-wrap` cuts a word); a lone emoji-presentation character in a family's own"
                 " monochrome glyph when one has it (`☕` in DejaVu Sans) unless U+FE0F follows, and"
                 " the color emoji font's advances in whole pixels at its bitmap strike. Remaining"
                 " differences: lines mixing Latin and CJK (Blink"

@@ -296,6 +296,18 @@ extension ConformanceTests {
         #expect(lines("代わりに新規パッケージから", style15(cjk)) == ["代わりに新規パッケー", "ジから"])
     }
 
+    /// `overflow-wrap` cuts, measured in Chromium 156 (15 px, 100 px box): the cluster before
+    /// a cut is re-shaped alone, so the `t` kerned into `e` and the first `f` of DejaVu's `ff`
+    /// ligature take their own widths; a cut that fits by less than 1/64 px still fits.
+    @Test func wordsCutByOverflowWrapAreReshapedAtTheCut() {
+        func lines(_ text: String, _ families: [String]) -> [String] { lineTexts(engine.layout(text, style: chromium(families), width: 100)) }
+        #expect(lines("Schreibzugriff auf das", ["DejaVu Sans", "Noto Sans CJK SC"]) == ["Schreibzugrif", "f auf das"])
+        #expect(lines("Gleitkommaausnahme", ["DejaVu Sans", "Noto Sans CJK SC"]) == ["Gleitkommaa", "usnahme"])
+        #expect(lines("incorretamente.", ["Noto Sans CJK SC"]) == ["incorretamen", "te."])
+        // The standard profile keeps the ligature's width on the first f.
+        #expect(lineTexts(engine.layout("Schreibzugriff auf das", style: style15(["DejaVu Sans"]), width: 100)).first == "Schreibzugri")
+    }
+
     @Test func linesOverflowingByLessThanALayoutUnitStillFit() {
         // "aaa bbb": 60 pt of visible content; a box 0.01 pt narrower still holds it in
         // Blink (1/64-px layout units), not with the float-noise tolerance.

@@ -63,24 +63,32 @@ struct LineBreaker {
             text.flags.withUnsafeBufferPointer { flags in
                 text.advances.withUnsafeBufferPointer { advances in
                     text.graphemeFonts.withUnsafeBufferPointer { fonts in
-                        let v = Views(words: words, flags: flags, advances: advances, fonts: fonts)
-                        for (p, paragraph) in text.paragraphs.enumerated() {
-                            guard out.count < lineLimit else { break }
-                            if paragraph.wordStart == paragraph.wordEnd {
-                                out.append(
-                                    LineBox(
-                                        graphemeStart: paragraph.graphemeStart,
-                                        graphemeEnd: paragraph.graphemeStart, usedWidth: 0,
-                                        hangingWidth: 0, fontMask: PreparedText.fontBit(0),
-                                        paragraph: Int32(p), endsParagraph: true,
-                                        endsInsideWord: false))
-                                continue
-                            }
-                            breakParagraph(Int32(p), paragraph, v, into: &out)
+                        text.cutAdjustments.withUnsafeBufferPointer { cutAdjustments in
+                            let v = Views(
+                                words: words, flags: flags, advances: advances, fonts: fonts,
+                                cutAdjustments: cutAdjustments)
+                            run(v, into: &out)
                         }
                     }
                 }
             }
+        }
+    }
+
+    private func run<Sink: LineSink>(_ v: Views, into out: inout Sink) {
+        for (p, paragraph) in text.paragraphs.enumerated() {
+            guard out.count < lineLimit else { break }
+            if paragraph.wordStart == paragraph.wordEnd {
+                out.append(
+                    LineBox(
+                        graphemeStart: paragraph.graphemeStart,
+                        graphemeEnd: paragraph.graphemeStart, usedWidth: 0,
+                        hangingWidth: 0, fontMask: PreparedText.fontBit(0),
+                        paragraph: Int32(p), endsParagraph: true,
+                        endsInsideWord: false))
+                continue
+            }
+            breakParagraph(Int32(p), paragraph, v, into: &out)
         }
     }
 
@@ -91,6 +99,8 @@ struct LineBreaker {
         let flags: UnsafeBufferPointer<PreparedText.GraphemeFlags>
         let advances: UnsafeBufferPointer<Double>
         let fonts: UnsafeBufferPointer<UInt8>
+        /// `PreparedText.cutAdjustments` (empty unless the chromium profile).
+        let cutAdjustments: UnsafeBufferPointer<Float>
     }
 
     /// The state of the line being filled.
@@ -247,13 +257,22 @@ struct LineBreaker {
             } else {
                 // Overlong: fill this line cluster by cluster (at least one), then go on.
                 var g = unitStart
+                var cutAdjustment = 0.0  // of the last cluster placed, if the line is cut after it
                 repeat {
                     let adv = advance(of: g, at: line.x, v)
                     let hangs = v.flags[Int(g)].contains(.hangingSpace)
-                    // Blink cuts an overlong word where the prefix, rounded up to the layout
-                    // unit, plus the next cluster fits (the cut is re-shaped).
-                    let x = roundsLineEnds ? LayoutUnitLineWidth.ceil(lineStartX + line.x) - LayoutUnitLineWidth.ceil(lineStartX) : line.x
-                    if g > unitStart && !hangs && x + adv > limit { break }
+                    if roundsLineEnds {
+                        // Blink cuts an overlong word with the arithmetic of any line end: a
+                        // cluster kerned into the next is re-shaped alone (Chromium profile).
+                        let adjustment = v.cutAdjustments[Int(g)]
+                        let width = LayoutUnitLineWidth.width(
+                            lineStart: lineStartX, visibleEnd: lineStartX + line.x + adv, lastAdvance: adv,
+                            adjustment)
+                        if g > unitStart && !hangs && width > limit { break }
+                        cutAdjustment = Double(adjustment)
+                    } else if g > unitStart && !hangs && line.x + adv > limit {
+                        break
+                    }
                     // Pango: a space hangs only if the line up to it fits.
                     if g > unitStart && hangs && text.hangsOnlyLastSpace && line.x > limit { break }
                     line.x += adv
@@ -264,6 +283,7 @@ struct LineBreaker {
                 line.end = g
                 if g < unitEnd {
                     unitStart = g
+                    line.used += cutAdjustment
                     emit(endsParagraph: false, insideWord: true)
                     continue
                 }

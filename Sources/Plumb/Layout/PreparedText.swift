@@ -92,6 +92,10 @@ final class PreparedText: Sendable {
     let advances: [Double]
     let flags: [GraphemeFlags]
     let graphemeFonts: [UInt8]
+    /// Chromium profile only (empty otherwise): per grapheme, how much wider it is re-shaped
+    /// alone than as shaped with the cluster after it (kerning, `t|e`). Blink re-shapes the
+    /// cluster where `overflow-wrap` cuts a word, so the cut fits only with that width.
+    let cutAdjustments: [Float]
     let words: [Word]
     let paragraphs: [Paragraph]
     /// The font (local index) and advance of "…" for truncation.
@@ -114,7 +118,7 @@ final class PreparedText: Sendable {
 
     init(
         fonts: [FontUse], graphemeStarts: [Int32], graphemeEnds: [Int32], advances: [Double],
-        flags: [GraphemeFlags], graphemeFonts: [UInt8], words: [Word], paragraphs: [Paragraph],
+        cutAdjustments: [Float] = [], flags: [GraphemeFlags], graphemeFonts: [UInt8], words: [Word], paragraphs: [Paragraph],
         ellipsisFont: UInt8, ellipsisWidth: Double, utf8Count: Int, missingGlyphClusters: Int,
         hangsOnlyLastSpace: Bool = false, fitTolerance: Double = LineBreaker.tolerance
     ) {
@@ -130,6 +134,7 @@ final class PreparedText: Sendable {
         self.advances = advances
         self.flags = flags
         self.graphemeFonts = graphemeFonts
+        self.cutAdjustments = cutAdjustments
         self.words = words
         self.paragraphs = paragraphs
         self.ellipsisFont = ellipsisFont
@@ -141,7 +146,7 @@ final class PreparedText: Sendable {
     /// Approximate heap bytes, for cache budgets.
     var byteSize: Int {
         64 + fonts.count * 40 + graphemeEnds.count * (4 + 4 + 8 + 1 + 1)
-            + words.count * MemoryLayout<Word>.stride
+            + words.count * MemoryLayout<Word>.stride + cutAdjustments.count * 4
             + paragraphs.count * 24
     }
 

@@ -128,6 +128,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             b.graphemeFonts.append(fontIndex)
             b.flags.append(flags)
             b.advances.append(0)
+            if b.compatibility == .chromium { b.cutAdjustments.append(0) }
             start = end
         }
 
@@ -527,6 +528,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let byteEnd = Int(b.graphemeEnds[range.upperBound - 1])
         let fontUse = b.fontList[Int(b.graphemeFonts[range.lowerBound])]
         let graphemeEnds = b.graphemeEnds
+        let chromium = b.compatibility == .chromium
         let units = cachedUnits(
             of: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), clusters: range.count,
             clusterEnd: { graphemeEnds[range.lowerBound + $0] - Int32(byteStart) },
@@ -534,9 +536,19 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         if shapedUnits.count < range.upperBound {
             shapedUnits.append(contentsOf: repeatElement(0, count: range.upperBound - shapedUnits.count))
         }
-        for (i, u) in units.enumerated() {
-            b.advances[range.lowerBound + i] = b.advance(units: u, upem: fontUse.upem, strikePPEM: fontUse.strikePPEM)
-            shapedUnits[range.lowerBound + i] = u
+        for i in 0..<range.count {
+            let u = units[i]
+            let g = range.lowerBound + i
+            b.advances[g] = b.advance(units: u, upem: fontUse.upem, strikePPEM: fontUse.strikePPEM)
+            shapedUnits[g] = u
+            if chromium {
+                // A cut after this cluster re-shapes it alone: its own glyphs, without the
+                // kerning or ligature it formed with the next cluster.
+                let bytes = UnsafeBufferPointer(rebasing: text[Int(b.graphemeStarts[g])..<Int(b.graphemeEnds[g])])
+                let nominal = Shaper.nominalAdvance(of: UTF8Scalars(bytes), font: fontUse.font)
+                let alone = b.advance(units: nominal, upem: fontUse.upem, strikePPEM: fontUse.strikePPEM)
+                b.cutAdjustments[g] = Float(alone - b.advances[g])
+            }
         }
     }
 
@@ -630,6 +642,8 @@ private struct Builder {
     var graphemeStarts: [Int32] = []
     var graphemeEnds: [Int32] = []
     var advances: [Double] = []
+    /// Chromium profile: per grapheme, alone − as shaped (see `PreparedText.cutAdjustments`).
+    var cutAdjustments: [Float] = []
     var flags: [PreparedText.GraphemeFlags] = []
     var graphemeFonts: [UInt8] = []
     var words: [PreparedText.Word] = []
@@ -718,7 +732,7 @@ private struct Builder {
         }
         return PreparedText(
             fonts: uses, graphemeStarts: graphemeStarts, graphemeEnds: graphemeEnds,
-            advances: advances, flags: flags, graphemeFonts: graphemeFonts, words: words,
+            advances: advances, cutAdjustments: cutAdjustments, flags: flags, graphemeFonts: graphemeFonts, words: words,
             paragraphs: paragraphs, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth,
             utf8Count: utf8Count, missingGlyphClusters: missingGlyphClusters,
             hangsOnlyLastSpace: hangsOnlyLastSpace, fitTolerance: fitTolerance)
@@ -834,5 +848,21 @@ struct ASCIISet {
     @inline(__always)
     func contains(_ c: UInt8) -> Bool {
         c < 64 ? bits.0 & (1 << UInt64(c)) != 0 : c < 128 && bits.1 & (1 << UInt64(c - 64)) != 0
+    }
+}
+
+/// The scalars of valid UTF-8 bytes, decoded lazily (no allocation).
+struct UTF8Scalars: Sequence, IteratorProtocol {
+    private var bytes: UnsafeBufferPointer<UInt8>.Iterator
+    private var decoder = UTF8()
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes.makeIterator() }
+
+    mutating func next() -> Unicode.Scalar? {
+        switch decoder.decode(&bytes) {
+        case .scalarValue(let s): s
+        case .error: "\u{FFFD}"
+        case .emptyInput: nil
+        }
     }
 }

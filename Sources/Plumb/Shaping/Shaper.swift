@@ -47,6 +47,22 @@ final class Shaper {
         return missing
     }
 
+    /// The advance of `scalars` with each scalar's own glyph (`cmap` → `hmtx`), in font
+    /// units: a cluster as it measures shaped alone, without the kerning or ligature it forms
+    /// with its neighbours (`f` in `ff`, `t` before `e`).
+    ///
+    /// - Complexity: two table lookups per scalar; no shaping. Thread-safe (the font is
+    ///   immutable).
+    static func nominalAdvance(of scalars: some Sequence<Unicode.Scalar>, font: Font) -> Int32 {
+        var total: Int32 = 0
+        for s in scalars {
+            var glyph: hb_codepoint_t = 0
+            guard hb_font_get_nominal_glyph(font.hbFont, s.value, &glyph) != 0 else { continue }
+            total &+= hb_font_get_glyph_h_advance(font.hbFont, glyph)
+        }
+        return total
+    }
+
     /// Glyph ids and their vertical ink bounds for a segment (device metrics), in font units.
     func inkBounds(_ text: UnsafeBufferPointer<UInt8>, font: Font, script: UInt32)
         -> (top: Int32, bottom: Int32)?
