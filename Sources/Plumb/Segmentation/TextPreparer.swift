@@ -209,10 +209,17 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         var hanging = 0.0
         var mask: UInt64 = 0
         var hasTab = false
+        let chromium = b.compatibility == .chromium
         for g in graphemeStart..<count {
             let f = b.flags[g]
             let advance = b.advances[g]
             width += advance
+            // Chromium re-shapes the cluster before a line end (a break or an overflow-wrap
+            // cut) alone: its own glyphs, without the kerning or ligature it formed with the
+            // next cluster of the same font.
+            if chromium && !f.contains(.hangingSpace) && g + 1 < count && b.graphemeFonts[g] == b.graphemeFonts[g + 1] {
+                b.cutAdjustments[g] = Float(aloneAdvance(text, at: g, script: scripts[g - graphemeStart], b) - advance)
+            }
             if f.contains(.hangingSpace) {
                 // Pango hangs only the last trailing space; Plumb (and UIKit, CSS) all of them.
                 hanging = b.compatibility == .pango ? advance : hanging + advance
@@ -228,10 +235,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                     hangingWidth: hanging, fontMask: mask, hasTab: hasTab,
                     mandatoryBreakAfter: f.contains(.mandatoryBreakAfter) && g + 1 < count,
                     end: end)
-                if b.compatibility == .chromium, hanging == 0, g + 1 < count, !f.contains(.mandatoryBreakAfter),
-                    b.graphemeFonts[g] == b.graphemeFonts[g + 1]
-                {
-                    word.endAdjustment = Float(lineEndAdjustment(text, at: g, script: scripts[g - graphemeStart], into: &b))
+                if chromium, hanging == 0, !f.contains(.mandatoryBreakAfter) {
+                    word.endAdjustment = b.cutAdjustments[g]
                 }
                 b.words.append(word)
                 wordBegin = g + 1
@@ -243,19 +248,23 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         }
     }
 
-    /// How much wider cluster `g` is alone than as shaped with the cluster after it (same font):
-    /// the kerning a line end after `g` undoes. One segment-cache lookup (a 1-cluster
-    /// `hb_shape` on a miss).
-    private func lineEndAdjustment(
-        _ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, into b: inout Builder
-    ) -> Double {
-        let byteStart = Int(b.graphemeStarts[g])
-        let byteEnd = Int(b.graphemeEnds[g])
+    /// The advance of cluster `g` shaped alone: for one scalar its own glyph's advance
+    /// (`Shaper.nominalAdvance`, no shaping); for a sequence (marks, jamo, emoji) the cluster
+    /// shaped by itself through the segment cache.
+    private func aloneAdvance(_ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, _ b: Builder) -> Double {
+        let bytes = UnsafeBufferPointer(rebasing: text[Int(b.graphemeStarts[g])..<Int(b.graphemeEnds[g])])
         let fontUse = b.fontList[Int(b.graphemeFonts[g])]
-        let alone = cachedUnits(
-            of: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), clusters: 1,
-            clusterEnd: { _ in Int32(byteEnd - byteStart) }, font: fontUse.font, script: script)
-        return b.advance(units: alone[0], upem: fontUse.upem, strikePPEM: fontUse.strikePPEM) - b.advances[g]
+        var scalars = UTF8Scalars(bytes)
+        let first = scalars.next()
+        let units: Int32
+        if let first, scalars.next() == nil {
+            units = Shaper.nominalAdvance(of: CollectionOfOne(first), font: fontUse.font)
+        } else {
+            units = cachedUnits(
+                of: bytes, clusters: 1, clusterEnd: { _ in Int32(bytes.count) }, font: fontUse.font,
+                script: script)[0]
+        }
+        return b.advance(units: units, upem: fontUse.upem, strikePPEM: fontUse.strikePPEM)
     }
 
     /// Scripts whose text breaks between almost every character (CJK) are shaped a whole
@@ -528,7 +537,6 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let byteEnd = Int(b.graphemeEnds[range.upperBound - 1])
         let fontUse = b.fontList[Int(b.graphemeFonts[range.lowerBound])]
         let graphemeEnds = b.graphemeEnds
-        let chromium = b.compatibility == .chromium
         let units = cachedUnits(
             of: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), clusters: range.count,
             clusterEnd: { graphemeEnds[range.lowerBound + $0] - Int32(byteStart) },
@@ -541,14 +549,6 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             let g = range.lowerBound + i
             b.advances[g] = b.advance(units: u, upem: fontUse.upem, strikePPEM: fontUse.strikePPEM)
             shapedUnits[g] = u
-            if chromium {
-                // A cut after this cluster re-shapes it alone: its own glyphs, without the
-                // kerning or ligature it formed with the next cluster.
-                let bytes = UnsafeBufferPointer(rebasing: text[Int(b.graphemeStarts[g])..<Int(b.graphemeEnds[g])])
-                let nominal = Shaper.nominalAdvance(of: UTF8Scalars(bytes), font: fontUse.font)
-                let alone = b.advance(units: nominal, upem: fontUse.upem, strikePPEM: fontUse.strikePPEM)
-                b.cutAdjustments[g] = Float(alone - b.advances[g])
-            }
         }
     }
 
