@@ -34,7 +34,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         _ utf8: UnsafeBufferPointer<UInt8>, cascade: ResolvedCascade, size: Double,
         letterSpacing: Double, compatibility: Compatibility = .standard
     ) -> PreparedText {
-        var builder = Builder(cascade: cascade, size: size, letterSpacing: letterSpacing)
+        var builder = PreparedTextBuilder(cascade: cascade, size: size, letterSpacing: letterSpacing)
         builder.compatibility = compatibility
         shaper.usesDocumentLanguage = compatibility == .chromium
         builder.reserve(graphemes: utf8.count)
@@ -49,7 +49,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     }
 
     private func prepareParagraph(
-        _ text: UnsafeBufferPointer<UInt8>, range: Range<Int>, into b: inout Builder
+        _ text: UnsafeBufferPointer<UInt8>, range: Range<Int>, into b: inout PreparedTextBuilder
     ) {
         let graphemeStart = b.graphemeEnds.count
         let wordStart = b.words.count
@@ -251,7 +251,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// The advance of cluster `g` shaped alone: for one scalar its own glyph's advance
     /// (`Shaper.nominalAdvance`, no shaping); for a sequence (marks, jamo, emoji) the cluster
     /// shaped by itself through the segment cache.
-    private func aloneAdvance(_ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, _ b: Builder) -> Double {
+    private func aloneAdvance(_ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, _ b: PreparedTextBuilder) -> Double {
         let bytes = UnsafeBufferPointer(rebasing: text[Int(b.graphemeStarts[g])..<Int(b.graphemeEnds[g])])
         let fontUse = b.fontList[Int(b.graphemeFonts[g])]
         var scalars = UTF8Scalars(bytes)
@@ -283,127 +283,11 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     private static let hani = Font.tag("Hani"), hira = Font.tag("Hira"), kana = Font.tag("Kana"),
         hang = Font.tag("Hang"), bopo = Font.tag("Bopo")
 
-    /// Unicode 15.1's LB19a, which ICU 72 predates: an initial quotation mark (Pi) between two
-    /// East Asian characters may start a line (`中文|“引用”`), and a final one (Pf) between two
-    /// East Asian characters may end one (`”|中文`). ASCII quotes are unaffected (neither Pi nor
-    /// Pf). East Asian = the CJK ranges of `ClusterClassifier.isCJK` (wide and full-width).
-    private func addLB19aBreaks(graphemes range: Range<Int>, firstScalars: [UInt32], into b: inout Builder) {
-        guard range.count >= 3 else { return }
-        func scalar(_ g: Int) -> Unicode.Scalar? { Unicode.Scalar(firstScalars[g - range.lowerBound]) }
-        func eastAsian(_ g: Int) -> Bool { scalar(g).map(ClusterClassifier.isCJK) ?? false }
-        for g in (range.lowerBound + 1)..<(range.upperBound - 1) {
-            guard let s = scalar(g), eastAsian(g - 1), eastAsian(g + 1) else { continue }
-            switch s.properties.generalCategory {
-            case .initialPunctuation: b.flags[g - 1].insert(.breakAfter)
-            case .finalPunctuation: b.flags[g].insert(.breakAfter)
-            default: break
-            }
-        }
-    }
-
     /// The script as the segment cache sees it: shaping with the document language (chromium
     /// profile) gives other advances, so it gets other keys.
     @inline(__always)
     private func keyScript(_ script: UInt32) -> UInt32 {
         shaper.usesDocumentLanguage ? script | 0x8000_0000 : script
-    }
-
-    /// Blink's tailoring of ICU, measured in Chromium (every printable ASCII pair probed in
-    /// isolation, then checked on the corpus):
-    /// - a break after every run of spaces (unless a no-break space follows);
-    /// - between two printable ASCII characters ICU is not asked at all: the only breaks are
-    ///   those of ``chromiumASCIIBreak(_:_:_:)``;
-    /// - Unicode 15.1's LB21a (Chromium's ICU is newer than the system's): after a Hebrew
-    ///   letter and a hyphen (`-` or maqaf `־`) a break is allowed before another Hebrew
-    ///   letter (`אל־|חמרה`).
-    /// Everything else is ICU with `line-break: normal`.
-    private func addChromiumBreaks(
-        _ para: UnsafeBufferPointer<UInt8>, base: Int32, graphemes range: Range<Int>,
-        into b: inout Builder
-    ) {
-        guard range.count >= 2 else { return }
-        let ascii = ASCIIClusters(para: para, base: base, starts: b.graphemeStarts, ends: b.graphemeEnds)
-        let byte = ascii.byte
-        func isSpace(_ g: Int) -> Bool { b.flags[g].contains(.hangingSpace) }
-        for g in range.lowerBound..<(range.upperBound - 1) {
-            if isSpace(g) {
-                if !isSpace(g + 1) && !ascii.isNoBreakSpace(g + 1) { b.flags[g].insert(.breakAfter) }
-                continue
-            }
-            if let c = byte(g), let next = byte(g + 1), ASCIIClusters.isPrintable(c),
-                ASCIIClusters.isPrintable(next)
-            {
-                let before = g > range.lowerBound ? byte(g - 1) : nil
-                if Self.chromiumASCIIBreak(before, c, next) {
-                    b.flags[g].insert(.breakAfter)
-                } else {
-                    b.flags[g].remove(.breakAfter)
-                }
-            } else if g > range.lowerBound, ascii.isHebrewLetter(g - 1),
-                ascii.isMaqaf(g) || byte(g) == UInt8(ascii: "-"), ascii.isHebrewLetter(g + 1)
-            {
-                b.flags[g].insert(.breakAfter)
-            }
-        }
-    }
-
-    /// Whether Chromium breaks between two printable ASCII characters `c` | `next` (`before` is
-    /// the character before `c`, if ASCII). Measured by probing all 94 × 94 pairs in Chromium
-    /// (Tests/Conformance/chromium_ascii_pairs.json, checked by a test); Blink takes these from
-    /// its own table instead of ICU, for compatibility with older browsers:
-    /// - after `-`, except before closing or terminal punctuation (`! $ ) , . / : ; ? ] }`), and
-    ///   before a digit only when a letter or digit precedes the `-` (`base-|256`, but `-1`,
-    ///   `x -1` keep the minus sign);
-    /// - after `?`, except before `! " ' ) , . / : ; ? ] }`;
-    /// - before an opening bracket `( < [ {` after punctuation that ends something
-    ///   (`! " # % & ) * + , . : ; = > \ ] | } ~`, and `-`, `?` as above);
-    /// - nowhere else: not after `/`, not between letters and digits, not inside `%d%%`.
-    static func chromiumASCIIBreak(_ before: UInt8?, _ c: UInt8, _ next: UInt8) -> Bool {
-        switch c {
-        case UInt8(ascii: "-"):
-            if ASCIIClusters.isDigit(next) { return ASCIIClusters.isLetterOrDigit(before) }
-            return !chromiumNoBreakAfterHyphen.contains(next)
-        case UInt8(ascii: "?"):
-            return !chromiumNoBreakAfterQuestionMark.contains(next)
-        default:
-            return chromiumOpeningBrackets.contains(next) && chromiumBreaksBeforeOpening.contains(c)
-        }
-    }
-
-    private static let chromiumNoBreakAfterHyphen = ASCIISet("!$),./:;?]}")
-    private static let chromiumNoBreakAfterQuestionMark = ASCIISet("!\"'),./:;?]}")
-    private static let chromiumOpeningBrackets = ASCIISet("(<[{")
-    private static let chromiumBreaksBeforeOpening = ASCIISet("!\"#%&)*+,.:;=>\\]|}~")
-
-    /// Break opportunities Pango 1.50 has and ICU 72 does not (measured on the corpus):
-    /// - after a hyphen-minus that follows a space and precedes a letter or digit
-    ///   (`sort -` / `u`);
-    /// - after `.` between a prefix/postfix sign and a digit (`%.` / `250s`, `$.` / `250s`):
-    ///   Pango's UAX #14 applies "IS × NU" only inside numbers.
-    private func addPangoBreaks(
-        _ para: UnsafeBufferPointer<UInt8>, base: Int32, graphemes range: Range<Int>,
-        into b: inout Builder
-    ) {
-        guard range.count >= 2 else { return }
-        let ascii = ASCIIClusters(para: para, base: base, starts: b.graphemeStarts, ends: b.graphemeEnds)
-        let byte = ascii.byte
-        // A non-ASCII cluster counts as a letter of some script.
-        func isAlnum(_ c: UInt8?) -> Bool { c.map { ASCIIClusters.isLetterOrDigit($0) } ?? true }
-        let hyphen = UInt8(ascii: "-")
-        let period = UInt8(ascii: ".")
-        let percent = UInt8(ascii: "%")
-        let dollar = UInt8(ascii: "$")
-        for g in range.lowerBound..<(range.upperBound - 1) {
-            let c = byte(g)
-            let spaceBefore = g > range.lowerBound && b.flags[g - 1].contains(.hangingSpace)
-            if c == hyphen && spaceBefore && isAlnum(byte(g + 1)) {
-                b.flags[g].insert(.breakAfter)
-            } else if c == period, g > range.lowerBound, let prev = byte(g - 1), let next = byte(g + 1),
-                prev == percent || prev == dollar, ASCIIClusters.isDigit(next)
-            {
-                b.flags[g].insert(.breakAfter)
-            }
-        }
     }
 
     /// Gives Common/Inherited clusters (spaces, digits, punctuation, ー) a script, as UAX #24
@@ -451,61 +335,6 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         0x301A: 0x301B, 0xFF08: 0xFF09, 0xFF3B: 0xFF3D, 0xFF5B: 0xFF5D,
     ]
 
-    /// Pango's font choice for runs of spaces (measured against Pango 1.50): spaces belong to
-    /// the script run of the cluster before them; within that run they take the "better" of
-    /// the fonts before and after them, the one earlier in the font set (the cascade, then
-    /// fallbacks). So `ない %s` → `ない` | ` %s` (Common `%` in the first cascade font) and
-    /// `є так` → `є` | ` так` (same Cyrillic run, `т` in the cascade, `є` a fallback), but
-    /// `ない a` → `ない ` | `a` (Latin starts a new run) and `option ，` → `option ` | `，`.
-    /// Leading spaces take the next cluster's font; spaces before an emoji take the cascade's
-    /// first font; a color (emoji) font never shapes spaces; a font without a space glyph is
-    /// skipped.
-    ///
-    /// - Parameters:
-    ///   - raw: the clusters' own scripts (0 = Common); `resolved`: after script-run resolution.
-    private func applyPangoSpaceFonts(
-        graphemes range: Range<Int>, raw: [UInt32], resolved: [UInt32], into b: inout Builder
-    ) {
-        func usable(_ local: UInt8) -> Bool {
-            let font = b.fontList[Int(local)].font
-            return !font.hasColorGlyphs && font.hasGlyph(for: " ")
-        }
-        func rank(_ local: UInt8) -> Int {
-            let font = b.fontList[Int(local)].font
-            return b.cascade.fonts.firstIndex { $0 === font } ?? Int.max
-        }
-        var g = range.lowerBound
-        while g < range.upperBound {
-            guard b.flags[g].contains(.hangingSpace), !b.flags[g].contains(.tab) else {
-                g += 1
-                continue
-            }
-            var end = g
-            while end < range.upperBound && b.flags[end].contains(.hangingSpace) && !b.flags[end].contains(.tab) { end += 1 }
-            let before: UInt8? = g > range.lowerBound ? b.graphemeFonts[g - 1] : nil
-            let after: UInt8? = end < range.upperBound ? b.graphemeFonts[end] : nil
-            var chosen: UInt8? = nil
-            if let after, b.fontList[Int(after)].font.hasColorGlyphs, usable(0) {
-                // Before an emoji (its own item in Pango) spaces get a font of their own: the
-                // cascade's first.
-                chosen = 0
-            } else if let before, usable(before) {
-                chosen = before
-                if let after, usable(after), rank(after) < rank(before) {
-                    let nextRaw = raw[end - range.lowerBound]
-                    let spaceRun = resolved[g - range.lowerBound]
-                    if nextRaw == 0 || nextRaw == spaceRun { chosen = after }
-                }
-            } else if let after, usable(after) {
-                chosen = after
-            }
-            if let chosen {
-                for k in g..<end { b.graphemeFonts[k] = chosen }
-            }
-            g = end
-        }
-    }
-
     /// Per-cluster advances (font units) of `bytes` in `font`: from the segment cache, or shaped
     /// and stored. `clusterEnd(i)` is the end of cluster i relative to `bytes`.
     ///
@@ -531,7 +360,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// Shapes graphemes `range` (one font, one script) through the segment cache.
     private func shapeSegment(
         _ text: UnsafeBufferPointer<UInt8>, graphemes range: Range<Int>, script: UInt32,
-        into b: inout Builder
+        into b: inout PreparedTextBuilder
     ) {
         let byteStart = Int(b.graphemeStarts[range.lowerBound])
         let byteEnd = Int(b.graphemeEnds[range.upperBound - 1])
@@ -559,7 +388,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     ///
     /// - Complexity: one segment-cache lookup per boundary; a 2-cluster `hb_shape` on a miss.
     private func applyPairKerning(
-        _ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, into b: inout Builder
+        _ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, into b: inout PreparedTextBuilder
     ) {
         let byteStart = Int(b.graphemeStarts[g - 1])
         let split = Int32(b.graphemeEnds[g - 1]) - Int32(byteStart)
@@ -576,7 +405,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     }
 
     /// Font and advance of "…" (U+2026) for truncated lines.
-    private func measureEllipsis(into b: inout Builder) -> (UInt8, Double) {
+    private func measureEllipsis(into b: inout PreparedTextBuilder) -> (UInt8, Double) {
         let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
         scalarScratch.removeAll(keepingCapacity: true)
         scalarScratch.append("\u{2026}")
@@ -625,120 +454,6 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     private static let latinScript = Font.tag("Latn")
 }
 
-/// Accumulates the arrays of a `PreparedText`.
-private struct Builder {
-    struct FontEntry {
-        let font: Font
-        let id: Int
-        let upem: Double
-        /// `Font.bitmapStrikePPEM` (0 for outline fonts).
-        let strikePPEM: Double
-    }
-
-    let cascade: ResolvedCascade
-    let size: Double
-    let letterSpacing: Double
-    var fontList: [FontEntry] = []
-    var graphemeStarts: [Int32] = []
-    var graphemeEnds: [Int32] = []
-    var advances: [Double] = []
-    /// Chromium profile: per grapheme, alone − as shaped (see `PreparedText.cutAdjustments`).
-    var cutAdjustments: [Float] = []
-    var flags: [PreparedText.GraphemeFlags] = []
-    var graphemeFonts: [UInt8] = []
-    var words: [PreparedText.Word] = []
-    var paragraphs: [PreparedText.Paragraph] = []
-    var missingGlyphClusters = 0
-    var scriptScratch: [UInt32] = []
-    var firstScalarScratch: [UInt32] = []
-    var compatibility: Compatibility = .standard
-
-    init(cascade: ResolvedCascade, size: Double, letterSpacing: Double) {
-        self.cascade = cascade
-        self.size = size
-        self.letterSpacing = letterSpacing
-        // Local font 0 is always the cascade's primary font (empty lines use it).
-        _ = localIndex(of: cascade.primary)
-    }
-
-    /// A cluster's advance in points from its shaped advance in font units, with letter
-    /// spacing, never negative.
-    ///
-    /// The chromium profile scales like Chromium on Linux, whose glyph advances come from
-    /// FreeType in 16.16 fixed point: the size in 26.6, the scale `x_scale = round(size₂₆.₆ ·
-    /// 2¹⁶ / upem)`, the advance `round(units · x_scale / 64)` / 2¹⁶ px. A full-width glyph at
-    /// 15 px is then 15 + 7/65536 px, and ten of them do not fit a 150 px line in Chromium.
-    /// (HarfBuzz applies kerning at the exact scale; folding a cluster's kerning into the
-    /// FreeType scale is off by under 10⁻⁵ px per cluster.) A bitmap-only color font (Noto
-    /// Color Emoji) advances in whole pixels at its strike, scaled to the size: 136 px at 109
-    /// ppem is 18.7156 px at 15 px (exact scaling: 18.6768).
-    @inline(__always)
-    func advance(units: Int32, upem: Double, strikePPEM: Double = 0) -> Double {
-        let points: Double
-        if compatibility == .chromium && strikePPEM > 0 {
-            // A bitmap font: whole pixels at the strike, scaled to the size (16.16).
-            let atStrike = (Double(units) * strikePPEM / upem).rounded()
-            points = (atStrike * size / strikePPEM * 65536).rounded() / 65536
-        } else if compatibility == .chromium {
-            let size26_6 = (size * 64).rounded()
-            let xScale = (size26_6 * 65536 / upem).rounded()
-            let magnitude = ((Double(units.magnitude) * xScale + 32) / 64).rounded(.down)
-            points = (units < 0 ? -magnitude : magnitude) / 65536
-        } else {
-            points = Double(units) * size / upem
-        }
-        return max(0, points + letterSpacing)
-    }
-
-    mutating func reserve(graphemes n: Int) {
-        graphemeStarts.reserveCapacity(n)
-        graphemeEnds.reserveCapacity(n)
-        advances.reserveCapacity(n)
-        flags.reserveCapacity(n)
-        graphemeFonts.reserveCapacity(n)
-    }
-
-    /// Local indexes of the cascade's fonts, once known (255: not yet).
-    private var cascadeLocal: [UInt8] = []
-
-    /// The local index of the cascade's font `i`, without touching the font object after the
-    /// first time (no reference counting per cluster).
-    @inline(__always)
-    mutating func localIndex(ofCascadeFont i: Int) -> UInt8 {
-        if i < cascadeLocal.count, cascadeLocal[i] != 255 { return cascadeLocal[i] }
-        if cascadeLocal.count < cascade.fonts.count {
-            cascadeLocal = [UInt8](repeating: 255, count: cascade.fonts.count)
-        }
-        let local = localIndex(of: cascade.fonts[i])
-        cascadeLocal[i] = local
-        return local
-    }
-
-    /// The local index of `font`, adding it on first use (at most 255 distinct fonts).
-    mutating func localIndex(of font: Font) -> UInt8 {
-        let id = font.id
-        for i in fontList.indices where fontList[i].id == id { return UInt8(i) }
-        guard fontList.count < 255 else { return 0 }
-        fontList.append(FontEntry(font: font, id: font.id, upem: font.upem, strikePPEM: font.bitmapStrikePPEM))
-        return UInt8(fontList.count - 1)
-    }
-
-    func finish(utf8Count: Int, ellipsisFont: UInt8, ellipsisWidth: Double, hangsOnlyLastSpace: Bool, fitTolerance: Double) -> PreparedText {
-        let uses = fontList.map { entry -> PreparedText.FontUse in
-            let m = entry.font.metrics
-            return PreparedText.FontUse(
-                font: entry.font, ascender: m.ascender(atSize: size),
-                descender: m.descender(atSize: size), lineGap: m.lineGap(atSize: size))
-        }
-        return PreparedText(
-            fonts: uses, graphemeStarts: graphemeStarts, graphemeEnds: graphemeEnds,
-            advances: advances, cutAdjustments: cutAdjustments, flags: flags, graphemeFonts: graphemeFonts, words: words,
-            paragraphs: paragraphs, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth,
-            utf8Count: utf8Count, missingGlyphClusters: missingGlyphClusters,
-            hangsOnlyLastSpace: hangsOnlyLastSpace, fitTolerance: fitTolerance)
-    }
-}
-
 extension TextPreparer {
     /// Vertical ink bounds (points, above/below the baseline; top positive) of graphemes
     /// `range` of `prepared`, for `usesDeviceMetrics`. Shapes runs of one font again and reads
@@ -775,94 +490,6 @@ extension TextPreparer {
             shaperForInk.inkBounds(b, font: use.font, script: 0).map {
                 (Double($0.top) * size / use.font.upem, Double($0.bottom) * size / use.font.upem)
             }
-        }
-    }
-}
-
-/// The single-byte (ASCII) clusters of a paragraph, for the compatibility profiles' rules about
-/// pairs of ASCII characters.
-private struct ASCIIClusters {
-    let para: UnsafeBufferPointer<UInt8>
-    let base: Int32
-    let starts: [Int32]
-    let ends: [Int32]
-
-    /// The byte of cluster `g` if it is a single ASCII byte.
-    func byte(_ g: Int) -> UInt8? {
-        let start = Int(starts[g] - base)
-        return Int(ends[g] - base) - start == 1 ? para[start] : nil
-    }
-
-    /// Whether cluster `g` is U+00A0 NO-BREAK SPACE.
-    func isNoBreakSpace(_ g: Int) -> Bool {
-        let start = Int(starts[g] - base)
-        return Int(ends[g] - base) - start == 2 && para[start] == 0xC2 && para[start + 1] == 0xA0
-    }
-
-    /// Whether cluster `g` is a Hebrew letter (UAX #14 class HL: U+05D0–U+05EA, U+05EF–U+05F2,
-    /// U+FB1D–U+FB4F), possibly with marks.
-    func isHebrewLetter(_ g: Int) -> Bool {
-        guard let s = firstScalar(g) else { return false }
-        return (0x05D0...0x05EA).contains(s) || (0x05EF...0x05F2).contains(s) || (0xFB1D...0xFB4F).contains(s)
-    }
-
-    /// Whether cluster `g` is U+05BE HEBREW PUNCTUATION MAQAF.
-    func isMaqaf(_ g: Int) -> Bool { firstScalar(g) == 0x05BE }
-
-    /// The first scalar of cluster `g` if it is a two-byte UTF-8 sequence or a Hebrew
-    /// presentation form (three bytes); `nil` otherwise.
-    private func firstScalar(_ g: Int) -> UInt32? {
-        let start = Int(starts[g] - base)
-        let lead = UInt32(para[start])
-        if lead & 0xE0 == 0xC0 { return (lead & 0x1F) << 6 | UInt32(para[start + 1] & 0x3F) }
-        if lead == 0xEF {
-            return (lead & 0x0F) << 12 | UInt32(para[start + 1] & 0x3F) << 6 | UInt32(para[start + 2] & 0x3F)
-        }
-        return nil
-    }
-
-    static func isDigit(_ c: UInt8?) -> Bool { c.map { (0x30...0x39).contains($0) } ?? false }
-
-    /// `!` … `~`: the characters Blink's ASCII pair rules cover.
-    static func isPrintable(_ c: UInt8) -> Bool { (0x21...0x7E).contains(c) }
-
-    static func isLetterOrDigit(_ c: UInt8?) -> Bool {
-        guard let c else { return false }
-        let lower: UInt8 = c | 0x20
-        return isDigit(c) || (0x61...0x7A).contains(lower)
-    }
-}
-
-/// A set of ASCII bytes as a 128-bit mask: `contains` is two shifts and an AND.
-struct ASCIISet {
-    private var bits: (UInt64, UInt64) = (0, 0)
-
-    init(_ characters: StaticString) {
-        characters.withUTF8Buffer { for c in $0 { insert(c) } }
-    }
-
-    private mutating func insert(_ c: UInt8) {
-        if c < 64 { bits.0 |= 1 << UInt64(c) } else if c < 128 { bits.1 |= 1 << UInt64(c - 64) }
-    }
-
-    @inline(__always)
-    func contains(_ c: UInt8) -> Bool {
-        c < 64 ? bits.0 & (1 << UInt64(c)) != 0 : c < 128 && bits.1 & (1 << UInt64(c - 64)) != 0
-    }
-}
-
-/// The scalars of valid UTF-8 bytes, decoded lazily (no allocation).
-struct UTF8Scalars: Sequence, IteratorProtocol {
-    private var bytes: UnsafeBufferPointer<UInt8>.Iterator
-    private var decoder = UTF8()
-
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes.makeIterator() }
-
-    mutating func next() -> Unicode.Scalar? {
-        switch decoder.decode(&bytes) {
-        case .scalarValue(let s): s
-        case .error: "\u{FFFD}"
-        case .emptyInput: nil
         }
     }
 }

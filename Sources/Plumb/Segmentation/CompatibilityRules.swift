@@ -1,0 +1,175 @@
+/// The rules by which the `pango` and `chromium` profiles (and Unicode 15.1's LB19a for every
+/// profile but `pango`) tailor ICU's line-break opportunities and Pango's choice of fonts for
+/// spaces, each measured against its engine. Called from `TextPreparer.prepareParagraph`.
+extension TextPreparer {
+    /// Unicode 15.1's LB19a, which ICU 72 predates: an initial quotation mark (Pi) between two
+    /// East Asian characters may start a line (`中文|“引用”`), and a final one (Pf) between two
+    /// East Asian characters may end one (`”|中文`). ASCII quotes are unaffected (neither Pi nor
+    /// Pf). East Asian = the CJK ranges of `ClusterClassifier.isCJK` (wide and full-width).
+    func addLB19aBreaks(graphemes range: Range<Int>, firstScalars: [UInt32], into b: inout PreparedTextBuilder) {
+        guard range.count >= 3 else { return }
+        func scalar(_ g: Int) -> Unicode.Scalar? { Unicode.Scalar(firstScalars[g - range.lowerBound]) }
+        func eastAsian(_ g: Int) -> Bool { scalar(g).map(ClusterClassifier.isCJK) ?? false }
+        for g in (range.lowerBound + 1)..<(range.upperBound - 1) {
+            guard let s = scalar(g), eastAsian(g - 1), eastAsian(g + 1) else { continue }
+            switch s.properties.generalCategory {
+            case .initialPunctuation: b.flags[g - 1].insert(.breakAfter)
+            case .finalPunctuation: b.flags[g].insert(.breakAfter)
+            default: break
+            }
+        }
+    }
+
+    /// Blink's tailoring of ICU, measured in Chromium (every printable ASCII pair probed in
+    /// isolation, then checked on the corpus):
+    /// - a break after every run of spaces (unless a no-break space follows);
+    /// - between two printable ASCII characters ICU is not asked at all: the only breaks are
+    ///   those of ``chromiumASCIIBreak(_:_:_:)``;
+    /// - Unicode 15.1's LB21a (Chromium's ICU is newer than the system's): after a Hebrew
+    ///   letter and a hyphen (`-` or maqaf `־`) a break is allowed before another Hebrew
+    ///   letter (`אל־|חמרה`).
+    /// Everything else is ICU with `line-break: normal`.
+    func addChromiumBreaks(
+        _ para: UnsafeBufferPointer<UInt8>, base: Int32, graphemes range: Range<Int>,
+        into b: inout PreparedTextBuilder
+    ) {
+        guard range.count >= 2 else { return }
+        let ascii = ASCIIClusters(para: para, base: base, starts: b.graphemeStarts, ends: b.graphemeEnds)
+        let byte = ascii.byte
+        func isSpace(_ g: Int) -> Bool { b.flags[g].contains(.hangingSpace) }
+        for g in range.lowerBound..<(range.upperBound - 1) {
+            if isSpace(g) {
+                if !isSpace(g + 1) && !ascii.isNoBreakSpace(g + 1) { b.flags[g].insert(.breakAfter) }
+                continue
+            }
+            if let c = byte(g), let next = byte(g + 1), ASCIIClusters.isPrintable(c),
+                ASCIIClusters.isPrintable(next)
+            {
+                let before = g > range.lowerBound ? byte(g - 1) : nil
+                if Self.chromiumASCIIBreak(before, c, next) {
+                    b.flags[g].insert(.breakAfter)
+                } else {
+                    b.flags[g].remove(.breakAfter)
+                }
+            } else if g > range.lowerBound, ascii.isHebrewLetter(g - 1),
+                ascii.isMaqaf(g) || byte(g) == UInt8(ascii: "-"), ascii.isHebrewLetter(g + 1)
+            {
+                b.flags[g].insert(.breakAfter)
+            }
+        }
+    }
+
+    /// Whether Chromium breaks between two printable ASCII characters `c` | `next` (`before` is
+    /// the character before `c`, if ASCII). Measured by probing all 94 × 94 pairs in Chromium
+    /// (Tests/Conformance/chromium_ascii_pairs.json, checked by a test); Blink takes these from
+    /// its own table instead of ICU, for compatibility with older browsers:
+    /// - after `-`, except before closing or terminal punctuation (`! $ ) , . / : ; ? ] }`), and
+    ///   before a digit only when a letter or digit precedes the `-` (`base-|256`, but `-1`,
+    ///   `x -1` keep the minus sign);
+    /// - after `?`, except before `! " ' ) , . / : ; ? ] }`;
+    /// - before an opening bracket `( < [ {` after punctuation that ends something
+    ///   (`! " # % & ) * + , . : ; = > \ ] | } ~`, and `-`, `?` as above);
+    /// - nowhere else: not after `/`, not between letters and digits, not inside `%d%%`.
+    static func chromiumASCIIBreak(_ before: UInt8?, _ c: UInt8, _ next: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "-"):
+            if ASCIIClusters.isDigit(next) { return ASCIIClusters.isLetterOrDigit(before) }
+            return !chromiumNoBreakAfterHyphen.contains(next)
+        case UInt8(ascii: "?"):
+            return !chromiumNoBreakAfterQuestionMark.contains(next)
+        default:
+            return chromiumOpeningBrackets.contains(next) && chromiumBreaksBeforeOpening.contains(c)
+        }
+    }
+
+    private static let chromiumNoBreakAfterHyphen = ASCIISet("!$),./:;?]}")
+    private static let chromiumNoBreakAfterQuestionMark = ASCIISet("!\"'),./:;?]}")
+    private static let chromiumOpeningBrackets = ASCIISet("(<[{")
+    private static let chromiumBreaksBeforeOpening = ASCIISet("!\"#%&)*+,.:;=>\\]|}~")
+
+    /// Break opportunities Pango 1.50 has and ICU 72 does not (measured on the corpus):
+    /// - after a hyphen-minus that follows a space and precedes a letter or digit
+    ///   (`sort -` / `u`);
+    /// - after `.` between a prefix/postfix sign and a digit (`%.` / `250s`, `$.` / `250s`):
+    ///   Pango's UAX #14 applies "IS × NU" only inside numbers.
+    func addPangoBreaks(
+        _ para: UnsafeBufferPointer<UInt8>, base: Int32, graphemes range: Range<Int>,
+        into b: inout PreparedTextBuilder
+    ) {
+        guard range.count >= 2 else { return }
+        let ascii = ASCIIClusters(para: para, base: base, starts: b.graphemeStarts, ends: b.graphemeEnds)
+        let byte = ascii.byte
+        // A non-ASCII cluster counts as a letter of some script.
+        func isAlnum(_ c: UInt8?) -> Bool { c.map { ASCIIClusters.isLetterOrDigit($0) } ?? true }
+        let hyphen = UInt8(ascii: "-")
+        let period = UInt8(ascii: ".")
+        let percent = UInt8(ascii: "%")
+        let dollar = UInt8(ascii: "$")
+        for g in range.lowerBound..<(range.upperBound - 1) {
+            let c = byte(g)
+            let spaceBefore = g > range.lowerBound && b.flags[g - 1].contains(.hangingSpace)
+            if c == hyphen && spaceBefore && isAlnum(byte(g + 1)) {
+                b.flags[g].insert(.breakAfter)
+            } else if c == period, g > range.lowerBound, let prev = byte(g - 1), let next = byte(g + 1),
+                prev == percent || prev == dollar, ASCIIClusters.isDigit(next)
+            {
+                b.flags[g].insert(.breakAfter)
+            }
+        }
+    }
+
+    /// Pango's font choice for runs of spaces (measured against Pango 1.50): spaces belong to
+    /// the script run of the cluster before them; within that run they take the "better" of
+    /// the fonts before and after them, the one earlier in the font set (the cascade, then
+    /// fallbacks). So `ない %s` → `ない` | ` %s` (Common `%` in the first cascade font) and
+    /// `є так` → `є` | ` так` (same Cyrillic run, `т` in the cascade, `є` a fallback), but
+    /// `ない a` → `ない ` | `a` (Latin starts a new run) and `option ，` → `option ` | `，`.
+    /// Leading spaces take the next cluster's font; spaces before an emoji take the cascade's
+    /// first font; a color (emoji) font never shapes spaces; a font without a space glyph is
+    /// skipped.
+    ///
+    /// - Parameters:
+    ///   - raw: the clusters' own scripts (0 = Common); `resolved`: after script-run resolution.
+    func applyPangoSpaceFonts(
+        graphemes range: Range<Int>, raw: [UInt32], resolved: [UInt32], into b: inout PreparedTextBuilder
+    ) {
+        func usable(_ local: UInt8) -> Bool {
+            let font = b.fontList[Int(local)].font
+            return !font.hasColorGlyphs && font.hasGlyph(for: " ")
+        }
+        func rank(_ local: UInt8) -> Int {
+            let font = b.fontList[Int(local)].font
+            return b.cascade.fonts.firstIndex { $0 === font } ?? Int.max
+        }
+        var g = range.lowerBound
+        while g < range.upperBound {
+            guard b.flags[g].contains(.hangingSpace), !b.flags[g].contains(.tab) else {
+                g += 1
+                continue
+            }
+            var end = g
+            while end < range.upperBound && b.flags[end].contains(.hangingSpace) && !b.flags[end].contains(.tab) { end += 1 }
+            let before: UInt8? = g > range.lowerBound ? b.graphemeFonts[g - 1] : nil
+            let after: UInt8? = end < range.upperBound ? b.graphemeFonts[end] : nil
+            var chosen: UInt8? = nil
+            if let after, b.fontList[Int(after)].font.hasColorGlyphs, usable(0) {
+                // Before an emoji (its own item in Pango) spaces get a font of their own: the
+                // cascade's first.
+                chosen = 0
+            } else if let before, usable(before) {
+                chosen = before
+                if let after, usable(after), rank(after) < rank(before) {
+                    let nextRaw = raw[end - range.lowerBound]
+                    let spaceRun = resolved[g - range.lowerBound]
+                    if nextRaw == 0 || nextRaw == spaceRun { chosen = after }
+                }
+            } else if let after, usable(after) {
+                chosen = after
+            }
+            if let chosen {
+                for k in g..<end { b.graphemeFonts[k] = chosen }
+            }
+            g = end
+        }
+    }
+}
