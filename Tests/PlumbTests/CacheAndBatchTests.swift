@@ -268,6 +268,35 @@ import Testing
         #expect(cache.statistics.evictions > 0)
     }
 
+    /// Optimistic readers while a shard's table doubles in place (16 → 512 slots): readers
+    /// never fault, every entry they return was written for its key, and nothing is lost.
+    /// (Torn reads themselves are provoked by `optimisticReadsNeverSeeATornEntry`.)
+    @Test func optimisticReadsWhileTheTableGrows() {
+        let wrong = Synchronization.Atomic<Int>(0)
+        let found = Synchronization.Atomic<Int>(0)
+        for round in 0..<50 {
+            let cache = ResultCache(budgetBytes: ResultCache.shardCount * ResultCache.entryBytes * 512)
+            DispatchQueue.concurrentPerform(iterations: 4) { worker in
+                var rng = SplitMix64(seed: UInt64(round * 4 + worker))
+                for n in 0..<3000 {
+                    let k = (worker < 2 ? UInt64(n / 4) : rng.next()) % 380 &+ 1
+                    let key = CacheKey(low: k &* 0x9E37_79B9_7F4A_7C15, high: k << 9)  // all in shard 0
+                    let value = CachedResult(heightPixels: UInt32(k), widthPixels: UInt32(k) ^ 0xABCD, lineCount: 1, flags: 0,
+                                             widestLine: Double(k), layoutWidth: Double(k) * 2)
+                    if worker < 2 {
+                        cache.insert(value, for: key)
+                    } else if let v = cache.value(for: key) {
+                        found.add(1, ordering: .relaxed)
+                        if v != value { wrong.add(1, ordering: .relaxed) }
+                    }
+                }
+            }
+            #expect(cache.statistics.entries == 380)
+        }
+        #expect(wrong.load(ordering: .relaxed) == 0)
+        #expect(found.load(ordering: .relaxed) > 1000)
+    }
+
     @Test func concurrentReadersAndWritersWithATinyBudget() throws {
         var config = TextMeasurer.Configuration()
         config.resultCacheBytes = ResultCache.shardCount * ResultCache.entryBytes * 2  // 2 slots per shard: constant eviction

@@ -27,7 +27,9 @@ struct CachedResult: Equatable, Sendable {
 /// width-range entry per (text, style, scale) for answering nearby widths.
 ///
 /// Storage is an open-addressing table per shard (linear probing, backward-shift deletion),
-/// 48-byte entries at most 75 % full: ≤ 64 bytes per entry, text not retained. Eviction is
+/// 48-byte entries at most 75 % full: ≤ 64 bytes per entry, text not retained. Each shard's
+/// slots are allocated for the whole budget but used from a small prefix that doubles in
+/// place, so a small working set stays dense in the caches. Eviction is
 /// CLOCK (second chance): hits set a reference bit, the hand clears it or evicts.
 ///
 /// - Thread safety: 512 shards. Writers (insert, remove, eviction) take the shard's
@@ -55,13 +57,14 @@ final class ResultCache: Sendable {
         let mutex: Mutex<Table>
         /// The table's storage, fixed for the shard's life (read optimistically).
         let entries: UnsafeMutableBufferPointer<Entry>
-        let mask: Int
+        /// The table's slots in use − 1, published by writers (read optimistically).
+        let mask: Atomic<Int>
         private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
 
         init(capacity: Int) {
             let table = Table(capacity: capacity)
             entries = table.entries
-            mask = table.mask
+            mask = Atomic(table.mask)
             mutex = Mutex(table)
         }
 
@@ -72,7 +75,10 @@ final class ResultCache: Sendable {
             mutex.withLock { t in
                 version.add(1, ordering: .relaxed)
                 atomicMemoryFence(ordering: .acquiringAndReleasing)
-                defer { version.add(1, ordering: .releasing) }
+                defer {
+                    mask.store(t.mask, ordering: .relaxed)
+                    version.add(1, ordering: .releasing)
+                }
                 return body(&t)
             }
         }
@@ -83,6 +89,7 @@ final class ResultCache: Sendable {
         func optimisticLookup(_ key: CacheKey) -> OptimisticResult {
             let before = version.load(ordering: .acquiring)
             guard before & 1 == 0 else { return .retry }
+            let mask = self.mask.load(ordering: .relaxed)
             var i = Int(truncatingIfNeeded: key.low) & mask
             var result = OptimisticResult.retry
             for _ in 0...mask {
@@ -117,7 +124,11 @@ final class ResultCache: Sendable {
 
     /// One shard's table.
     struct Table: ~Copyable {
+        /// The whole budget's slots, allocated once; only the first `mask + 1` are in use.
         var entries: UnsafeMutableBufferPointer<Entry>
+        /// Slots in use − 1 (a power of two − 1): the table starts small and doubles in place up
+        /// to the full allocation, so a small working set stays dense in the caches. The
+        /// storage never moves, so optimistic readers never read freed memory.
         var mask: Int
         var count = 0
         var maxCount: Int
@@ -125,12 +136,29 @@ final class ResultCache: Sendable {
         var insertions = 0
         var evictions = 0
 
+        static let initialSlots = 16
+
         init(capacity: Int) {
             let cap = max(2, capacity)
             entries = .allocate(capacity: cap)
             entries.initialize(repeating: Entry(key: CacheKey(low: 0, high: 0), value: CachedResult(heightPixels: 0, widthPixels: 0, lineCount: 0, flags: 0, widestLine: 0, layoutWidth: 0)))
-            mask = cap - 1
-            maxCount = max(1, cap * 3 / 4)
+            mask = min(cap, Self.initialSlots) - 1
+            maxCount = max(1, (mask + 1) * 3 / 4)
+        }
+
+        /// Doubles the slots in use and reinserts every entry (O(slots); amortised O(1)).
+        mutating func grow() {
+            let old = Array(entries[0...mask].filter { !($0.key.low == 0 && $0.key.high == 0) })
+            let slots = min(entries.count, (mask + 1) * 2)
+            for i in 0..<slots { entries[i].key = CacheKey(low: 0, high: 0) }
+            mask = slots - 1
+            maxCount = max(1, slots * 3 / 4)
+            hand = 0
+            for e in old {
+                var i = Int(truncatingIfNeeded: e.key.low) & mask
+                while !(entries[i].key.low == 0 && entries[i].key.high == 0) { i = (i + 1) & mask }
+                entries[i] = e
+            }
         }
 
         deinit { entries.deallocate() }
@@ -151,7 +179,9 @@ final class ResultCache: Sendable {
                 entries[i].value = value
                 return
             }
-            if count >= maxCount { evictOne() }
+            if count >= maxCount {
+                if mask + 1 < entries.count { grow() } else { evictOne() }
+            }
             var i = Int(truncatingIfNeeded: key.low) & mask
             while !(entries[i].key.low == 0 && entries[i].key.high == 0) { i = (i + 1) & mask }
             entries[i] = Entry(key: key, value: value)
@@ -316,7 +346,7 @@ final class ResultCache: Sendable {
                 total.insertions += t.insertions
                 total.evictions += t.evictions
                 total.entries += t.count
-                total.bytes += (t.mask + 1) * Self.entryBytes
+                total.bytes += t.entries.count * Self.entryBytes
             }
         }
         for stripe in stripeObjects {
