@@ -39,7 +39,8 @@ struct CachedResult: Equatable, Sendable {
 ///   lock word, no reference count, no counter, and the CLOCK bit only on the first hit after
 ///   the hand cleared it), so cores answering a warm batch do not pass cache lines back and
 ///   forth. Hit and miss counts go to per-thread striped counters.
-/// - Complexity: O(1) expected per lookup and insertion; no allocation after creation.
+/// - Complexity: O(1) expected per lookup and insertion (amortised: a table doubles in O(slots)
+///   with a temporary copy of its entries); no other allocation after creation.
 final class ResultCache: Sendable {
     struct Entry {
         var key: CacheKey
