@@ -27,9 +27,13 @@ import Testing
             Gen.element(of: families), Gen.double(in: 8...30), Gen.double(in: 0...12),
             Gen.double(in: 0...20)
         ).flatMap { families, size, spacing, para in
-            Gen.zip(Gen.int(in: 0...3), Gen.element(of: [0.0, 0, 1.2, 1.5]), Gen.element(of: [0.0, 0, 18, 30]), Gen.element(of: [0.0, 0, 0, 1.5, -0.5]))
-                .map { maxLines, multiple, minLH, letter -> TextStyle in
+            Gen.zip(
+                Gen.zip(Gen.int(in: 0...3), Gen.element(of: Compatibility.allCases)),
+                Gen.element(of: [0.0, 0, 1.2, 1.5]), Gen.element(of: [0.0, 0, 18, 30]), Gen.element(of: [0.0, 0, 0, 1.5, -0.5]))
+                .map { limitsAndProfile, multiple, minLH, letter -> TextStyle in
+                    let (maxLines, profile) = limitsAndProfile
                     var s = TextStyle(families: families, size: size.rounded())
+                    s.compatibility = profile
                     s.lineSpacing = spacing.rounded()
                     s.paragraphSpacing = para.rounded()
                     s.maxLines = maxLines == 3 ? 2 : 0
@@ -113,6 +117,9 @@ import Testing
         check("relayout at own width", Self.cells(text: Self.mixedText)) { cell in
             var style = cell.style
             style.maxLines = 0
+            // Pango lets a trailing space hang only while the line up to it fits, so where a
+            // run of spaces wraps depends on more than the measured (visible) width.
+            if style.compatibility == .pango { style.compatibility = .standard }
             let first = engine.layout(cell.text, style: style, width: cell.width, scale: cell.scale)
             // When one cluster alone is wider than the box the text overflows it; the measured
             // width then exceeds the box and is not a width the text was laid out in.
@@ -178,7 +185,9 @@ import Testing
             var s = cell.style
             s.maxLines = 0
             let l = engine.layout(cell.text, style: s, width: cell.width)
-            for (i, line) in l.lines.enumerated() where line.usedWidth > cell.width + 1e-6 {
+            // The chromium profile lets a line overflow by less than Blink's 1/64-px layout unit.
+            let slack = s.compatibility == .chromium ? 1.0 / 64 : 1e-6
+            for (i, line) in l.lines.enumerated() where line.usedWidth > cell.width + slack {
                 var visible = l.text(ofLine: i)
                 while let last = visible.last, last == " " || last == "\t" { visible = visible.dropLast() }
                 try propertyAssert(visible.count == 1, "line \(i) \(line.usedWidth) > \(cell.width): \(l.text(ofLine: i).debugDescription)")

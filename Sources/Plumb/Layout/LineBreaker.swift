@@ -257,19 +257,19 @@ struct LineBreaker {
             } else {
                 // Overlong: fill this line cluster by cluster (at least one), then go on.
                 var g = unitStart
-                var cutAdjustment = 0.0  // of the last cluster placed, if the line is cut after it
                 repeat {
                     let adv = advance(of: g, at: line.x, v)
                     let hangs = v.flags[Int(g)].contains(.hangingSpace)
                     if roundsLineEnds {
-                        // Blink cuts an overlong word with the arithmetic of any line end: a
-                        // cluster kerned into the next is re-shaped alone (Chromium profile).
-                        let adjustment = v.cutAdjustments[Int(g)]
-                        let width = LayoutUnitLineWidth.width(
+                        // Chromium profile: go on while the cluster fits as laid out (position
+                        // rounded up to the layout unit) or re-shaped alone at a cut (a ligature
+                        // counts whole on its first cluster); the cut is settled below.
+                        let start = LayoutUnitLineWidth.ceil(lineStartX)
+                        let laidOut = LayoutUnitLineWidth.ceil(lineStartX + line.x + adv) - start
+                        let reshaped = LayoutUnitLineWidth.width(
                             lineStart: lineStartX, visibleEnd: lineStartX + line.x + adv, lastAdvance: adv,
-                            adjustment)
-                        if g > unitStart && !hangs && width > limit { break }
-                        cutAdjustment = Double(adjustment)
+                            v.cutAdjustments[Int(g)])
+                        if g > unitStart && !hangs && laidOut > limit && reshaped > limit { break }
                     } else if g > unitStart && !hangs && line.x + adv > limit {
                         break
                     }
@@ -280,10 +280,10 @@ struct LineBreaker {
                     line.mask |= PreparedText.fontBit(v.fonts[Int(g)])
                     g += 1
                 } while g < unitEnd
+                if g < unitEnd && roundsLineEnds { g = blinkCut(after: g, from: unitStart, &line, lineStartX: lineStartX, limit: limit, v) }
                 line.end = g
                 if g < unitEnd {
                     unitStart = g
-                    line.used += cutAdjustment
                     emit(endsParagraph: false, insideWord: true)
                     continue
                 }
@@ -299,6 +299,36 @@ struct LineBreaker {
         // Every path above leaves the line non-empty when the paragraph ends (an overlong
         // split or a wrap always places at least one cluster after emitting).
         if !line.isEmpty && out.count < lineLimit { emit(endsParagraph: true, insideWord: false) }
+    }
+
+    /// Blink's cut of an overlong word (chromium profile): from the last cluster whose
+    /// position fits (`end`, exclusive), step back while the line re-shaped at the cut does not
+    /// fit — the cluster before the cut takes its advance alone (`cutAdjustments`: without the
+    /// kerning, ligature or joining form it had with the next). As in Blink's
+    /// `ShapingLineBreaker`, the largest cut that fits wins, also where those widths are not
+    /// monotone (Arabic joining forms). At least one cluster stays. Returns the new end and
+    /// updates the line's width and fonts.
+    private func blinkCut(
+        after end: Int32, from start: Int32, _ line: inout Cursor, lineStartX: Double, limit: Double, _ v: Views
+    ) -> Int32 {
+        var g = end
+        while true {
+            let last = Int(g) - 1
+            let adjustment = v.cutAdjustments[last]
+            let width = LayoutUnitLineWidth.width(
+                lineStart: lineStartX, visibleEnd: lineStartX + line.x, lastAdvance: v.advances[last], adjustment)
+            if width <= limit || g - 1 == start {
+                line.used = line.x + Double(adjustment)
+                break
+            }
+            line.x -= v.advances[last]
+            g -= 1
+        }
+        if g < end {
+            line.mask = 0
+            for k in start..<g { line.mask |= PreparedText.fontBit(v.fonts[Int(k)]) }
+        }
+        return g
     }
 
     /// Width, hanging whitespace and fonts of graphemes `range` of `word` placed at `x`.
