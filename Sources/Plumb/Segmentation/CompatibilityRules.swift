@@ -2,11 +2,28 @@
 /// profile but `pango`) tailor ICU's line-break opportunities and Pango's choice of fonts for
 /// spaces, each measured against its engine. Called from `TextPreparer.prepareParagraph`.
 extension TextPreparer {
+    /// The break opportunities of graphemes `range` (one paragraph, `para` its bytes from
+    /// `base`) that the profile tailors after ICU: LB19a for `standard` and `chromium`, then
+    /// Blink's or Pango's own rules.
+    func addProfileBreaks(
+        _ para: UnsafeBufferPointer<UInt8>, base: Int32, graphemes range: Range<Int>, firstScalars: [UInt32],
+        into b: inout PreparedTextBuilder
+    ) {
+        if b.compatibility != .pango { addLB19aBreaks(graphemes: range, firstScalars: firstScalars, into: &b) }
+        guard range.count >= 2, b.compatibility != .standard else { return }
+        let ascii = ASCIIClusters(para: para, base: base, starts: b.graphemeStarts, ends: b.graphemeEnds)
+        if b.compatibility == .chromium {
+            addChromiumBreaks(ascii, graphemes: range, into: &b)
+        } else {
+            addPangoBreaks(ascii, graphemes: range, into: &b)
+        }
+    }
+
     /// Unicode 15.1's LB19a, which ICU 72 predates: an initial quotation mark (Pi) between two
     /// East Asian characters may start a line (`中文|“引用”`), and a final one (Pf) between two
     /// East Asian characters may end one (`”|中文`). ASCII quotes are unaffected (neither Pi nor
     /// Pf). East Asian = the CJK ranges of `ClusterClassifier.isCJK` (wide and full-width).
-    func addLB19aBreaks(graphemes range: Range<Int>, firstScalars: [UInt32], into b: inout PreparedTextBuilder) {
+    private func addLB19aBreaks(graphemes range: Range<Int>, firstScalars: [UInt32], into b: inout PreparedTextBuilder) {
         guard range.count >= 3 else { return }
         func scalar(_ g: Int) -> Unicode.Scalar? { Unicode.Scalar(firstScalars[g - range.lowerBound]) }
         func eastAsian(_ g: Int) -> Bool { scalar(g).map(ClusterClassifier.isCJK) ?? false }
@@ -29,12 +46,7 @@ extension TextPreparer {
     ///   letter and a hyphen (`-` or maqaf `־`) a break is allowed before another Hebrew
     ///   letter (`אל־|חמרה`).
     /// Everything else is ICU with `line-break: normal`.
-    func addChromiumBreaks(
-        _ para: UnsafeBufferPointer<UInt8>, base: Int32, graphemes range: Range<Int>,
-        into b: inout PreparedTextBuilder
-    ) {
-        guard range.count >= 2 else { return }
-        let ascii = ASCIIClusters(para: para, base: base, starts: b.graphemeStarts, ends: b.graphemeEnds)
+    private func addChromiumBreaks(_ ascii: ASCIIClusters, graphemes range: Range<Int>, into b: inout PreparedTextBuilder) {
         let byte = ascii.byte
         func isSpace(_ g: Int) -> Bool { b.flags[g].contains(.hangingSpace) }
         for g in range.lowerBound..<(range.upperBound - 1) {
@@ -92,12 +104,7 @@ extension TextPreparer {
     ///   (`sort -` / `u`);
     /// - after `.` between a prefix/postfix sign and a digit (`%.` / `250s`, `$.` / `250s`):
     ///   Pango's UAX #14 applies "IS × NU" only inside numbers.
-    func addPangoBreaks(
-        _ para: UnsafeBufferPointer<UInt8>, base: Int32, graphemes range: Range<Int>,
-        into b: inout PreparedTextBuilder
-    ) {
-        guard range.count >= 2 else { return }
-        let ascii = ASCIIClusters(para: para, base: base, starts: b.graphemeStarts, ends: b.graphemeEnds)
+    private func addPangoBreaks(_ ascii: ASCIIClusters, graphemes range: Range<Int>, into b: inout PreparedTextBuilder) {
         let byte = ascii.byte
         // A non-ASCII cluster counts as a letter of some script.
         func isAlnum(_ c: UInt8?) -> Bool { c.map { ASCIIClusters.isLetterOrDigit($0) } ?? true }

@@ -153,14 +153,9 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             b.flags[g].insert(.breakAfter)
             if hard[k] != 0 { b.flags[g].insert(.mandatoryBreakAfter) }
         }
-        if b.compatibility == .pango {
-            addPangoBreaks(para, base: base, graphemes: graphemeStart..<b.graphemeEnds.count, into: &b)
-        } else {
-            addLB19aBreaks(graphemes: graphemeStart..<b.graphemeEnds.count, firstScalars: firstScalars, into: &b)
-        }
-        if b.compatibility == .chromium {
-            addChromiumBreaks(para, base: base, graphemes: graphemeStart..<b.graphemeEnds.count, into: &b)
-        }
+        addProfileBreaks(
+            para, base: base, graphemes: graphemeStart..<b.graphemeEnds.count, firstScalars: firstScalars,
+            into: &b)
 
         // 3. Segments (one font, one script, no break opportunity inside) → advances.
         var segStart = graphemeStart
