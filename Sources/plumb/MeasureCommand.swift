@@ -129,22 +129,18 @@ struct MeasureCommand {
         let valid = batch.indices.filter { batch[$0].error == nil }
         var measurements = [TextMeasurement?](repeating: nil, count: batch.count)
         var layouts = [TextLayout?](repeating: nil, count: batch.count)
-        if wantsStarts || wantsBoxes {
-            layouts.withUnsafeMutableBufferPointer { out in
-                nonisolated(unsafe) let out = out
-                let engine = self.engine
-                DispatchQueue.concurrentPerform(iterations: valid.count) { k in
-                    let i = valid[k]
-                    out[i] = engine.layout(batch[i].text, style: batch[i].request.style, width: batch[i].request.width, scale: batch[i].request.scale)
+        let cells = valid.map { Cell(text: batch[$0].text, style: batch[$0].request.style, width: batch[$0].request.width) }
+        // Cells of one scale are measured together (scale is per batch call).
+        var byScale: [Double: [Int]] = [:]
+        for (k, i) in valid.enumerated() { byScale[batch[i].request.scale, default: []].append(k) }
+        for (scale, ks) in byScale {
+            if wantsStarts || wantsBoxes {
+                let results = engine.layouts(for: ks.map { cells[$0] }, scale: scale, workers: workers)
+                for (j, k) in ks.enumerated() {
+                    layouts[valid[k]] = results[j]
+                    measurements[valid[k]] = results[j].measurement
                 }
-            }
-            for i in valid { measurements[i] = layouts[i]?.measurement }
-        } else {
-            let cells = valid.map { Cell(text: batch[$0].text, style: batch[$0].request.style, width: batch[$0].request.width) }
-            // Cells of one scale are measured together (scale is per batch call).
-            var byScale: [Double: [Int]] = [:]
-            for (k, i) in valid.enumerated() { byScale[batch[i].request.scale, default: []].append(k) }
-            for (scale, ks) in byScale {
+            } else {
                 let results = (try? engine.heights(for: ks.map { cells[$0] }, scale: scale, workers: workers)) ?? []
                 for (j, k) in ks.enumerated() where j < results.count { measurements[valid[k]] = results[j] }
             }

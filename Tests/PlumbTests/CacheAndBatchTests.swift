@@ -214,6 +214,14 @@ import Testing
         for workers in [1, 2, 8] {
             #expect(try TextMeasurer().heights(for: cells, workers: workers) == seqCells)
         }
+        // Layouts in a batch: the same lines, rects and baselines as one by one.
+        let seqLayouts = cells.map { engine.layout($0.text, style: $0.style, width: $0.width) }
+        for workers in [1, 2, 8] {
+            let batch = TextMeasurer().layouts(for: cells, workers: workers)
+            #expect(batch.map { $0.lines.map(\.utf8Range) } == seqLayouts.map { $0.lines.map(\.utf8Range) }, "workers \(workers)")
+            #expect(batch.map { $0.lines.map(\.rect) } == seqLayouts.map { $0.lines.map(\.rect) }, "workers \(workers)")
+            #expect(batch.map(\.measurement) == seqLayouts.map(\.measurement), "workers \(workers)")
+        }
     }
 
     @Test func batchReportsProgressAndCanBeCancelled() throws {

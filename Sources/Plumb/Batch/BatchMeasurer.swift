@@ -104,6 +104,26 @@ extension TextMeasurer {
                        measure: { i, k in self.measure(cells[i].text, style: styles[index[i]], width: cells[i].width, scale: scale, keys: k) })
     }
 
+    /// Layouts (lines, rects, baselines) of many cells on all cores, in input order; each is
+    /// what `layout(_:style:width:scale:)` returns for its cell.
+    ///
+    /// - Parameter workers: threads to use (default: every core); 1 lays out on the calling
+    ///   thread.
+    /// - Complexity: O(total text length), chunks of 256 cells over `workers` threads.
+    public func layouts(for cells: [Cell], scale: Double = 2, workers: Int? = nil) -> [TextLayout] {
+        var out = [TextLayout?](repeating: nil, count: cells.count)
+        out.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let buffer = buffer
+            _ = Self.parallel(count: cells.count, workers: max(1, workers ?? ProcessInfoLite.activeProcessorCount)) { range in
+                for i in range {
+                    buffer[i] = self.layout(cells[i].text, style: cells[i].style, width: cells[i].width, scale: scale)
+                }
+                return true
+            }
+        }
+        return out.map { $0! }
+    }
+
     /// Row heights with prefix offsets for a virtualized list, measured as a batch.
     public func listHeights<ID: Hashable & Sendable>(
         for rows: [(id: ID, text: String)], style: TextStyle, width: Double, scale: Double = 2,
