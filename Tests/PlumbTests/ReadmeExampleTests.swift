@@ -1,0 +1,27 @@
+import Plumb
+import Testing
+
+/// The README's library example, verbatim: it must compile and run.
+@Suite struct ReadmeExampleTests {
+    @Test func theLibraryExampleRuns() throws {
+        let plumb = TextMeasurer()
+        var style = TextStyle(families: ["Noto Sans", "Noto Sans CJK SC"], size: 15)
+        style.lineSpacing = 8
+
+        let one = plumb.measure("Hello, 世界", style: style, width: 200)     // size, lineCount, warnings
+        let layout = plumb.layout("Hello, 世界", style: style, width: 200)   // + per-line geometry
+        layout.lastLineRect        // fade mask over the end of the last line
+        layout.lineIndex(atY: 31)  // which line a touch is on (a gap belongs to the line above)
+
+        let heights = try plumb.heights(for: ["a", "b", "c"], style: style, width: 375)  // all cores
+        let lines = plumb.layouts(for: [Cell(text: "a", style: style, width: 375)])     // geometry, all cores
+        var list = try plumb.listHeights(for: [(id: 1, text: "a"), (id: 2, text: "b")], style: style, width: 375)
+        list.rowIndex(atOffset: 500)                   // the row at y = 500, O(log n)
+        list.updateHeight(of: 2, to: 44)               // one row changed: O(log n)
+        #expect(one.lineCount == 1)
+        #expect(layout.lines.count == 1)
+        #expect(heights.count == 3)
+        #expect(lines.count == 1)
+        #expect(list.count == 2)
+    }
+}
