@@ -1,3 +1,4 @@
+import Foundation
 import Plumb
 import Testing
 
@@ -23,5 +24,16 @@ import Testing
         #expect(heights.count == 3)
         #expect(lines.count == 1)
         #expect(list.count == 2)
+    }
+
+    /// The example above is the README's: every line of the README's Swift block is in this file.
+    @Test func theExampleIsTheReadmes() throws {
+        let here = URL(fileURLWithPath: #filePath)
+        let readme = try String(contentsOf: here.deletingLastPathComponent().appendingPathComponent("../../README.md"), encoding: .utf8)
+        let source = try String(contentsOf: here, encoding: .utf8)
+        let block = try #require(readme.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```").first)
+        let lines = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && $0 != "import Plumb" }
+        #expect(lines.count > 5)
+        for line in lines { #expect(source.contains(line), "README line not in the test: \(line)") }
     }
 }
