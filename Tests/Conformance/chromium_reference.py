@@ -181,11 +181,9 @@ def main():
                 " `ShapingLineBreaker` does (also where `overflow-wrap` cuts a word); a lone emoji-presentation character in a family's own"
                 " monochrome glyph when one has it (`☕` in DejaVu Sans) unless U+FE0F follows, and"
                 " the color emoji font's advances in whole pixels at its bitmap strike. Remaining"
-                " differences: lines mixing Latin and CJK (Blink"
-                " rounds positions per shaped item, a script run; Plumb from the paragraph start),"
-                " words cut by `overflow-wrap` inside kerned Latin (`incorretamen|te`), emoji"
-                " sequences at a line end, and a few DejaVu Sans lines with `'xx00', ...` that break"
-                " one word earlier in Chromium although the widths agree."]
+                " differences (listed below, every one): lines mixing Latin and CJK (Blink rounds positions"
+                " per shaped item, a script run; Plumb from the paragraph start), Japanese line ends where"
+                " the rounding or re-shaping still differs, a flag emoji at a line end, and one Latin line."]
     if "chromium" in args.profiles.split(","):
         categories = collections.Counter(difference_category(m, t) for _, (m, t) in chromium_differences)
         section += ["", "### Remaining disagreements of the `chromium` profile with Chromium", "",
