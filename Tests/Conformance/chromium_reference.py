@@ -99,7 +99,7 @@ def difference_category(mine, theirs):
     has_cjk = any(is_cjk(c) for c in around)
     has_latin = any(c.isascii() and c.isalpha() for c in around)
     if has_cjk and has_latin:
-        return "line mixing Latin and CJK (Blink rounds per shaped item)"
+        return "line mixing Latin and CJK (not explained)"
     if has_cjk:
         return "CJK line end (rounding or kerning at the break)"
     return "a Latin line one word shorter in Chromium (not explained; widths agree)"
@@ -181,9 +181,10 @@ def main():
                 " `ShapingLineBreaker` does (also where `overflow-wrap` cuts a word); a lone emoji-presentation character in a family's own"
                 " monochrome glyph when one has it (`☕` in DejaVu Sans) unless U+FE0F follows, and"
                 " the color emoji font's advances in whole pixels at its bitmap strike. Remaining"
-                " differences (listed below, every one): lines mixing Latin and CJK (Blink rounds positions"
-                " per shaped item, a script run; Plumb from the paragraph start), Japanese line ends where"
-                " the rounding or re-shaping still differs, a flag emoji at a line end, and one Latin line."]
+                " differences (listed below, every one): lines mixing Latin and CJK (not explained: a probe of"
+                " Latin directly followed by CJK fits exactly where Plumb's single rounding predicts, so"
+                " it is not per-script rounding), Japanese line ends where the rounding or re-shaping"
+                " still differs, a flag emoji at a line end, and one Latin line."]
     if "chromium" in args.profiles.split(","):
         categories = collections.Counter(difference_category(m, t) for _, (m, t) in chromium_differences)
         section += ["", "### Remaining disagreements of the `chromium` profile with Chromium", "",
