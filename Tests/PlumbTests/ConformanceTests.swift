@@ -296,6 +296,15 @@ extension ConformanceTests {
         #expect(lines("代わりに新規パッケージから", style15(cjk)) == ["代わりに新規パッケー", "ジから"])
     }
 
+    /// Blink shapes kana and kanji as one run, so `ー` kerns with the hiragana after it
+    /// (`コピーで`): measured in Chromium 156 (Noto Sans CJK SC, 15 px, 200 px box).
+    @Test func kanaAndKanjiAreShapedAsOneRun() {
+        let text = "'%.255s' の展開済みデータを '%.255s' にコピーできません: %s"
+        #expect(lineTexts(engine.layout(text, style: chromium(["Noto Sans CJK SC"]), width: 200)) == [
+            "'%.255s' の展開済みデータを ", "'%.255s' にコピーできません: ", "%s",
+        ])
+    }
+
     /// `overflow-wrap` cuts, measured in Chromium 156 (15 px, 100 px box): the cluster before
     /// a cut is re-shaped alone, so the `t` kerned into `e` and the first `f` of DejaVu's `ff`
     /// ligature take their own widths; a cut that fits by less than 1/64 px still fits.

@@ -157,7 +157,9 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             para, base: base, graphemes: graphemeStart..<b.graphemeEnds.count, firstScalars: firstScalars,
             into: &b)
 
-        // 3. Segments (one font, one script, no break opportunity inside) → advances.
+        // 3. Segments (one font, one script, no break opportunity inside) → advances. The
+        //    chromium profile shapes kana and kanji as one run, as Blink does (`コピー|で` kern).
+        let chromium = b.compatibility == .chromium
         var segStart = graphemeStart
         let count = b.graphemeEnds.count
         var segScript: UInt32 = scripts[0]
@@ -174,7 +176,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                 let next = scripts[local + 1]
                 endsHere =
                     b.flags[g + 1].contains(.tab) || b.graphemeFonts[g + 1] != b.graphemeFonts[g]
-                    || (next != 0 && segScript != 0 && next != segScript)
+                    || (next != 0 && segScript != 0 && next != segScript
+                        && !(chromium && Self.isJapanese(next) && Self.isJapanese(segScript)))
             }
             guard endsHere else { continue }
             if !isTab {
@@ -204,7 +207,6 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         var hanging = 0.0
         var mask: UInt64 = 0
         var hasTab = false
-        let chromium = b.compatibility == .chromium
         for g in graphemeStart..<count {
             let f = b.flags[g]
             let advance = b.advances[g]
@@ -274,6 +276,10 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         default: false
         }
     }
+
+    /// Han, hiragana or katakana: the scripts Blink shapes as one run in Japanese text.
+    @inline(__always)
+    static func isJapanese(_ script: UInt32) -> Bool { script == hani || script == hira || script == kana }
 
     private static let hani = Font.tag("Hani"), hira = Font.tag("Hira"), kana = Font.tag("Kana"),
         hang = Font.tag("Hang"), bopo = Font.tag("Bopo")
