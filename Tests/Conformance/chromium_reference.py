@@ -185,7 +185,7 @@ def main():
                 " differences (listed below, every one): lines mixing Latin and CJK (not explained: a probe of"
                 " Latin directly followed by CJK fits exactly where Plumb's single rounding predicts, so"
                 " it is not per-script rounding), Japanese line ends where the rounding or re-shaping"
-                " still differs, a flag emoji at a line end, and one Latin line."]
+                " still differs, and one Latin line."]
     if "chromium" in args.profiles.split(","):
         categories = collections.Counter(difference_category(m, t) for _, (m, t) in chromium_differences)
         section += ["", "### Remaining disagreements of the `chromium` profile with Chromium", "",
