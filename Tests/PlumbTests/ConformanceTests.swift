@@ -305,6 +305,15 @@ extension ConformanceTests {
         ])
     }
 
+    /// Blink pairs only Unicode's bidi brackets when it resolves scripts, so `’` stays in the
+    /// Latin run it closes and kerns with the `e` before it (Chromium 156, 15 px, 200 px box).
+    @Test func closingQuotesStayInTheRunTheyFollow() {
+        let text = "有 %i 个软件包可以升级。请执行 ‘apt list --upgradable’ 来查看它们。"
+        #expect(lineTexts(engine.layout(text, style: chromium(["Noto Sans", "Noto Sans CJK SC"]), width: 200)) == [
+            "有 %i 个软件包可以升级。请", "执行 ‘apt list --upgradable’ 来", "查看它们。",
+        ])
+    }
+
     /// `overflow-wrap` cuts, measured in Chromium 156 (15 px, 100 px box): the cluster before
     /// a cut is re-shaped alone, so the `t` kerned into `e` and the first `f` of DejaVu's `ff`
     /// ligature take their own widths; a cut that fits by less than 1/64 px still fits.
