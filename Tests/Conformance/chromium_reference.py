@@ -175,7 +175,7 @@ def main():
                 " break in `and/or` or `%d%%`; `-` before a digit only after a letter or digit);"
                 " Unicode 15.1's LB21a (`אל־|חמרה`); shaping with the document language (`en`) and kana"
                 " with kanji in one run (kerning across them); script runs that pair only bidi brackets (a"
-                " closing `’` stays in the run it follows); glyph"
+                " closing `’` or `>` stays in the run it follows); glyph"
                 " advances in FreeType's 16.16 fixed point (15 + 7/65536 px for a 15 px ideograph);"
                 " positions rounded up to the 1/64-px layout unit (and a line's exact width, rounded up, must"
                 " fit too), and a line end where the text was"

@@ -314,6 +314,16 @@ extension ConformanceTests {
         ])
     }
 
+    /// `<…>` is not a bidi bracket either: in `divert <原始檔>.distrib。在` the `>` and the Latin
+    /// after it do not return to the Latin run of `divert` (Chromium 156, 15 px, 200 px box).
+    @Test func angleBracketsDoNotPairScripts() {
+        let text = "在新增時，預設為 --local 及 --divert <原始檔>.distrib。在移除時，指定 --package 或 --local 及 --divert 須相符。套件的 preinst/postrm scripts 一定要指定 --package 及 --divert。"
+        #expect(lineTexts(engine.layout(text, style: chromium(["Noto Sans CJK SC"]), width: 200)) == [
+            "在新增時，預設為 --local 及 --", "divert <原始檔>.distrib。在", "移除時，指定 --package 或 --",
+            "local 及 --divert 須相符。套件", "的 preinst/postrm scripts 一", "定要指定 --package 及 --", "divert。",
+        ])
+    }
+
     /// `overflow-wrap` cuts, measured in Chromium 156 (15 px, 100 px box): the cluster before
     /// a cut is re-shaped alone, so the `t` kerned into `e` and the first `f` of DejaVu's `ff`
     /// ligature take their own widths; a cut that fits by less than 1/64 px still fits.

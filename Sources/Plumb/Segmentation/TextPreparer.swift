@@ -133,7 +133,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         }
 
         let rawScripts = b.compatibility == .pango ? scripts : []
-        Self.resolveCommonScripts(&scripts, firstScalars: firstScalars, pairsQuotes: b.compatibility != .chromium)
+        Self.resolveCommonScripts(&scripts, firstScalars: firstScalars, pairsAll: b.compatibility != .chromium)
         if b.compatibility == .pango {
             applyPangoSpaceFonts(
                 graphemes: graphemeStart..<b.graphemeEnds.count, raw: rawScripts, resolved: scripts,
@@ -300,10 +300,10 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// - Parameters:
     ///   - scripts: raw scripts of the clusters (0 = Common/Inherited), resolved in place.
     ///   - firstScalars: each cluster's first scalar, to recognise paired brackets.
-    ///   - pairsQuotes: whether quotation marks pair like brackets (`usc` and Pango: `‘…’`,
-    ///     `“…”`, `«…»`); Blink pairs only Unicode's bidi brackets, so a closing quote stays in
-    ///     the run of the text it follows (the chromium profile).
-    static func resolveCommonScripts(_ scripts: inout [UInt32], firstScalars: [UInt32], pairsQuotes: Bool = true) {
+    ///   - pairsAll: whether quotation marks and `<…>` pair like brackets (`usc` and Pango:
+    ///     `‘…’`, `“…”`, `«…»`, `<…>`); Blink pairs only Unicode's bidi brackets, so a closing
+    ///     quote or `>` stays in the run of the text it follows (the chromium profile).
+    static func resolveCommonScripts(_ scripts: inout [UInt32], firstScalars: [UInt32], pairsAll: Bool = true) {
         var run: UInt32 = 0
         var stack: [(closing: UInt32, script: UInt32)] = []
         var pendingStart = 0  // first cluster still waiting for a real script
@@ -318,10 +318,10 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                 run = raw
                 continue
             }
-            if let closing = pairedClosing[c], pairsQuotes || !Self.pairedQuotes.contains(c) {
+            if let closing = pairedClosing[c], pairsAll || !Self.notBidiBrackets.contains(c) {
                 stack.append((closing, run))
                 if stack.count > 32 { stack.removeFirst() }
-            } else if pairsQuotes || !Self.pairedQuotes.contains(c), let k = stack.lastIndex(where: { $0.closing == c }) {
+            } else if pairsAll || !Self.notBidiBrackets.contains(c), let k = stack.lastIndex(where: { $0.closing == c }) {
                 if stack[k].script != 0 { run = stack[k].script }
                 stack.removeSubrange(k...)
             }
@@ -339,8 +339,9 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         0x301A: 0x301B, 0xFF08: 0xFF09, 0xFF3B: 0xFF3D, 0xFF5B: 0xFF5D,
     ]
 
-    /// The quotation marks in `pairedClosing` (not bidi paired brackets in Unicode).
-    private static let pairedQuotes: Set<UInt32> = [0xAB, 0xBB, 0x2018, 0x2019, 0x201C, 0x201D, 0x2039, 0x203A]
+    /// The pairs in `pairedClosing` that are not bidi paired brackets in Unicode
+    /// (BidiBrackets.txt): angle brackets `<…>` and quotation marks.
+    private static let notBidiBrackets: Set<UInt32> = [0x3C, 0x3E, 0xAB, 0xBB, 0x2018, 0x2019, 0x201C, 0x201D, 0x2039, 0x203A]
 
     /// Per-cluster advances (font units) of `bytes` in `font`: from the segment cache, or shaped
     /// and stored. `clusterEnd(i)` is the end of cluster i relative to `bytes`.
