@@ -231,12 +231,19 @@ READING = """## How to reproduce
 ./setup.sh && swift build -c release --product plumb
 /usr/bin/python3 Tests/Conformance/conformance.py --plumb .build/release/plumb \\
     --report Documentation/Accuracy.md --write-subset Tests/Conformance/subset.jsonl
+# then the Chromium section (appended; headless Chromium, ~1 minute; --chromium-cache FILE
+# keeps Chromium's answers for re-runs):
+/usr/bin/python3 Tests/Conformance/chromium_reference.py --plumb .build/release/plumb \\
+    --append-report Documentation/Accuracy.md --write-subset Tests/Conformance/chromium_subset.jsonl
+# the ASCII pair fixture of the chromium profile:
+/usr/bin/python3 Tests/Conformance/chromium_ascii_pairs.py > Tests/Conformance/chromium_ascii_pairs.json
 ```
 
 `/usr/bin/python3` is Debian's Python, which has the `gi` bindings that `setup.sh` installs. The
 corpus is `Benchmarks/Corpus/cells.jsonl` (real UI strings from Debian translation catalogs and
-Chinese manual pages; `Benchmarks/Corpus/SOURCES.md`). CI replays the stored 400-case subset in
-`ConformanceTests` (Swift, no Python) and fails below the recorded floors.
+Chinese manual pages; `Benchmarks/Corpus/SOURCES.md`). CI replays the stored 400-case subsets
+(Pango's and Chromium's answers) in `ConformanceTests` and `ChromiumProfileTests` (Swift, no
+Python) and fails below the recorded floors.
 
 ## Reading the numbers
 
