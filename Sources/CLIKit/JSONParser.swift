@@ -297,14 +297,7 @@ struct _JSONByteReader {
                 return s
             }
             if b == 0x5C { return try parseEscapedString(quote: quote, contentStart: contentStart) }
-            if b < 0x20 { throw JSONParseError(.controlCharacter(b), at: i) }
-            if b < 0x80 {
-                i += 1
-            } else {
-                let len = _JSONBytes.utf8Length(p, i, n)
-                if len == 0 { throw JSONParseError(.invalidUTF8, at: i) }
-                i += len
-            }
+            try skipStringContentByte(b)
         }
         throw JSONParseError(.unterminatedString, at: quote)
     }
@@ -323,17 +316,26 @@ struct _JSONByteReader {
                 }
                 try decodeEscape(quote: quote)
                 runStart = i
-            } else if b < 0x20 {
-                throw JSONParseError(.controlCharacter(b), at: i)
-            } else if b < 0x80 {
-                i += 1
             } else {
-                let len = _JSONBytes.utf8Length(p, i, n)
-                if len == 0 { throw JSONParseError(.invalidUTF8, at: i) }
-                i += len
+                try skipStringContentByte(b)
             }
         }
         throw JSONParseError(.unterminatedString, at: quote)
+    }
+
+    /// Steps over the unescaped string character whose first byte `b` is at `i`:
+    /// one byte for ASCII, the whole sequence for UTF-8; control characters and
+    /// malformed UTF-8 are errors.
+    @inline(__always)
+    mutating func skipStringContentByte(_ b: UInt8) throws(JSONParseError) {
+        if b < 0x20 { throw JSONParseError(.controlCharacter(b), at: i) }
+        if b < 0x80 {
+            i += 1
+        } else {
+            let len = _JSONBytes.utf8Length(p, i, n)
+            if len == 0 { throw JSONParseError(.invalidUTF8, at: i) }
+            i += len
+        }
     }
 
     /// Decodes the escape whose backslash is at `i`, appending UTF-8 to `scratch`.

@@ -112,10 +112,8 @@ public func checkProperty<T>(
     _ name: String, _ gen: Gen<T>, iterations: Int = 100, seed: UInt64? = nil,
     _ property: (T) throws -> Bool
 ) -> PropertyFailure<T>? {
-    let configuration = PropertyConfiguration.resolve(
-        name: name, iterations: iterations, seed: seed,
-        environment: PropertyConfiguration.processEnvironment())
-    return checkProperty(name, gen, configuration: configuration, property)
+    checkProperty(
+        name, gen, configuration: .resolve(name: name, iterations: iterations, seed: seed), property)
 }
 
 /// Checks that `property` does not throw for values from `gen`; a thrown error
@@ -127,10 +125,8 @@ public func checkProperty<T>(
     _ name: String, _ gen: Gen<T>, iterations: Int = 100, seed: UInt64? = nil,
     _ property: (T) throws -> Void
 ) -> PropertyFailure<T>? {
-    let configuration = PropertyConfiguration.resolve(
-        name: name, iterations: iterations, seed: seed,
-        environment: PropertyConfiguration.processEnvironment())
-    return checkProperty(name, gen, configuration: configuration, property)
+    checkProperty(
+        name, gen, configuration: .resolve(name: name, iterations: iterations, seed: seed), property)
 }
 
 /// `Bool` property check with an explicit configuration (no environment lookup).

@@ -42,9 +42,10 @@ public struct PropertyConfiguration: Sendable, Equatable {
     ///   - name: The property name; its FNV-1a hash is the default seed.
     ///   - iterations: Requested iterations, overridden by `PLUMB_PROPERTY_ITERATIONS`.
     ///   - seed: Requested seed, overridden by `PLUMB_PROPERTY_SEED`.
-    ///   - environment: The variables to consult, e.g. ``processEnvironment()``.
+    ///   - environment: The variables to consult; the process environment by default.
     public static func resolve(
-        name: String, iterations: Int = 100, seed: UInt64? = nil, environment: [String: String]
+        name: String, iterations: Int = 100, seed: UInt64? = nil,
+        environment: [String: String] = processEnvironment()
     ) -> PropertyConfiguration {
         PropertyConfiguration(
             seed: self.seed(from: environment) ?? seed ?? defaultSeed(for: name),

@@ -62,10 +62,4 @@ enum KeyHasher {
         var pair = (a, b)
         return withUnsafeBytes(of: &pair) { plumb_xxh3_64($0.baseAddress, $0.count, 0x4348_4149) }
     }
-
-    /// XXH3-64 of raw bytes.
-    @inline(__always)
-    static func hash64(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
-        plumb_xxh3_64(bytes.baseAddress, bytes.count, seed)
-    }
 }

@@ -6,6 +6,17 @@ struct PreparedTextBuilder {
         let upem: Double
         /// `Font.bitmapStrikePPEM` (0 for outline fonts).
         let strikePPEM: Double
+        /// FreeType's 16.16 `x_scale` at the builder's size (chromium profile; see
+        /// ``PreparedTextBuilder/advance(units:font:)``).
+        let freeTypeXScale: Double
+
+        init(_ font: Font, size: Double) {
+            self.font = font
+            id = font.id
+            upem = font.upem
+            strikePPEM = font.bitmapStrikePPEM
+            freeTypeXScale = ((size * 64).rounded() * 65536 / font.upem).rounded()
+        }
     }
 
     let cascade: ResolvedCascade
@@ -45,20 +56,20 @@ struct PreparedTextBuilder {
     /// FreeType scale is off by under 10⁻⁵ px per cluster.) A bitmap-only color font (Noto
     /// Color Emoji) advances in whole pixels at its strike, scaled to the size: 136 px at 109
     /// ppem is 18.7156 px at 15 px (exact scaling: 18.6768).
+    ///
+    /// - Complexity: O(1), a few floating-point operations (the FreeType scale is per font).
     @inline(__always)
-    func advance(units: Int32, upem: Double, strikePPEM: Double = 0) -> Double {
+    func advance(units: Int32, font: FontEntry) -> Double {
         let points: Double
-        if compatibility == .chromium && strikePPEM > 0 {
+        if compatibility == .chromium && font.strikePPEM > 0 {
             // A bitmap font: whole pixels at the strike, scaled to the size (16.16).
-            let atStrike = (Double(units) * strikePPEM / upem).rounded()
-            points = (atStrike * size / strikePPEM * 65536).rounded() / 65536
+            let atStrike = (Double(units) * font.strikePPEM / font.upem).rounded()
+            points = (atStrike * size / font.strikePPEM * 65536).rounded() / 65536
         } else if compatibility == .chromium {
-            let size26_6 = (size * 64).rounded()
-            let xScale = (size26_6 * 65536 / upem).rounded()
-            let magnitude = ((Double(units.magnitude) * xScale + 32) / 64).rounded(.down)
+            let magnitude = ((Double(units.magnitude) * font.freeTypeXScale + 32) / 64).rounded(.down)
             points = (units < 0 ? -magnitude : magnitude) / 65536
         } else {
-            points = Double(units) * size / upem
+            points = Double(units) * size / font.upem
         }
         return max(0, points + letterSpacing)
     }
@@ -92,7 +103,7 @@ struct PreparedTextBuilder {
         let id = font.id
         for i in fontList.indices where fontList[i].id == id { return UInt8(i) }
         guard fontList.count < 255 else { return 0 }
-        fontList.append(FontEntry(font: font, id: font.id, upem: font.upem, strikePPEM: font.bitmapStrikePPEM))
+        fontList.append(FontEntry(font, size: size))
         return UInt8(fontList.count - 1)
     }
 

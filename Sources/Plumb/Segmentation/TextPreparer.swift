@@ -261,7 +261,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                 of: bytes, clusters: 1, clusterEnd: { _ in Int32(bytes.count) }, font: fontUse.font,
                 script: script)[0]
         }
-        return b.advance(units: units, upem: fontUse.upem, strikePPEM: fontUse.strikePPEM)
+        return b.advance(units: units, font: fontUse)
     }
 
     /// Scripts whose text breaks between almost every character (CJK) are shaped a whole
@@ -384,7 +384,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         for i in 0..<range.count {
             let u = units[i]
             let g = range.lowerBound + i
-            b.advances[g] = b.advance(units: u, upem: fontUse.upem, strikePPEM: fontUse.strikePPEM)
+            b.advances[g] = b.advance(units: u, font: fontUse)
             shapedUnits[g] = u
         }
     }
@@ -409,7 +409,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let delta = pair[0] - shapedUnits[g - 1]
         guard delta != 0 else { return }
         shapedUnits[g - 1] += delta
-        b.advances[g - 1] = b.advance(units: shapedUnits[g - 1], upem: fontUse.upem, strikePPEM: fontUse.strikePPEM)
+        b.advances[g - 1] = b.advance(units: shapedUnits[g - 1], font: fontUse)
     }
 
     /// Font and advance of "…" (U+2026) for truncated lines.
@@ -427,7 +427,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let units = ellipsis.withUnsafeBufferPointer {
             cachedUnits(of: $0, clusters: 1, clusterEnd: { _ in 3 }, font: font, script: 0)[0]
         }
-        return (index, b.advance(units: units, upem: font.upem, strikePPEM: font.bitmapStrikePPEM))
+        return (index, b.advance(units: units, font: .init(font, size: b.size)))
     }
 
     /// Decodes the scalars of `text[start..<end]` (valid UTF-8) into `scalarScratch`.
