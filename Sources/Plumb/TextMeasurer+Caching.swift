@@ -15,14 +15,18 @@ extension TextMeasurer {
 
     /// The cached path once the keys are known (batches compute them in a parallel pass);
     /// `nil` keys: a cell that must not touch the cache (fallbacks, empty text).
+    ///
+    /// - Parameter resultMissed: the caller already looked the result key up and missed (a
+    ///   batch's second pass): start at the width range.
     func measure(
-        _ text: String, style: ResolvedStyle, width: Double, scale: Double, keys k: CellKeys?
+        _ text: String, style: ResolvedStyle, width: Double, scale: Double, keys k: CellKeys?,
+        resultMissed: Bool = false
     ) -> TextMeasurement {
         guard let k else {
             return compute(text, style: style, width: width, scale: scale, extraWarnings: [], needsLines: false).measurement
         }
         let keys = k.keys, w = k.layoutWidth, cleanScale = k.scale
-        if let hit = resultCache.value(for: keys.result) {
+        if !resultMissed, let hit = resultCache.value(for: keys.result) {
             return Self.measurement(hit, scale: cleanScale)
         }
         let range = resultCache.value(for: keys.range)

@@ -224,6 +224,71 @@ import Testing
         }
     }
 
+    /// Guided chunks cover 0..<count once, in order, with starts on the grain (each chunk
+    /// has a slot of its own) and sizes within [1, maxChunk].
+    @Test func scheduleChunksCoverEveryCellOnce() {
+        let gen = Gen.zip(Gen.int(in: 0...5000), Gen.int(in: 1...9), Gen.int(in: 1...40), Gen.int(in: 1...300))
+        check("schedule covers", gen, iterations: 300) { count, workers, grain, maxChunk in
+            let schedule = TextMeasurer.Schedule(count: count, workers: workers, grain: grain, maxChunk: maxChunk)
+            var start = 0
+            var slots = Set<Int>()
+            while start < count {
+                let size = schedule.chunkSize(at: start)
+                try propertyAssert(size >= 1 && size <= schedule.maxChunk, "size \(size) at \(start)")
+                try propertyAssert(start % schedule.grain == 0, "start \(start) off the grain \(schedule.grain)")
+                let slot = schedule.slot(of: start..<start + size)
+                try propertyAssert(slot < schedule.slots && slots.insert(slot).inserted, "slot \(slot)")
+                start += size
+            }
+            try propertyAssert(start == count, "ended at \(start) of \(count)")
+            try propertyAssert(schedule.callerReserve >= 0 && schedule.callerReserve <= max(0, count), "reserve \(schedule.callerReserve)")
+        }
+    }
+
+    /// The parallel loop runs every index exactly once at any worker count, including the
+    /// tail that helpers leave to the calling thread, and stops when a chunk says so.
+    @Test func parallelLoopRunsEveryIndexOnce() {
+        for count in [0, 1, 15, 16, 17, 100, 1000, 4097] {
+            for workers in [1, 2, 3, 8] {
+                for grain in [1, 4, 16] {
+                    // Chunks are disjoint, so plain increments do not race (a chunk run twice
+                    // shows up as a 2).
+                    nonisolated(unsafe) let visits = UnsafeMutableBufferPointer<Int>.allocate(capacity: count)
+                    defer { visits.deallocate() }
+                    visits.initialize(repeating: 0)
+                    let schedule = TextMeasurer.Schedule(count: count, workers: workers, grain: grain, maxChunk: 64)
+                    let finished = TextMeasurer.parallel(schedule) { range in
+                        for i in range { visits[i] += 1 }
+                        return true
+                    }
+                    #expect(finished)
+                    #expect(visits.allSatisfy { $0 == 1 }, "count \(count) workers \(workers) grain \(grain)")
+                }
+            }
+        }
+        let ran = Synchronization.Atomic<Int>(0)
+        let stopped = TextMeasurer.parallel(TextMeasurer.Schedule(count: 10_000, workers: 2, grain: 16, maxChunk: 16)) { range in
+            ran.add(range.count, ordering: .relaxed)
+            return range.lowerBound < 160
+        }
+        #expect(!stopped)
+        #expect(ran.load(ordering: .relaxed) < 10_000)
+    }
+
+    /// Duplicates inside one batch are shaped and laid out once: one prepared text per
+    /// distinct text, and every copy gets the same answer.
+    @Test func duplicatesInABatchAreMeasuredOnce() throws {
+        let texts = (0..<600).map { $0 % 3 == 0 ? "A row that repeats in the feed" : "Row \($0 % 7) of a feed, seven variants" }
+        for workers in [1, 2, 8] {
+            let m = TextMeasurer()
+            let r = try m.heights(for: texts, style: style15(), width: 120, workers: workers)
+            #expect(m.cacheStatistics.prepared.misses == 8, "workers \(workers)")
+            #expect(m.cacheStatistics.prepared.hits == 0, "workers \(workers)")
+            let alone = texts.map { engine.compute($0, style: engine.resolve(style15()), width: 120, scale: 2, extraWarnings: []).measurement }
+            #expect(r == alone, "workers \(workers)")
+        }
+    }
+
     @Test func batchReportsProgressAndCanBeCancelled() throws {
         let texts = (0..<500).map { "row \($0) with some words to measure" }
         let progress = BatchProgress()

@@ -58,8 +58,9 @@ extension TextMeasurer {
     ///   - workers: threads to use (default: every core); 1 measures on the calling thread.
     ///   - progress: optional progress/cancellation object.
     /// - Throws: `BatchCancelled` if `progress` was cancelled.
-    /// - Complexity: O(total text length); Dispatch `concurrentPerform` over chunks of 64
-    ///   cells, each worker with its own ICU iterators and HarfBuzz buffer.
+    /// - Complexity: O(total text length); Dispatch `concurrentPerform` over guided chunks of
+    ///   at most 256 cells (``Schedule``), each worker with its own ICU iterators and HarfBuzz
+    ///   buffer.
     public func heights(
         for texts: [String], style: TextStyle, width: Double, scale: Double = 2,
         workers: Int? = nil, progress: BatchProgress? = nil
@@ -73,7 +74,7 @@ extension TextMeasurer {
             nonisolated(unsafe) let texts = buffer
             return try run(count: texts.count, workers: workers, progress: progress,
                            key: { i in Self.cellKeys(texts[i], cacheable: cacheable, fingerprint: fingerprint, width: width, scale: scale) },
-                           measure: { i, k in self.measure(texts[i], style: resolved, width: width, scale: scale, keys: k) })
+                           measure: { i, k in self.measure(texts[i], style: resolved, width: width, scale: scale, keys: k, resultMissed: true) })
         }
     }
 
@@ -101,7 +102,7 @@ extension TextMeasurer {
         let index = styleIndex
         return try run(count: cells.count, workers: workers, progress: progress,
                        key: { i in self.cellKeys(cells[i].text, style: styles[index[i]], width: cells[i].width, scale: scale) },
-                       measure: { i, k in self.measure(cells[i].text, style: styles[index[i]], width: cells[i].width, scale: scale, keys: k) })
+                       measure: { i, k in self.measure(cells[i].text, style: styles[index[i]], width: cells[i].width, scale: scale, keys: k, resultMissed: true) })
     }
 
     /// Layouts (lines, rects, baselines) of many cells on all cores, in input order; each is
@@ -109,12 +110,13 @@ extension TextMeasurer {
     ///
     /// - Parameter workers: threads to use (default: every core); 1 lays out on the calling
     ///   thread.
-    /// - Complexity: O(total text length), chunks of 256 cells over `workers` threads.
+    /// - Complexity: O(total text length), guided chunks of at most 64 cells over `workers`
+    ///   threads.
     public func layouts(for cells: [Cell], scale: Double = 2, workers: Int? = nil) -> [TextLayout] {
         var out = [TextLayout?](repeating: nil, count: cells.count)
         out.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let buffer = buffer
-            _ = Self.parallel(count: cells.count, workers: max(1, workers ?? ProcessInfoLite.activeProcessorCount)) { range in
+            _ = Self.parallel(Schedule(count: cells.count, workers: workers ?? ProcessInfoLite.activeProcessorCount, grain: 1, maxChunk: 64)) { range in
                 for i in range {
                     buffer[i] = self.layout(cells[i].text, style: cells[i].style, width: cells[i].width, scale: scale)
                 }
@@ -135,82 +137,92 @@ extension TextMeasurer {
 
     /// The batch engine: keys and tier-2 hits in parallel → first occurrence of each missing
     /// key → measure the unique misses in parallel → copy to duplicates.
+    ///
+    /// Memory: the n results, plus per-chunk lists of the misses' keys. A warm batch allocates
+    /// nothing but its results: no array of n keys (72 bytes per cell) whose fresh pages every
+    /// batch faults in (~1.5 µs per 4 KiB page on this VM; dropping it took a 40,000-row warm
+    /// batch from ~76 to ~70 ns per cell on one worker, A/B in one session).
     private func run(
         count n: Int, workers: Int?, progress: BatchProgress?,
-        key: @Sendable (Int) -> CellKeys?, measure: @Sendable (Int, CellKeys?) -> TextMeasurement
+        key: @Sendable (Int) -> CellKeys?,
+        measure: @Sendable (_ cell: Int, _ keysThatMissed: CellKeys?) -> TextMeasurement
     ) throws -> [TextMeasurement] {
         progress?.start(total: n)
         guard n > 0 else { return [] }
         let workerCount = max(1, workers ?? ProcessInfoLite.activeProcessorCount)
         let placeholder = TextMeasurement(size: .zero, lineCount: 0, isTruncated: false, warnings: [])
         let cache = resultCache
+        let schedule = Schedule(count: n, workers: workerCount, grain: 16, maxChunk: 256)
 
-        // 1. Keys and tier-2 hits (parallel). A warm batch is answered here. The three arrays
-        //    are left uninitialised and every element is written once by the worker that owns
-        //    its chunk: no sequential pass over n cells before the parallel one (page faults
-        //    and first writes happen on the workers too). Only plain values cross threads:
-        //    results of cache hits hold no references (no warnings), so workers never contend
-        //    on reference counts.
-        var keys = [CellKeys?](unsafeUninitializedCapacity: n) { _, c in c = n }  // plain values
-        var answered = [Bool](unsafeUninitializedCapacity: n) { _, c in c = n }
-        let totalHits = Atomic<Int>(0)
+        // 1. Keys and tier-2 hits (parallel). A warm batch is answered here. Results are left
+        //    uninitialised and each element is written once by the worker that claimed it;
+        //    a chunk's misses go to a list of its own (slot = chunk start / grain), so the
+        //    next pass sees them in input order. Only plain values cross threads: results of
+        //    cache hits hold no references (no warnings), so workers never contend on
+        //    reference counts.
+        let lists = UnsafeMutableBufferPointer<MissList>.allocate(capacity: schedule.slots)
+        lists.initialize(repeating: MissList(base: nil, count: 0))
+        defer {
+            for list in lists { list.base?.deallocate() }
+            lists.deallocate()
+        }
         var results = [TextMeasurement](unsafeUninitializedCapacity: n) { resultBuffer, resultCount in
-            keys.withUnsafeMutableBufferPointer { keyBuffer in
-                answered.withUnsafeMutableBufferPointer { answeredBuffer in
-                    nonisolated(unsafe) let out = resultBuffer.baseAddress!
-                    nonisolated(unsafe) let cellKeys = keyBuffer.baseAddress!
-                    nonisolated(unsafe) let done = answeredBuffer.baseAddress!
-                    _ = Self.parallel(count: n, workers: workerCount) { range in
-                        var hits = 0
-                        for i in range {
-                            let k = key(i)
-                            (cellKeys + i).initialize(to: k)
-                            if let k, let hit = cache.value(for: k.keys.result, counted: false) {
-                                (out + i).initialize(to: Self.measurement(hit, scale: k.scale))
-                                (done + i).initialize(to: true)
-                                hits += 1
-                            } else {
-                                (out + i).initialize(to: placeholder)
-                                (done + i).initialize(to: false)
-                            }
-                        }
-                        progress?.add(hits)
-                        totalHits.add(hits, ordering: .relaxed)
-                        cache.recordLookups(hits: hits, misses: range.count - hits)
-                        return true
+            nonisolated(unsafe) let out = resultBuffer.baseAddress!
+            nonisolated(unsafe) let lists = lists
+            _ = Self.parallel(schedule) { range in
+                var hits = 0
+                var misses: UnsafeMutablePointer<Miss>? = nil
+                var missCount = 0
+                for i in range {
+                    let k = key(i)
+                    if let k, let hit = cache.value(for: k.keys.result, counted: false) {
+                        (out + i).initialize(to: Self.measurement(hit, scale: k.scale))
+                        hits += 1
+                    } else {
+                        (out + i).initialize(to: placeholder)
+                        if misses == nil { misses = .allocate(capacity: range.count) }
+                        (misses! + missCount).initialize(to: Miss(keys: k, index: Int32(i)))
+                        missCount += 1
                     }
                 }
+                lists[schedule.slot(of: range)] = MissList(base: misses, count: missCount)
+                progress?.add(hits)
+                cache.recordLookups(hits: hits, misses: missCount)
+                return true
             }
             resultCount = n
         }
 
-        // 2. The misses: the first index of every distinct key (sequential, open addressing,
+        // 2. The misses: the first of every distinct key (sequential, open addressing,
         //    ~10 ns per miss), so duplicates inside the batch are measured once.
-        let missCount = n - totalHits.load(ordering: .relaxed)
+        let missCount = lists.reduce(0) { $0 + $1.count }
         guard missCount > 0 else { return results }
-        var firstIndex = FirstIndexTable(capacity: missCount)
-        var source = [Int32](repeating: -1, count: n)
-        var unique: [Int32] = []
+        var firstMisses = FirstMissTable(capacity: missCount)
+        var unique: [UnsafePointer<Miss>] = []
         unique.reserveCapacity(missCount)
-        for i in 0..<n where !answered[i] {
-            if let k = keys[i], let f = firstIndex.firstIndex(of: k.keys.result, inserting: Int32(i)) {
-                source[i] = f
-            } else {
-                unique.append(Int32(i))
+        var duplicates: [(cell: Int32, first: Int32)] = []
+        for list in lists {
+            for m in 0..<list.count {
+                let miss = UnsafePointer(list.base! + m)
+                if let first = firstMisses.first(withKeyOf: miss) {
+                    duplicates.append((miss.pointee.index, first.pointee.index))
+                } else {
+                    unique.append(miss)
+                }
             }
         }
 
-        // 3. Measure the unique misses (parallel) into the preallocated buffer.
-        let completed = keys.withUnsafeBufferPointer { keyBuffer in
-            results.withUnsafeMutableBufferPointer { buffer -> Bool in
-                nonisolated(unsafe) let out = buffer
-                nonisolated(unsafe) let cellKeys = keyBuffer
-                let order = unique
-                return Self.parallel(count: order.count, workers: workerCount) { range in
+        // 3. Measure the unique misses (parallel) into the preallocated buffer. The first pass
+        //    already missed tier 2 for these keys, so the measurement starts at the width range.
+        let completed = results.withUnsafeMutableBufferPointer { buffer -> Bool in
+            nonisolated(unsafe) let out = buffer
+            return unique.withUnsafeBufferPointer { order in
+                nonisolated(unsafe) let order = order
+                return Self.parallel(Schedule(count: order.count, workers: workerCount, grain: 4, maxChunk: 256)) { range in
                     if progress?.isCancelled == true { return false }
                     for k in range {
-                        let i = Int(order[k])
-                        out[i] = measure(i, cellKeys[i])
+                        let miss = order[k].pointee
+                        out[Int(miss.index)] = measure(Int(miss.index), miss.keys)
                     }
                     progress?.add(range.count)
                     return true
@@ -218,37 +230,84 @@ extension TextMeasurer {
             }
         }
         guard completed, progress?.isCancelled != true else { throw BatchCancelled() }
-        var duplicates = 0
-        for i in 0..<n where source[i] >= 0 {
-            results[i] = results[Int(source[i])]
-            duplicates += 1
+        for (cell, first) in duplicates {
+            results[Int(cell)] = results[Int(first)]
         }
-        progress?.add(duplicates)
+        progress?.add(duplicates.count)
         return results
     }
 
-    /// Runs `body` over chunks of 0..<count on `workers` threads (work-stealing over chunks of
-    /// 64). Returns false if any chunk returned false (cancellation).
-    static func parallel(count: Int, workers: Int, _ body: @Sendable (Range<Int>) -> Bool) -> Bool {
-        let chunk = 256
-        let chunks = (count + chunk - 1) / chunk
-        guard workers > 1, chunks > 1 else {
-            var start = 0
-            while start < count {
-                if !body(start..<min(count, start + chunk)) { return false }
-                start += chunk
-            }
-            return true
+    /// How a parallel loop over 0..<count hands out chunks: guided self-scheduling. Each
+    /// claim takes the remaining cells ÷ (2 × workers), rounded down to a multiple of `grain`,
+    /// between `grain` and `maxChunk`: few claims while much is left, small ones at the end,
+    /// so a worker that Dispatch starts late (~25–100 µs on this VM) still finishes with the
+    /// others (a final 256-cell chunk of warm hits alone is ~14 µs of imbalance).
+    ///
+    /// The last `callerReserve` cells are left to the calling thread: when the caller finishes
+    /// before a helper, `concurrentPerform` puts it to sleep until the helper is done, and
+    /// waking it costs more than the tail (18–50 µs on this VM, measured: a 4,000-cell warm
+    /// batch is ~125 µs on two workers). A caller that finishes last never sleeps.
+    struct Schedule: Sendable {
+        let count: Int
+        let workers: Int
+        let grain: Int
+        let maxChunk: Int
+        let callerReserve: Int
+
+        init(count: Int, workers: Int, grain: Int = 16, maxChunk: Int = 256) {
+            self.count = count
+            self.workers = max(1, workers)
+            self.grain = max(1, grain)
+            self.maxChunk = max(self.grain, maxChunk / self.grain * self.grain)
+            // Four final chunks, but never a large share of a small batch.
+            self.callerReserve = min(4 * self.grain, count / (8 * self.workers))
         }
+
+        /// Chunk starts are multiples of `grain`: chunk `start / grain` is a unique slot.
+        var slots: Int { (count + grain - 1) / grain }
+        func slot(of chunk: Range<Int>) -> Int { chunk.lowerBound / grain }
+
+        /// The size of the chunk claimed at `start`.
+        @inline(__always)
+        func chunkSize(at start: Int) -> Int {
+            let share = (count - start) / (2 * workers) / grain * grain
+            return min(count - start, min(maxChunk, max(grain, share)))
+        }
+    }
+
+    /// Runs `body` over the chunks of `schedule` on its workers (the calling thread and
+    /// Dispatch's `concurrentPerform`). Returns false if any chunk returned false
+    /// (cancellation); chunks not yet claimed then never run.
+    ///
+    /// - Thread safety: `body` runs concurrently on disjoint chunks; one shared atomic per
+    ///   claim.
+    static func parallel(_ schedule: Schedule, _ body: @Sendable (Range<Int>) -> Bool) -> Bool {
+        let count = schedule.count
         let next = Atomic<Int>(0)
         let ok = Atomic<Bool>(true)
-        DispatchQueue.concurrentPerform(iterations: min(workers, chunks)) { _ in
-            while ok.load(ordering: .relaxed) {
-                let c = next.add(1, ordering: .relaxed).oldValue
-                guard c < chunks else { return }
-                let start = c * chunk
-                if !body(start..<min(count, start + chunk)) { ok.store(false, ordering: .relaxed) }
+        /// Claims the next chunk unless at most `reserve` cells are left.
+        @Sendable func claim(leaving reserve: Int) -> Range<Int>? {
+            var start = next.load(ordering: .relaxed)
+            while ok.load(ordering: .relaxed), count - start > reserve {
+                let end = start + schedule.chunkSize(at: start)
+                let (claimed, current) = next.compareExchange(expected: start, desired: end, ordering: .relaxed)
+                if claimed { return start..<end }
+                start = current
             }
+            return nil
+        }
+        if schedule.workers > 1, count > schedule.grain {
+            let caller = pthread_self()
+            DispatchQueue.concurrentPerform(iterations: min(schedule.workers, schedule.slots)) { _ in
+                let reserve = pthread_equal(pthread_self(), caller) != 0 ? 0 : schedule.callerReserve
+                while let chunk = claim(leaving: reserve) {
+                    if !body(chunk) { ok.store(false, ordering: .relaxed) }
+                }
+            }
+        }
+        // One worker; or what the helpers left if Dispatch ran no iteration on this thread.
+        while let chunk = claim(leaving: 0) {
+            if !body(chunk) { ok.store(false, ordering: .relaxed) }
         }
         return ok.load(ordering: .relaxed)
     }
@@ -265,33 +324,45 @@ enum ProcessInfoLite {
     }
 }
 
-/// Maps result keys to the first batch index that had them (linear probing, no deletion).
-private struct FirstIndexTable {
-    private var keys: [CacheKey]
-    private var indexes: [Int32]
+/// A cell tier 2 did not answer in a batch's first pass: its index and keys (`nil`: a cell
+/// that must not touch the cache).
+private struct Miss {
+    var keys: TextMeasurer.CellKeys?
+    var index: Int32
+}
+
+/// The misses of one chunk of a batch's first pass, in input order (`nil` base: none).
+private struct MissList {
+    var base: UnsafeMutablePointer<Miss>?
+    var count: Int
+}
+
+/// The first miss of a batch with each result key (linear probing over pointers to the
+/// misses, no deletion): 8 bytes per slot, at most half full.
+private struct FirstMissTable {
+    private var slots: [UnsafePointer<Miss>?]
     private let mask: Int
 
     init(capacity n: Int) {
         var cap = 16
         while cap < n * 2 { cap *= 2 }
-        keys = [CacheKey](repeating: CacheKey(low: 0, high: 0), count: cap)
-        indexes = [Int32](repeating: -1, count: cap)
+        slots = [UnsafePointer<Miss>?](repeating: nil, count: cap)
         mask = cap - 1
     }
 
-    /// The first index stored for `key`, or `nil` after storing `index` for it.
-    mutating func firstIndex(of key: CacheKey, inserting index: Int32) -> Int32? {
+    /// The first miss seen with `miss`'s result key, or `nil` after recording `miss` as the
+    /// first. Cells without keys are never duplicates.
+    mutating func first(withKeyOf miss: UnsafePointer<Miss>) -> UnsafePointer<Miss>? {
+        guard let key = miss.pointee.keys?.keys.result else { return nil }
         var i = Int(truncatingIfNeeded: key.low) & mask
-        while indexes[i] >= 0 {
-            if keys[i] == key { return indexes[i] }
+        while let other = slots[i] {
+            if other.pointee.keys?.keys.result == key { return other }
             i = (i + 1) & mask
         }
-        keys[i] = key
-        indexes[i] = index
+        slots[i] = miss
         return nil
     }
 }
-
 
 /// A monotonic clock without Foundation.
 enum DispatchTimeLite {
