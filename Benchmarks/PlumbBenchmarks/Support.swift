@@ -88,6 +88,37 @@ struct Report {
         FileHandle.standardError.write("  done: \(name)\n".data(using: .utf8)!)
     }
 
+    /// Speed-ups of one scenario over another, from runs interleaved in pairs.
+    struct Ratio { var name: String; var median: Double; var min: Double; var max: Double }
+    var ratios: [Ratio] = []
+
+    /// Times `first` and `second` alternately, `runs` times each (after one warm-up pair), so
+    /// both see the same machine state (caches, a noisy neighbour, a vCPU that is slow to
+    /// wake); records both rows and the median of the per-pair ratios first ÷ second.
+    mutating func addPair(_ firstName: String, _ secondName: String, ratioName: String, runs: Int, cells: Int,
+                          _ first: () -> Void, _ second: () -> Void) {
+        if let only = onlyFilter, !firstName.contains(only), !secondName.contains(only), !ratioName.contains(only) { return }
+        func time(_ body: () -> Void) -> Double {
+            let start = DispatchTime.now().uptimeNanoseconds
+            body()
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(cells)
+        }
+        first()
+        second()
+        var a: [Double] = [], b: [Double] = [], r: [Double] = []
+        for _ in 0..<runs {
+            let x = time(first), y = time(second)
+            a.append(x)
+            b.append(y)
+            r.append(x / y)
+        }
+        a.sort(); b.sort(); r.sort()
+        rows.append(Row(name: firstName, median: a[a.count / 2], min: a.first!, max: a.last!))
+        rows.append(Row(name: secondName, median: b[b.count / 2], min: b.first!, max: b.last!))
+        ratios.append(Ratio(name: ratioName, median: r[r.count / 2], min: r.first!, max: r.last!))
+        FileHandle.standardError.write("  done: \(ratioName)\n".data(using: .utf8)!)
+    }
+
     func print() {
         let base = rows.first?.median ?? 1
         Swift.print("scenario".padding(toLength: 56, withPad: " ", startingAt: 0) + "   median ns/cell        min        max   vs baseline")
@@ -95,11 +126,19 @@ struct Report {
             Swift.print(r.name.padding(toLength: 56, withPad: " ", startingAt: 0)
                 + String(format: " %16.1f %10.1f %10.1f %12.2fx", r.median, r.min, r.max, base / r.median))
         }
+        guard !ratios.isEmpty else { return }
+        Swift.print("")
+        Swift.print("speed-up (runs interleaved in pairs)".padding(toLength: 56, withPad: " ", startingAt: 0) + "     median ratio        min        max")
+        for r in ratios {
+            Swift.print(r.name.padding(toLength: 56, withPad: " ", startingAt: 0)
+                + String(format: " %15.2fx %9.2fx %9.2fx", r.median, r.min, r.max))
+        }
     }
 
     func writeJSON(path: String, extra: [String: Double]) {
         var obj: [String: Any] = ["cells": cellCount]
         obj["scenarios"] = rows.map { ["name": $0.name, "medianNsPerCell": $0.median, "minNsPerCell": $0.min, "maxNsPerCell": $0.max] }
+        obj["speedups"] = ratios.map { ["name": $0.name, "medianRatio": $0.median, "minRatio": $0.min, "maxRatio": $0.max] }
         for (k, v) in extra { obj[k] = v }
         if let data = try? JSONSerialization.data(withJSONObject: obj, options: [.prettyPrinted, .sortedKeys]) {
             FileManager.default.createFile(atPath: path, contents: data)

@@ -72,19 +72,22 @@ report.add("re-layout, cells of 120–180 characters only (\(mid.count)), 1 work
 
 let cores = ProcessInfo.processInfo.activeProcessorCount
 
-/// Warm and re-layout batches of `cells` on 1 worker and on all cores.
+/// Warm and re-layout batches of `cells` on 1 worker and on all cores, the two interleaved
+/// run by run so that their ratio compares like with like on a noisy machine.
 @MainActor func addBatchScenarios(_ label: String, _ cells: [String]) {
-    for workers in [1, cores] {
-        report.add("batch warm, \(label)\(workers) worker(s)", runs: runs, cells: cells.count) {
-            Sink.value &+= try! engine.heights(for: cells, style: style, width: 320, workers: workers).count
-        }
+    func warm(_ workers: Int) -> () -> Void {
+        { Sink.value &+= try! engine.heights(for: cells, style: style, width: 320, workers: workers).count }
     }
-    for workers in [1, cores] {
-        report.add("batch re-layout, \(label)\(workers) worker(s)", runs: runs, cells: cells.count) {
+    func relayout(_ workers: Int) -> () -> Void {
+        {
             relayoutWidth += 1
             Sink.value &+= try! engine.heights(for: cells, style: style, width: relayoutWidth, workers: workers).count
         }
     }
+    report.addPair("batch warm, \(label)1 worker(s)", "batch warm, \(label)\(cores) worker(s)",
+                   ratioName: "batch warm, \(label)\(cores) workers vs 1", runs: runs, cells: cells.count, warm(1), warm(cores))
+    report.addPair("batch re-layout, \(label)1 worker(s)", "batch re-layout, \(label)\(cores) worker(s)",
+                   ratioName: "batch re-layout, \(label)\(cores) workers vs 1", runs: runs, cells: cells.count, relayout(1), relayout(cores))
 }
 addBatchScenarios("", texts)
 
