@@ -2,6 +2,7 @@ import CFontconfig
 import Plumb
 import CHarfBuzz
 import Foundation
+import Synchronization
 
 /// Keeps results observable so the optimiser cannot drop the timed work.
 enum Sink { nonisolated(unsafe) static var value = 0 }
@@ -151,4 +152,46 @@ struct Report {
 @inline(never)
 func relayoutPass(_ engine: TextMeasurer, _ texts: [String], _ style: ResolvedStyle, _ width: Double) {
     for t in texts { Sink.value &+= Int(engine.measure(t, style: style, width: width, scale: 2).height) }
+}
+
+/// A CPU-bound loop (xorshift) split evenly over `concurrentPerform`: the machine's own
+/// parallel speed-up, measured next to Plumb's.
+enum ArithmeticControl {
+    @inline(never)
+    static func spin(_ steps: Int, seed: UInt64) -> UInt64 {
+        var x = seed | 1
+        for _ in 0..<steps {
+            x ^= x << 13
+            x ^= x >> 7
+            x ^= x << 17
+        }
+        return x
+    }
+
+    static func run(steps: Int, workers: Int) {
+        if workers == 1 {
+            Sink.value &+= Int(truncatingIfNeeded: spin(steps, seed: 1))
+            return
+        }
+        let share = steps / workers
+        let sum = Atomic<UInt64>(0)
+        DispatchQueue.concurrentPerform(iterations: workers) { w in
+            sum.wrappingAdd(spin(share, seed: UInt64(w) + 1), ordering: .relaxed)
+        }
+        Sink.value &+= Int(truncatingIfNeeded: sum.load(ordering: .relaxed))
+    }
+
+    /// Steps that take about `nanoseconds` on one thread here (median of 5 timings).
+    static func steps(forNanoseconds nanoseconds: Double) -> Int {
+        let probe = 1_000_000
+        var samples: [Double] = []
+        for i in 0..<5 {
+            // A new seed each time: the optimiser may not hoist a pure call out of the loop.
+            let start = DispatchTime.now().uptimeNanoseconds
+            Sink.value &+= Int(truncatingIfNeeded: spin(probe, seed: UInt64(Sink.value & 0xff) &+ UInt64(i)))
+            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start))
+        }
+        samples.sort()
+        return max(1, Int(Double(probe) * nanoseconds / samples[2]))
+    }
 }

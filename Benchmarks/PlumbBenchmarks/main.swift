@@ -89,6 +89,18 @@ let cores = ProcessInfo.processInfo.activeProcessorCount
     report.addPair("batch re-layout, \(label)1 worker(s)", "batch re-layout, \(label)\(cores) worker(s)",
                    ratioName: "batch re-layout, \(label)\(cores) workers vs 1", runs: runs, cells: cells.count, relayout(1), relayout(cores))
 }
+// Control, no Plumb code: pure arithmetic split in equal parts over `concurrentPerform`, as
+// much work as a warm 4,000-cell batch (~0.2 ms) and as a 40,000-row re-layout (~40 ms). The
+// long one shows whether the machine's second core is available during this run at all (a
+// stretch where it is not shows up here as well as in the batch rows); the short one, what a
+// naive even split gets when Dispatch's helper starts late and the caller waits for it.
+for (label, target) in [("0.2 ms", 200_000.0), ("40 ms", 40_000_000.0)] {
+    let steps = ArithmeticControl.steps(forNanoseconds: target)
+    report.addPair("control: \(label) of arithmetic, 1 worker(s)", "control: \(label) of arithmetic, \(cores) worker(s)",
+                   ratioName: "control: \(label) of arithmetic, \(cores) workers vs 1", runs: runs, cells: 1,
+                   { ArithmeticControl.run(steps: steps, workers: 1) }, { ArithmeticControl.run(steps: steps, workers: cores) })
+}
+
 addBatchScenarios("", texts)
 
 // The same at feed scale: 40,000 distinct rows (the corpus ten times, each copy numbered).
