@@ -195,3 +195,57 @@ enum ArithmeticControl {
         return max(1, Int(Double(probe) * nanoseconds / samples[2]))
     }
 }
+
+/// A memory-latency-bound loop: each worker follows its own random cycle through a 64 MiB
+/// table (every step a dependent load that misses the caches), like a batch over a working
+/// set larger than the caches. Shows how much the machine's memory system lets two cores
+/// overlap during this run.
+enum MemoryControl {
+    static let table: [UInt32] = {
+        let n = 16 << 20  // 64 MiB of UInt32
+        var order = Array(0..<UInt32(n))
+        var rng: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for i in stride(from: n - 1, to: 0, by: -1) {
+            rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17
+            order.swapAt(i, Int(rng % UInt64(i + 1)))
+        }
+        var next = [UInt32](repeating: 0, count: n)
+        for i in 0..<n { next[Int(order[i])] = order[(i + 1) % n] }
+        return next
+    }()
+
+    @inline(never)
+    static func chase(_ steps: Int, from start: UInt32) -> UInt32 {
+        table.withUnsafeBufferPointer { t in
+            var i = start
+            for _ in 0..<steps { i = t[Int(i)] }
+            return i
+        }
+    }
+
+    static func run(steps: Int, workers: Int) {
+        if workers == 1 {
+            Sink.value &+= Int(chase(steps, from: 1))
+            return
+        }
+        let share = steps / workers
+        let sum = Atomic<UInt64>(0)
+        DispatchQueue.concurrentPerform(iterations: workers) { w in
+            sum.wrappingAdd(UInt64(chase(share, from: UInt32(w) * 7_777_777 + 1)), ordering: .relaxed)
+        }
+        Sink.value &+= Int(truncatingIfNeeded: sum.load(ordering: .relaxed))
+    }
+
+    /// Steps that take about `nanoseconds` on one thread here (median of 5 timings).
+    static func steps(forNanoseconds nanoseconds: Double) -> Int {
+        let probe = 200_000
+        var samples: [Double] = []
+        for i in 0..<5 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            Sink.value &+= Int(chase(probe, from: UInt32(i * 1000 + Sink.value & 0xff)))
+            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start))
+        }
+        samples.sort()
+        return max(1, Int(Double(probe) * nanoseconds / samples[2]))
+    }
+}

@@ -101,6 +101,13 @@ for (label, target) in [("0.2 ms", 200_000.0), ("40 ms", 40_000_000.0)] {
                    { ArithmeticControl.run(steps: steps, workers: 1) }, { ArithmeticControl.run(steps: steps, workers: cores) })
 }
 
+do {
+    let steps = MemoryControl.steps(forNanoseconds: 40_000_000)
+    report.addPair("control: 40 ms of cache-missing loads, 1 worker(s)", "control: 40 ms of cache-missing loads, \(cores) worker(s)",
+                   ratioName: "control: 40 ms of cache-missing loads, \(cores) workers vs 1", runs: runs, cells: 1,
+                   { MemoryControl.run(steps: steps, workers: 1) }, { MemoryControl.run(steps: steps, workers: cores) })
+}
+
 addBatchScenarios("", texts)
 
 // The same at feed scale: 40,000 distinct rows (the corpus ten times, each copy numbered).
