@@ -78,7 +78,6 @@ struct MeasureCommand {
     /// Parses one line into a cell request or an error for that line.
     mutating func parse(_ number: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Input {
         var input = Input(line: number, id: .null, text: "", request: defaults, warnings: [], error: nil)
-        let before = parser.replacedSurrogateCount
         let value: JSONValue
         do {
             value = try parser.parse(bytes)
@@ -91,7 +90,8 @@ struct MeasureCommand {
             return input
         }
         if let id = object["id"] { input.id = id }
-        if parser.replacedSurrogateCount != before {
+        // The parser's count is for this line alone (it restarts at every `parse`).
+        if parser.replacedSurrogateCount > 0 {
             input.warnings.append(MeasureWarning.invalidTextRepaired.description)
         }
         for (key, field) in object.pairs {

@@ -94,6 +94,21 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try r.json(1)["height"] as? Double, 41)  // per-line override
     }
 
+    /// A repaired lone surrogate is reported on its own line only: not on the next line, and
+    /// again on a following line that has one too (the warning once followed a change in the
+    /// parser's per-line count instead of the count itself).
+    func testRepairedTextIsReportedOnItsOwnLineOnly() throws {
+        let lines = [#"{"id":1,"text":"a\ud800b"}"#, #"{"id":2,"text":"ok"}"#,
+                     #"{"id":3,"text":"\udc00"}"#, #"{"id":4,"text":"x\ud83d"}"#, #"{"id":5,"text":"fine"}"#]
+        let r = try run(["measure", "--workers", "2"], input: Data((lines.joined(separator: "\n") + "\n").utf8))
+        XCTAssertEqual(r.status, 0)
+        let repaired = "invalid text was repaired with U+FFFD"
+        for (i, expected) in [true, false, true, true, false].enumerated() {
+            let warnings = try r.json(i)["warnings"] as? [String] ?? []
+            XCTAssertEqual(warnings.contains(repaired), expected, "line \(i + 1): \(warnings)")
+        }
+    }
+
     func testFallbackIsFlagged() throws {
         let r = try run(["measure"], input: Data(#"{"text":"x","width":0,"size":15}"#.utf8 + [0x0A]))
         XCTAssertEqual(try r.json(0)["fallback"] as? Bool, true)
