@@ -127,6 +127,13 @@ public struct ParsedArguments: Sendable {
     public var subcommand: String? { commandPath.count > 1 ? commandPath.last : nil }
     public func isGiven(_ name: String) -> Bool { givenOptions.contains(name) }
 
+    /// A usage error (exit 64) for a value the command cannot use although it parsed, e.g. an
+    /// unknown name: `--name: problem`, with this command's usage line.
+    public func invalidValue(of name: String, _ problem: String) -> UsageError {
+        UsageError(message: "--\(name): \(problem)", commandPath: commandPath,
+                   usage: CommandLineParser.usageText(for: command, path: commandPath))
+    }
+
     private func value(_ name: String, _ kind: String) -> Value? {
         guard let spec = command.option(named: name) else {
             preconditionFailure("'\(commandPath.joined(separator: " "))' has no option --\(name)")

@@ -10,8 +10,8 @@ enum LayoutCommand {
         options: StyleFields.options,
         positionals: [PositionalSpec(name: "text", help: "The text to lay out.")])
 
-    static func run(_ args: ParsedArguments) -> Int32 {
-        let request = StyleFields.defaults(from: args)
+    static func run(_ args: ParsedArguments) throws(UsageError) -> Int32 {
+        let request = try StyleFields.defaults(from: args)
         let text = args.positional("text") ?? ""
         let engine = TextMeasurer()
         let layout = engine.layout(text, style: request.style, width: request.width, scale: request.scale)

@@ -42,9 +42,9 @@ struct MeasureCommand {
     let started = DispatchTime.now().uptimeNanoseconds
     var lastProgress: UInt64 = 0
 
-    init(args: ParsedArguments) {
+    init(args: ParsedArguments) throws(UsageError) {
         self.args = args
-        defaults = StyleFields.defaults(from: args)
+        defaults = try StyleFields.defaults(from: args)
         var config = TextMeasurer.Configuration()
         if let budget = args.int("cache-budget") { config.resultCacheBytes = max(0, budget) }
         engine = TextMeasurer(configuration: config)

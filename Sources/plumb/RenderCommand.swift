@@ -23,8 +23,8 @@ enum RenderCommand {
         ],
         positionals: [PositionalSpec(name: "input", help: "The text to draw, or a .jsonl file of cells.")])
 
-    static func run(_ args: ParsedArguments) -> Int32 {
-        let request = StyleFields.defaults(from: args)
+    static func run(_ args: ParsedArguments) throws(UsageError) -> Int32 {
+        let request = try StyleFields.defaults(from: args)
         let input = args.positional("input") ?? ""
         let engine = TextMeasurer()
         var layouts: [TextLayout] = []

@@ -51,7 +51,7 @@ enum StyleFields {
         StyleField(json: "maxLines", option: "max-lines", valueName: "n", kind: .int, help: "Keep at most n lines (0 = unlimited).") { r, v in r.style.maxLines = v.int; return nil },
         StyleField(json: "lineBreakMode", option: "line-break-mode", valueName: "mode", kind: .string,
                    help: "wordWrapping, charWrapping, clipping, truncatingHead, truncatingMiddle or truncatingTail.") { r, v in
-            guard let mode = LineBreakMode(rawValue: v.string) else { return "unknown lineBreakMode '\(v.string)'" }
+            guard let mode = LineBreakMode(rawValue: v.string) else { return "unknown lineBreakMode '\(v.string)' (one of \(LineBreakMode.allCases.map(\.rawValue).joined(separator: ", ")))" }
             r.style.lineBreakMode = mode
             return nil
         },
@@ -62,7 +62,7 @@ enum StyleFields {
         StyleField(json: "heightLimit", option: "height-limit", valueName: "points", kind: .double, help: "Bounding height: an upper bound, lines that do not fit are dropped.") { r, v in r.style.heightLimit = v.double; return nil },
         StyleField(json: "compatibility", option: "compatibility", valueName: "profile", kind: .string,
                    help: "Follow whose conventions where engines differ: standard, pango or chromium. (default: standard)") { r, v in
-            guard let c = Compatibility(rawValue: v.string) else { return "unknown compatibility '\(v.string)'" }
+            guard let c = Compatibility(rawValue: v.string) else { return "unknown compatibility '\(v.string)' (one of \(Compatibility.allCases.map(\.rawValue).joined(separator: ", ")))" }
             r.style.compatibility = c
             return nil
         },
@@ -94,7 +94,11 @@ enum StyleFields {
     }
 
     /// The request given by command-line options (defaults for every input line).
-    static func defaults(from args: ParsedArguments) -> CellRequest {
+    /// The request the command-line options describe.
+    ///
+    /// - Throws: a usage error (exit 64) for an option value a style cannot take (an unknown
+    ///   line break mode or profile), rather than measuring with the default in silence.
+    static func defaults(from args: ParsedArguments) throws(UsageError) -> CellRequest {
         var r = CellRequest()
         r.style.font.families = FontDescriptor.defaultFamilies
         for f in all {
@@ -107,7 +111,9 @@ enum StyleFields {
             case .string: value = .string(args.string(name) ?? "")
             case .stringList: value = .strings((args.list(name) ?? []).map { $0.trimmingSpaces })
             }
-            _ = f.apply(&r, value)
+            if let problem = f.apply(&r, value) {
+                throw args.invalidValue(of: name, problem)
+            }
         }
         if args.isGiven("line-height"), let h = args.double("line-height") {
             r.style.minimumLineHeight = h

@@ -21,16 +21,16 @@ do {
     case .run(let args):
         switch args.subcommand {
         case "measure":
-            var command = MeasureCommand(args: args)
+            var command = try MeasureCommand(args: args)
             do {
                 status = try command.run()
             } catch {
                 Output.standardError("plumb: \(error)\n")
                 status = 1
             }
-        case "layout": status = LayoutCommand.run(args)
+        case "layout": status = try LayoutCommand.run(args)
         case "fonts": status = FontsCommand.run(args)
-        case "render": status = RenderCommand.run(args)
+        case "render": status = try RenderCommand.run(args)
         default:
             print(CommandLineParser.helpText(for: root, path: ["plumb"]))
             status = 0

@@ -142,6 +142,17 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains("unknown option '--bogus'"))
         XCTAssertEqual(try run(["measure", "--size", "big"]).status, 64)
         XCTAssertTrue(try run(["--version"]).stdout.contains("0.1.0"))
+        // A value that parses but names nothing is a usage error too, in every command that
+        // takes style options: never a measurement with the default in silence.
+        for command in [["measure", "-"], ["layout", "x"], ["render", "x", "-o", "/dev/null"]] {
+            let mode = try run(command + ["--line-break-mode", "bogus"], input: Data())
+            XCTAssertEqual(mode.status, 64, "\(command)")
+            XCTAssertTrue(mode.stderr.contains("--line-break-mode: unknown lineBreakMode 'bogus' (one of wordWrapping,"), mode.stderr)
+            let profile = try run(command + ["--compatibility", "webkit"], input: Data())
+            XCTAssertEqual(profile.status, 64, "\(command)")
+            XCTAssertTrue(profile.stderr.contains("unknown compatibility 'webkit' (one of standard, pango, chromium)"), profile.stderr)
+            XCTAssertTrue(profile.stdout.isEmpty, profile.stdout)
+        }
     }
 
     func testLayoutExplainsTheHeight() throws {
