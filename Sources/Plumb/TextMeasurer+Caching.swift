@@ -73,7 +73,7 @@ extension TextMeasurer {
     static func cellKeys(
         _ text: borrowing String, cacheable: Bool, fingerprint: CacheKey, width: Double, scale: Double
     ) -> CellKeys? {
-        guard cacheable, !text.isEmpty, !scale.isNaN, scale > 0, scale <= 100, scale.isFinite,
+        guard cacheable, !text.isEmpty, scale >= Sanitizer.minimumScale, scale <= Sanitizer.maximumScale,
             !width.isNaN, width > 0
         else { return nil }
         let lw = snap(.points(width), scale: scale)

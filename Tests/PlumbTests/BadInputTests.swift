@@ -56,6 +56,38 @@ import Testing
         }
     }
 
+    /// Below 0.01 a device pixel is over 100 pt: every height would snap to the grid line at
+    /// 0 (a two-line text measured 0 pt tall at 1e-9 before the clamp).
+    @Test func tinyScalesAreClampedWithAWarning() {
+        for scale in [1e-9, 0.001, Double.leastNonzeroMagnitude] {
+            let m = engine.measure("Hello world", style: style15(), width: 60, scale: scale)
+            #expect(m.isFallback, "\(scale)")
+            #expect(m.warnings.contains(.invalidScale(scale, replacement: 0.01)), "\(scale)")
+            #expect(m.lineCount == 2 && m.height == 100, "\(scale): \(m)")  // 41 pt → one 100-pt device pixel
+            assertSane(m, scale: 0.01)
+        }
+        let ok = engine.measure("Hello world", style: style15(), width: 60, scale: 0.5)
+        #expect(!ok.isFallback && ok.height == 42)  // 41 pt on a 2-pt grid
+    }
+
+    /// A negative or NaN height limit means no limit, with a warning; 0 and ∞ are the usual
+    /// ways to say "no limit" and pass silently.
+    @Test func invalidHeightLimitsMeanNoLimitWithAWarning() {
+        let unlimited = engine.measure("a\nb\nc", style: style15(), width: 300)
+        for limit in [-5, Double.nan, -Double.infinity] {
+            var s = style15()
+            s.heightLimit = limit
+            let m = engine.measure("a\nb\nc", style: s, width: 300)
+            #expect(m.isFallback && m.lineCount == 3 && m.height == unlimited.height, "\(limit)")
+            #expect(m.warnings.contains { if case .invalidValue(field: "heightLimit", _) = $0 { true } else { false } }, "\(limit)")
+        }
+        for limit in [0, Double.infinity] {
+            var s = style15()
+            s.heightLimit = limit
+            #expect(engine.measure("a\nb\nc", style: s, width: 300) == unlimited, "\(limit)")
+        }
+    }
+
     @Test func unknownFamiliesAreSkippedWithAWarning() {
         let m = engine.measure("Hello", style: style15(["No Such Font 42", "Noto Sans"]), width: 300)
         #expect(m.warnings.contains(.unknownFontFamily("No Such Font 42")))

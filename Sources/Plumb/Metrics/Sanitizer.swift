@@ -30,10 +30,14 @@ enum LayoutWidth: Hashable, Sendable {
 ///
 /// Rules: font size NaN/∞/≤ 0 → 17 pt; sizes above 10,000 pt are capped; spacings and line
 /// heights NaN/∞/negative → 0; letter spacing NaN/∞ → 0 (negative is allowed); tab interval
-/// NaN/∞/≤ 0 → 28; negative maxLines → 0; scale NaN/∞/≤ 0 → 2 (capped at 100); height limit
-/// nil/NaN/∞/≤ 0/> 10⁹ → unlimited; weight clamped to 1...1000.
+/// NaN/∞/≤ 0 → 28; negative maxLines → 0; scale NaN/∞/≤ 0 → 2, otherwise clamped to
+/// 0.01...100 (below 0.01 a device pixel is over 100 pt, and every height would snap to a
+/// grid line at 0 or beyond); height limit nil/0/∞/> 10⁹ → unlimited, NaN or negative →
+/// unlimited with a warning; weight clamped to 1...1000.
 enum Sanitizer {
     static let defaultScale = 2.0
+    static let minimumScale = 0.01
+    static let maximumScale = 100.0
     static let maximumFontSize = 10_000.0
     static let maximumLength = 1e7
     static let unlimitedHeightThreshold = 1e9
@@ -79,8 +83,12 @@ enum Sanitizer {
             maxLines = 0
         }
         var heightLimit = Double.infinity
-        if let h = style.heightLimit, h.isFinite, h > 0, h <= unlimitedHeightThreshold {
-            heightLimit = h
+        if let h = style.heightLimit {
+            if h.isNaN || h < 0 {
+                warnings.append(.invalidValue(field: "heightLimit", description: "\(h) is invalid; used no limit"))
+            } else if h > 0, h <= unlimitedHeightThreshold {
+                heightLimit = h
+            }
         }
         return SanitizedStyle(
             font: font, lineSpacing: length(style.lineSpacing, "lineSpacing"),
@@ -108,9 +116,13 @@ enum Sanitizer {
             warnings.append(.invalidScale(scale, replacement: defaultScale))
             return defaultScale
         }
-        if scale > 100 {
-            warnings.append(.invalidScale(scale, replacement: 100))
-            return 100
+        if scale > maximumScale {
+            warnings.append(.invalidScale(scale, replacement: maximumScale))
+            return maximumScale
+        }
+        if scale < minimumScale {
+            warnings.append(.invalidScale(scale, replacement: minimumScale))
+            return minimumScale
         }
         return scale
     }

@@ -7,7 +7,7 @@ public enum MeasureWarning: Hashable, Sendable, CustomStringConvertible {
     case unmeasurableWidth(Double)
     /// The font size was NaN, ∞ or ≤ 0 and was replaced.
     case invalidFontSize(Double, replacement: Double)
-    /// The scale was NaN, ∞ or ≤ 0 and was replaced.
+    /// The scale was NaN, ∞, ≤ 0 or outside 0.01...100 and was replaced.
     case invalidScale(Double, replacement: Double)
     /// A spacing or line-height field was NaN, ∞ or negative and was treated as 0.
     case invalidSpacing(field: String, value: Double)

@@ -27,8 +27,9 @@ public struct TextStyle: Hashable, Sendable {
     public var maxLines: Int = 0
     public var lineBreakMode: LineBreakMode = .wordWrapping
     public var options: DrawingOptions = .standard
-    /// The bounding box height: an upper bound, never a target. `nil`, ∞, NaN, ≤ 0 or
-    /// absurdly large values mean unlimited.
+    /// The bounding box height: an upper bound, never a target. `nil`, 0, ∞ and values above
+    /// 10⁹ mean unlimited; NaN or a negative value also, with a warning (the result is flagged
+    /// as a fallback).
     public var heightLimit: Double? = nil
     /// Whose conventions to follow where engines differ (default: Plumb's own).
     public var compatibility: Compatibility = .standard
