@@ -69,6 +69,13 @@ final class NaiveBaseline {
 /// `--only SUBSTRING` runs just the matching scenarios (for quick iterations).
 nonisolated(unsafe) var onlyFilter: String? = nil
 
+/// Whether `--only` selects scenarios whose names start with `prefix` (so their set-up, e.g.
+/// a 64 MiB table, is skipped otherwise).
+func selected(_ prefix: String) -> Bool {
+    guard let only = onlyFilter else { return true }
+    return prefix.contains(only) || only.hasPrefix(prefix)
+}
+
 struct Report {
     struct Row { var name: String; var median: Double; var min: Double; var max: Double }
     let cellCount: Int

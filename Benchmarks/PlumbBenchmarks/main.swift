@@ -94,14 +94,14 @@ let cores = ProcessInfo.processInfo.activeProcessorCount
 // long one shows whether the machine's second core is available during this run at all (a
 // stretch where it is not shows up here as well as in the batch rows); the short one, what a
 // naive even split gets when Dispatch's helper starts late and the caller waits for it.
-for (label, target) in [("0.2 ms", 200_000.0), ("40 ms", 40_000_000.0)] {
+for (label, target) in [("0.2 ms", 200_000.0), ("40 ms", 40_000_000.0)] where selected("control: \(label) of arithmetic") {
     let steps = ArithmeticControl.steps(forNanoseconds: target)
     report.addPair("control: \(label) of arithmetic, 1 worker(s)", "control: \(label) of arithmetic, \(cores) worker(s)",
                    ratioName: "control: \(label) of arithmetic, \(cores) workers vs 1", runs: runs, cells: 1,
                    { ArithmeticControl.run(steps: steps, workers: 1) }, { ArithmeticControl.run(steps: steps, workers: cores) })
 }
 
-do {
+if selected("control: 40 ms of cache-missing loads") {
     let steps = MemoryControl.steps(forNanoseconds: 40_000_000)
     report.addPair("control: 40 ms of cache-missing loads, 1 worker(s)", "control: 40 ms of cache-missing loads, \(cores) worker(s)",
                    ratioName: "control: 40 ms of cache-missing loads, \(cores) workers vs 1", runs: runs, cells: 1,
@@ -114,7 +114,7 @@ addBatchScenarios("", texts)
 // A batch of 4,000 warm cells is ~0.25 ms of work, comparable to the time this VM takes to
 // wake its second vCPU from idle (see README); at 40,000 rows that start-up is amortised.
 let feed = (0..<40_000).map { texts[$0 % texts.count] + " #\($0 / texts.count)" }
-if onlyFilter == nil || "batch warm, 40,000 rows batch re-layout, 40,000 rows".contains(onlyFilter!) {
+if selected("batch warm, 40,000 rows") || selected("batch re-layout, 40,000 rows") {
     _ = try! engine.heights(for: feed, style: style, width: 320)
 }
 addBatchScenarios("40,000 rows, ", feed)
