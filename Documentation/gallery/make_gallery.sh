@@ -19,6 +19,8 @@ render gradient "Gradient text 🌈 where the emoji keep their own colors 😀�
   --size 20 --width 220 --gradient "#ff2d55,#5856d6,30"
 render scroll-fade "A scrollable text view whose bottom edge fades: the text is laid out at its full content height and shown through a viewport. Lines keep going below the edge of the view, and the fade hints that there is more to read." \
   --size 15 --width 220 --viewport 90 --fade-edge 30 --fade-side bottom
+render right-to-left "שלום עולם, זה טקסט 123 בעברית (עם סוגריים) and English words at the end" \
+  --families "Noto Sans,Noto Sans Hebrew" --size 17 --width 220 --line-spacing 6 --fade-last-line 40 --overlays lines,baselines
 render private-reading "Every line is covered except the one under the finger. The hit test maps a touch in a line-spacing or paragraph gap to the line above it." \
   --size 15 --width 220 --line-spacing 8 --cover-lines --reveal-at-y 40
 "$PLUMB" render Documentation/examples/cells.jsonl --width 300 --overlays boxes -o "$OUT/list.svg"
@@ -38,6 +40,7 @@ embedded PNGs, every position from Plumb's layout). Regenerate with
 | Last-line fade (`--fade-last-line 60`) | ![](gallery/fade-last-line.svg) |
 | Gradient text, emoji keep their colors | ![](gallery/gradient.svg) |
 | Scroll fade (`--viewport 90 --fade-edge 30`) | ![](gallery/scroll-fade.svg) |
+| Right to left: Hebrew with a number, brackets and English, lines on the right, the fade at the left end (`--fade-last-line 40`) | ![](gallery/right-to-left.svg) |
 | Private reading (`--cover-lines --reveal-at-y 40`) | ![](gallery/private-reading.svg) |
 | A list of the sample cells, each row as tall as measured | ![](gallery/list.svg) |
 MD

@@ -3,6 +3,9 @@
 #include <unicode/ubrk.h>
 #include <unicode/utext.h>
 #include <unicode/uversion.h>
+#include <unicode/ubidi.h>
+#include <unicode/uchar.h>
+#include <unicode/utf8.h>
 
 struct plumb_breaker {
     UBreakIterator *line;
@@ -75,3 +78,85 @@ int32_t plumb_breaker_grapheme_breaks(plumb_breaker *b, const uint8_t *utf8, int
 }
 
 const char *plumb_icu_version(void) { return U_ICU_VERSION; }
+
+int32_t plumb_bidi_first_strong(const uint8_t *utf8, int32_t length) {
+    int32_t i = 0, isolates = 0;
+    while (i < length) {
+        UChar32 c;
+        U8_NEXT_OR_FFFD(utf8, i, length, c);
+        switch (u_charDirection(c)) {
+        case U_LEFT_TO_RIGHT_ISOLATE:
+        case U_RIGHT_TO_LEFT_ISOLATE:
+        case U_FIRST_STRONG_ISOLATE:
+            isolates++;
+            break;
+        case U_POP_DIRECTIONAL_ISOLATE:
+            if (isolates > 0) isolates--;
+            break;
+        case U_LEFT_TO_RIGHT:
+            if (isolates == 0) return 0;
+            break;
+        case U_RIGHT_TO_LEFT:
+        case U_RIGHT_TO_LEFT_ARABIC:
+            if (isolates == 0) return 1;
+            break;
+        default:
+            break;
+        }
+    }
+    return -1;
+}
+
+int32_t plumb_bidi_visual_runs(const uint8_t *utf8, int32_t length, uint8_t rtl,
+                               int32_t *starts, int32_t *ends, uint8_t *rtl_runs,
+                               int32_t capacity, int32_t *status) {
+    *status = 0;
+    if (length <= 0) return 0;
+    // UTF-16 copy of the line, and for every UTF-16 unit the byte offset it starts at.
+    UChar *text = malloc(sizeof(UChar) * (size_t)(length + 1));
+    int32_t *byte_of = malloc(sizeof(int32_t) * (size_t)(length + 2));
+    if (!text || !byte_of) {
+        free(text);
+        free(byte_of);
+        *status = U_MEMORY_ALLOCATION_ERROR;
+        return -1;
+    }
+    int32_t units = 0;
+    for (int32_t i = 0; i < length;) {
+        int32_t start = i;
+        UChar32 c;
+        U8_NEXT_OR_FFFD(utf8, i, length, c);
+        if (U_IS_BMP(c)) {
+            byte_of[units] = start;
+            text[units++] = (UChar)c;
+        } else {
+            byte_of[units] = start;
+            text[units++] = U16_LEAD(c);
+            byte_of[units] = start;
+            text[units++] = U16_TRAIL(c);
+        }
+    }
+    byte_of[units] = length;
+    UErrorCode code = U_ZERO_ERROR;
+    UBiDi *bidi = ubidi_openSized(units, 0, &code);
+    int32_t count = -1;
+    if (U_SUCCESS(code)) ubidi_setPara(bidi, text, units, rtl ? 1 : 0, NULL, &code);
+    if (U_SUCCESS(code)) count = ubidi_countRuns(bidi, &code);
+    if (U_SUCCESS(code)) {
+        if (count > capacity) count = capacity;
+        for (int32_t r = 0; r < count; r++) {
+            int32_t logical = 0, run_length = 0;
+            UBiDiDirection d = ubidi_getVisualRun(bidi, r, &logical, &run_length);
+            starts[r] = byte_of[logical];
+            ends[r] = byte_of[logical + run_length];
+            rtl_runs[r] = d == UBIDI_RTL ? 1 : 0;
+        }
+    } else {
+        *status = code;
+        count = -1;
+    }
+    if (bidi) ubidi_close(bidi);
+    free(text);
+    free(byte_of);
+    return count;
+}

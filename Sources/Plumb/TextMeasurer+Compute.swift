@@ -7,6 +7,9 @@ struct ComputeResult: Sendable {
     var scale: Double
     var fontSize: Double = 0
     var tabInterval: Double = 28
+    /// The width lines were broken at, and where they sit in it (geometry only).
+    var layoutWidth: LayoutWidth = .unmeasurable
+    var alignment: TextAlignment = .natural
 }
 
 extension TextMeasurer {
@@ -63,7 +66,8 @@ extension TextMeasurer {
                         size: size, lineCount: layout.lineCount, isTruncated: layout.isTruncated,
                         warnings: warnings),
                     layout: layout, prepared: prepared, exactHeight: height, scale: scale,
-                    fontSize: s.font.size, tabInterval: s.tabInterval)
+                    fontSize: s.font.size, tabInterval: s.tabInterval, layoutWidth: layoutWidth,
+                    alignment: style.style.alignment)
             }
         }
     }
@@ -138,6 +142,18 @@ extension TextMeasurer {
         return minY.isFinite ? max(0, maxY - minY) : 0
     }
 
+    /// A line's x in a box of `box` points. A line wider than the box (an overflow the
+    /// chromium profile allows by 1/64 px, or clipping) starts at 0 whatever the alignment.
+    static func lineX(usedWidth: Double, box: Double, alignment: TextAlignment, direction: TextDirection) -> Double {
+        let free = max(0, box - usedWidth)
+        switch alignment {
+        case .left: return 0
+        case .right: return free
+        case .center: return free / 2
+        case .natural: return direction == .rightToLeft ? free : 0
+        }
+    }
+
     /// Turns a computed layout into public geometry (string indexes, scalar offsets, rects).
     func makeLayout(_ text: String, _ r: ComputeResult) -> TextLayout {
         guard let layout = r.layout, let prepared = r.prepared else {
@@ -155,6 +171,9 @@ extension TextMeasurer {
             let p = prepared.paragraphs[Int(paragraph)]
             return g < p.graphemeEnd ? Int(prepared.graphemeStarts[Int(g)]) : Int(p.byteEnd)
         }
+        // The box lines are aligned in: the layout width, or the widest line when unconstrained.
+        let boxWidth: Double
+        if case .points(let w) = r.layoutWidth { boxWidth = w } else { boxWidth = layout.widestLine }
         let lines = layout.lines.map { line -> LayoutLine in
             let start = byteStart(line.box)
             let end = line.box.graphemeStart < line.box.graphemeEnd
@@ -171,14 +190,16 @@ extension TextMeasurer {
                     placement: t.placement, head: index(start)..<index(max(start, headEnd)),
                     tail: index(tailStart)..<index(max(tailStart, tailEnd)), ellipsisWidth: t.ellipsisWidth)
             }
+            let direction = prepared.paragraphs[Int(line.box.paragraph)].direction
+            let x = Self.lineX(usedWidth: line.box.usedWidth, box: boxWidth, alignment: r.alignment, direction: direction)
             return LayoutLine(
                 range: index(start)..<index(end), scalarRange: scalarStart..<scalarEnd,
                 utf8Range: start..<end,
-                rect: Rect(x: 0, y: line.y, width: line.box.usedWidth, height: line.height),
+                rect: Rect(x: x, y: line.y, width: line.box.usedWidth, height: line.height),
                 usedWidth: line.box.usedWidth, hangingWidth: line.box.hangingWidth,
                 baseline: line.y + line.baselineOffset, naturalHeight: line.naturalHeight,
                 gapAfter: line.gapAfter, endsParagraph: line.box.endsParagraph,
-                truncation: truncation)
+                direction: direction, truncation: truncation)
         }
         // Which graphemes each line draws (a truncated line: head, ellipsis, tail).
         let drawn = layout.lines.map { line -> (visible: [Range<Int32>], hasEllipsis: Bool) in

@@ -39,7 +39,8 @@ enum LayoutCommand {
             out.append("line \(i + 1): \(shown.debugDescription)")
             out.append("  scalars \(line.scalarRange.lowerBound)..<\(line.scalarRange.upperBound), width \(num(line.usedWidth))"
                 + (line.hangingWidth > 0 ? " (+\(num(line.hangingWidth)) hanging)" : ""))
-            out.append("  rect (x \(num(line.rect.x)), y \(num(line.rect.y)), w \(num(line.rect.width)), h \(num(line.rect.height))), baseline \(num(line.baseline))")
+            out.append("  rect (x \(num(line.rect.x)), y \(num(line.rect.y)), w \(num(line.rect.width)), h \(num(line.rect.height))), baseline \(num(line.baseline))"
+                + (line.direction == .rightToLeft ? ", right to left" : ""))
             let natural = line.naturalHeight == line.rect.height ? "natural" : "natural \(num(line.naturalHeight)) → \(num(line.rect.height)) after multiple/min/max"
             out.append("  height \(num(line.rect.height)) (\(natural))" + (line.gapAfter > 0 ? ", gap after \(num(line.gapAfter))" : "")
                 + (line.endsParagraph ? ", ends paragraph" : ""))

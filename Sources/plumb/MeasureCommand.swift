@@ -197,6 +197,7 @@ struct MeasureCommand {
                     out.endArray()
                     out.field("baseline", line.baseline)
                     out.field("usedWidth", line.usedWidth)
+                    if line.direction == .rightToLeft { out.field("rtl", true) }
                     out.endObject()
                 }
                 out.endArray()

@@ -60,6 +60,14 @@ enum StyleFields {
         StyleField(json: "usesDeviceMetrics", option: "device-metrics", valueName: "", kind: .bool, help: "Measure glyph ink bounds instead of line boxes.") { r, v in r.style.options.set(.usesDeviceMetrics, v.bool); return nil },
         StyleField(json: "truncatesLastVisibleLine", option: nil, valueName: "", kind: .bool, help: "") { r, v in r.style.options.set(.truncatesLastVisibleLine, v.bool); return nil },
         StyleField(json: "heightLimit", option: "height-limit", valueName: "points", kind: .double, help: "Bounding height: an upper bound, lines that do not fit are dropped.") { r, v in r.style.heightLimit = v.double; return nil },
+        StyleField(json: "alignment", option: "alignment", valueName: "alignment", kind: .string,
+                   help: "Where lines sit in the box (line rects only, never heights): natural, left, right or center. (default: natural)") { r, v in
+            guard let a = TextAlignment(rawValue: v.string) else {
+                return "unknown alignment '\(v.string)' (one of \(TextAlignment.allCases.map(\.rawValue).joined(separator: ", ")))"
+            }
+            r.style.alignment = a
+            return nil
+        },
         StyleField(json: "compatibility", option: "compatibility", valueName: "profile", kind: .string,
                    help: "Follow whose conventions where engines differ: standard, pango or chromium. (default: standard)") { r, v in
             guard let c = Compatibility(rawValue: v.string) else { return "unknown compatibility '\(v.string)' (one of \(Compatibility.allCases.map(\.rawValue).joined(separator: ", ")))" }

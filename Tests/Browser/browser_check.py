@@ -136,6 +136,41 @@ def main():
     tinted = sum(1 for xy in text_box if grad.getpixel(xy)[0] - grad.getpixel(xy)[1] > 60)
     c.expect(tinted > 50, "text glyphs take the gradient (%d tinted pixels)" % tinted)
 
+    # 5. Right to left: the lines of a Hebrew paragraph end at the box's right edge (natural
+    #    alignment), each line's ink stays inside its own rect, and the last line fades
+    #    towards its left end, where it ends.
+    text = "שלום עולם, זה טקסט 123 בעברית (עם סוגריים) and English words at the end"
+    style = ["--families", "Noto Sans,Noto Sans Hebrew", "--size", "17", "--width", "220", "--line-spacing", "8"]
+    plain, _ = c.render("rtl", text, style)
+    faded, _ = c.render("rtl-fade", text, style + ["--fade-last-line", "40"])
+    lines = c.geometry(text, style)
+    c.expect(len(lines) >= 3 and all(b.get("rtl") for b in lines)
+             and all(abs(b["rect"][0] + b["rect"][2] - 220) < 0.01 for b in lines),
+             "right-to-left lines end at the box's right edge (%s)" % [round(b["rect"][0], 2) for b in lines])
+    outside = 0
+    for y in range(plain.height):
+        for x in range(plain.width):
+            if darkness(plain.getpixel((x, y))) < 100:
+                continue
+            ly, lx = y / SCALE - PAD, x / SCALE - PAD
+            if not any(b["rect"][1] - 1 <= ly <= b["rect"][1] + b["rect"][3] + 1
+                       and b["rect"][0] - 1 <= lx <= b["rect"][0] + b["rect"][2] + 1 for b in lines):
+                outside += 1
+    c.expect(outside == 0, "right-to-left ink inside each line's own rect (%d dark pixels outside)" % outside)
+    last = lines[-1]
+    x0, top, bottom = last["rect"][0], px(last["rect"][1]), px(last["rect"][1] + last["rect"][3])
+    ratios = []
+    for q in range(4):
+        xs = range(px(x0 + q * 10), px(x0 + (q + 1) * 10))
+        ink_plain = sum(darkness(plain.getpixel((x, y))) for x in xs for y in range(top, bottom))
+        ink_faded = sum(darkness(faded.getpixel((x, y))) for x in xs for y in range(top, bottom))
+        ratios.append(ink_faded / ink_plain if ink_plain else 1.0)
+    c.expect(all(r1 <= r2 + 0.02 for r1, r2 in zip(ratios, ratios[1:])) and ratios[0] < 0.35 and ratios[-1] > 0.6,
+             "right-to-left fade rises from the line's left end over 40 pt (%s)" % ", ".join("%.2f" % r for r in ratios))
+    rest = max(max(abs(p - q) for p, q in zip(plain.getpixel((x, y)), faded.getpixel((x, y))))
+               for y in range(top, bottom) for x in range(px(x0 + 40) + 2, px(220)))
+    c.expect(rest <= 2, "the rest of the last line is untouched (max difference %d)" % rest)
+
     print("%d check(s) failed" % len(c.failures) if c.failures else "all browser checks passed")
     return 1 if c.failures else 0
 

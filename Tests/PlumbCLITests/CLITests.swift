@@ -87,6 +87,28 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(o["height"] as? Double, 77.5)
     }
 
+    /// Alignment moves line boxes (never heights); right-to-left lines say so.
+    func testAlignmentAndDirectionInLineBoxes() throws {
+        let lines = [#"{"text":"ab cd","width":100,"size":15}"#,
+                     #"{"text":"ab cd","width":100,"size":15,"alignment":"center"}"#,
+                     #"{"text":"שלום","width":100,"size":15,"families":["Noto Sans","Noto Sans Hebrew"]}"#]
+        let r = try run(["measure", "--lines", "--alignment", "right"], input: Data((lines.joined(separator: "\n") + "\n").utf8))
+        XCTAssertEqual(r.status, 0, r.stdout)
+        func box(_ i: Int) throws -> [String: Any] {
+            try XCTUnwrap((try r.json(i)["lineBoxes"] as? [[String: Any]])?.first)
+        }
+        let right = try XCTUnwrap(try box(0)["rect"] as? [Double])
+        let center = try XCTUnwrap(try box(1)["rect"] as? [Double])
+        XCTAssertEqual(right[0] + right[2], 100, accuracy: 0.01)
+        XCTAssertEqual(center[0] * 2 + center[2], 100, accuracy: 0.01)
+        XCTAssertEqual(try r.json(0)["height"] as? Double, try r.json(1)["height"] as? Double)
+        XCTAssertNil(try box(0)["rtl"])
+        XCTAssertEqual(try box(2)["rtl"] as? Bool, true)
+        let bad = try run(["measure", "--alignment", "justified"], input: Data())
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.stderr.contains("unknown alignment 'justified' (one of natural, left, right, center)"), bad.stderr)
+    }
+
     func testCommandLineDefaultsAndPerLineOverrides() throws {
         let input = Data((#"{"text":"a\nb"}"# + "\n" + #"{"text":"a\nb","lineSpacing":0}"# + "\n").utf8)
         let r = try run(["measure", "--size", "15", "--line-spacing", "8", "--width", "300"], input: input)

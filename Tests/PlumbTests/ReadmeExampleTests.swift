@@ -11,7 +11,7 @@ import Testing
 
         let one = plumb.measure("Hello, 世界", style: style, width: 200)     // size, lineCount, warnings
         let layout = plumb.layout("Hello, 世界", style: style, width: 200)   // + per-line geometry
-        layout.lastLineRect        // fade mask over the end of the last line
+        layout.lastLineRect        // fade mask over the end of the last line (its left end if right to left)
         layout.lineIndex(atY: 31)  // which line a touch is on (a gap belongs to the line above)
 
         let heights = try plumb.heights(for: ["a", "b", "c"], style: style, width: 375)  // all cores

@@ -72,6 +72,42 @@ import Testing
         #expect(number(clamped["x"]) == 0 && abs(number(clamped["width"]) - last.usedWidth) < 0.001)
     }
 
+    /// A right-to-left paragraph: lines sit on the right (natural alignment), runs are drawn
+    /// in visual order, and the last line's end — its left edge — fades.
+    @Test func rightToLeftLinesAreDrawnInVisualOrderAndFadeAtTheirLeftEnd() throws {
+        var s = style15(BidiTests.hebrew)
+        s.lineSpacing = 4
+        let layout = engine.layout("שלום עולם abc 123 (טקסט) ועוד מילים בסוף", style: s, width: 160)
+        #expect(layout.lineCount >= 2 && layout.lines.allSatisfy { $0.direction == .rightToLeft })
+        let placed = GlyphPlacer.glyphs(of: layout)
+        for (i, line) in layout.lines.enumerated() {
+            // Every glyph starts inside the line's rect, or in the hanging whitespace left of it.
+            for g in placed[i] {
+                #expect(g.x >= line.rect.x - line.hangingWidth - 1e-6 && g.x < line.rect.maxX + 1e-6, "line \(i): \(g.x) vs \(line.rect)")
+            }
+            #expect(zip(placed[i], placed[i].dropFirst()).allSatisfy { $0.x <= $1.x + 1e-9 }, "line \(i) not left to right")
+        }
+        // Line 1: "שלום עולם abc 123 (" … — the Latin run and the number sit left of the
+        // Hebrew words they follow; the first word (שלום) is rightmost, drawn as HarfBuzz
+        // shapes it right to left.
+        let first = placed[0]
+        let latin = first.filter { $0.font.familyName == "Noto Sans" }
+        let hebrew = first.filter { $0.font.familyName == "Noto Sans Hebrew" }
+        #expect(!latin.isEmpty && !hebrew.isEmpty)
+        let shalom = Array("שלום".utf8).withUnsafeBufferPointer { Shaper().glyphs($0, font: hebrew[0].font, direction: .rightToLeft) }
+        #expect(hebrew.suffix(shalom.count).map(\.glyph) == shalom.map(\.id))
+        #expect(latin.map(\.x).max()! < hebrew.suffix(shalom.count).map(\.x).min()!)
+
+        var o = RenderOptions()
+        o.fadeLastLine = 20
+        let all = try parse(SVGRenderer.render(layout, width: 160, options: o))
+        let fade = try #require(elements(all, "rect", class: "fade").first)
+        let last = try #require(layout.lines.last)
+        #expect(abs(number(fade["x"]) - last.rect.x) < 0.001 && abs(number(fade["width"]) - 20) < 0.001)
+        let gradient = try #require(all.first { $0.name == "linearGradient" && $0.attributes["id"] == "r0-fade-gradient" }?.attributes)
+        #expect(abs(number(gradient["x1"]) - (last.rect.x + 20)) < 0.001 && abs(number(gradient["x2"]) - last.rect.x) < 0.001)
+    }
+
     @Test func coversAreTheLineRectsExceptTheRevealedLine() throws {
         var s = style15()
         s.lineSpacing = 10

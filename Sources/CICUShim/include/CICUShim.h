@@ -37,4 +37,20 @@ int32_t plumb_breaker_grapheme_breaks(plumb_breaker *breaker, const uint8_t *utf
 /// The ICU version string of the linked library (e.g. "72.1"), for cache salts and reports.
 const char *plumb_icu_version(void);
 
+/// A paragraph's base direction by UAX #9 rules P2–P3: the bidi class of its first strong
+/// character (L → 0; R or AL → 1), skipping characters between an isolate initiator (LRI,
+/// RLI, FSI) and its matching PDI; -1 when there is none (the caller picks the default).
+/// Invalid UTF-8 bytes count as U+FFFD (neutral). Thread-safe.
+int32_t plumb_bidi_first_strong(const uint8_t *utf8, int32_t length);
+
+/// The visual runs of one line (UAX #9 through rule L2, by ICU's ubidi) in a paragraph of the
+/// given base direction (`rtl` 0 or 1), left to right: for each run, its UTF-8 byte range in
+/// `utf8` ([starts[i], ends[i])) and 1 in `rtl_runs[i]` when it reads right to left.
+/// Trailing whitespace takes the paragraph's direction (rule L1). Returns the number of runs
+/// (at most `capacity`; `length + 1` is always enough), or -1 on an ICU error with `*status`
+/// set. Thread-safe (allocates its own state).
+int32_t plumb_bidi_visual_runs(const uint8_t *utf8, int32_t length, uint8_t rtl,
+                               int32_t *starts, int32_t *ends, uint8_t *rtl_runs,
+                               int32_t capacity, int32_t *status);
+
 #endif

@@ -74,6 +74,8 @@ final class PreparedText: Sendable {
         var isSimple: Bool = false
         /// The font mask shared by every word, or 0 when words use different fonts.
         var uniformMask: UInt64 = 0
+        /// Base direction (UAX #9 P2–P3; left to right without a strong character).
+        var direction: TextDirection = .leftToRight
     }
 
     let fonts: [FontUse]

@@ -7,8 +7,10 @@ public struct LayoutLine: Hashable, Sendable {
     public var scalarRange: Range<Int>
     /// The same range as UTF-8 byte offsets.
     public var utf8Range: Range<Int>
-    /// The line box: x = 0, y includes all spacing above, width = used width, height = line
-    /// height (exact points, not rounded).
+    /// The line box: x from the style's alignment (0 for left-aligned lines), y includes all
+    /// spacing above, width = used width, height = line height (exact points, not rounded).
+    /// Hanging whitespace lies after the rect in the paragraph's direction: to its right in a
+    /// left-to-right paragraph, to its left in a right-to-left one.
     public var rect: Rect
     /// Width of the visible content (hanging trailing whitespace excluded; ellipsis included).
     public var usedWidth: Double
@@ -21,6 +23,9 @@ public struct LayoutLine: Hashable, Sendable {
     /// Space below this line before the next one (0 for the last line).
     public var gapAfter: Double
     public var endsParagraph: Bool
+    /// The base direction of the line's paragraph: where the line starts and ends visually
+    /// (a fade over a line's end covers its left edge in a right-to-left paragraph).
+    public var direction: TextDirection
     /// Set on a truncated last line: where the ellipsis is and which text stays visible.
     public var truncation: LineTruncation?
 }
@@ -62,7 +67,8 @@ public struct TextLayout: Sendable {
     public var lineCount: Int { lines.count }
 
     /// The last line's rect (width = used width): what a fade-out over the end of the last
-    /// line needs. `nil` when there are no lines.
+    /// line needs (its end is `maxX`, or `x` when `lines.last?.direction` is right to left).
+    /// `nil` when there are no lines.
     public var lastLineRect: Rect? { lines.last?.rect }
 
     /// The line a touch at `y` (points from the top of the text box) is on.
@@ -83,10 +89,14 @@ public struct TextLayout: Sendable {
         return lo
     }
 
-    /// Rects that cover each line (x = 0, the line's y and height, width = the line's used
-    /// width plus its hanging whitespace), for "cover every line but one" effects.
+    /// Rects that cover each line (the line's rect widened by its hanging whitespace, on the
+    /// side where it hangs), for "cover every line but one" effects.
     public var lineCoverRects: [Rect] {
-        lines.map { Rect(x: 0, y: $0.rect.y, width: $0.usedWidth + $0.hangingWidth, height: $0.rect.height) }
+        lines.map {
+            let hangsLeft = $0.direction == .rightToLeft
+            return Rect(x: hangsLeft ? $0.rect.x - $0.hangingWidth : $0.rect.x, y: $0.rect.y,
+                        width: $0.usedWidth + $0.hangingWidth, height: $0.rect.height)
+        }
     }
 
     /// The text of line `i` (materialised on demand).

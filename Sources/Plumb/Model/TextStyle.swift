@@ -33,6 +33,8 @@ public struct TextStyle: Hashable, Sendable {
     public var heightLimit: Double? = nil
     /// Whose conventions to follow where engines differ (default: Plumb's own).
     public var compatibility: Compatibility = .standard
+    /// Where lines sit in the box (x of each line's rect); never changes a height.
+    public var alignment: TextAlignment = .natural
 
     public init(font: FontDescriptor = FontDescriptor()) {
         self.font = font

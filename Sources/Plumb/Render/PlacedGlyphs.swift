@@ -9,13 +9,23 @@ struct PlacedGlyph: Sendable {
     let isEllipsis: Bool
 }
 
-/// Positions the glyphs of a layout from Plumb's own geometry: each line starts at x = 0 on its
-/// baseline; runs of one font are shaped for their glyphs and placed from the run's start; after
-/// each run the pen moves by the run's advances as the layout measured them, so drawing never
-/// drifts from the measured lines. Runs are placed in logical order and HarfBuzz returns each
-/// run in visual order, so a right-to-left run reads correctly on its own; lines that mix
-/// directions are not reordered (UAX #9 is not implemented — noted in Decisions.md).
+/// Positions the glyphs of a layout from Plumb's own geometry: each line starts at its rect's
+/// x (its alignment) on its baseline; runs of one font are shaped for their glyphs and placed
+/// from the run's start; after each run the pen moves by the run's advances as the layout
+/// measured them, so drawing never drifts from the measured lines.
+///
+/// Lines are drawn in visual order (UAX #9 through L2, ICU's ubidi): the line's bidi runs left
+/// to right, and inside a right-to-left run its font runs from the last to the first, each
+/// shaped right to left by HarfBuzz. A right-to-left paragraph's hanging whitespace sits left
+/// of the line's rect. A truncated line's head, ellipsis and tail follow the paragraph's
+/// direction and are reordered each on its own (not as one bidi paragraph).
 enum GlyphPlacer {
+    /// What a line draws, in logical order.
+    private enum Piece {
+        case graphemes(Range<Int32>)
+        case ellipsis
+    }
+
     static func glyphs(of layout: TextLayout) -> [[PlacedGlyph]] {
         guard let source = layout.rendering else { return [] }
         let p = source.prepared
@@ -24,12 +34,24 @@ enum GlyphPlacer {
         return text.withUTF8 { utf8 in
             layout.lines.enumerated().map { (i, line) -> [PlacedGlyph] in
                 var out: [PlacedGlyph] = []
-                var x = 0.0
                 let drawn = source.lineGraphemes[i]
+                var pieces: [Piece] = []
                 for (k, range) in drawn.visible.enumerated() {
-                    place(range, source, utf8, shaper, baseline: line.baseline, x: &x, into: &out)
-                    if drawn.hasEllipsis && k == 0 {
-                        placeEllipsis(p, source.fontSize, shaper, baseline: line.baseline, x: &x, into: &out)
+                    pieces.append(.graphemes(range))
+                    if drawn.hasEllipsis && k == 0 { pieces.append(.ellipsis) }
+                }
+                let tabs = tabWidths(pieces, p, interval: source.tabInterval)
+                let rtl = line.direction == .rightToLeft
+                var x = line.rect.x - (rtl ? line.hangingWidth : 0)
+                for piece in rtl ? pieces.reversed() : pieces {
+                    switch piece {
+                    case .ellipsis:
+                        placeEllipsis(p, source.fontSize, shaper, baseline: line.baseline, direction: line.direction, x: &x, into: &out)
+                    case .graphemes(let range):
+                        for run in visualRuns(range, p, utf8, paragraph: line.direction) {
+                            place(run.graphemes, direction: run.direction, source, utf8, shaper, tabs: tabs,
+                                  baseline: line.baseline, x: &x, into: &out)
+                        }
                     }
                 }
                 return out
@@ -37,59 +59,124 @@ enum GlyphPlacer {
         }
     }
 
-    private static func place(
-        _ range: Range<Int32>, _ source: RenderingSource, _ utf8: UnsafeBufferPointer<UInt8>,
-        _ shaper: Shaper, baseline: Double, x: inout Double, into out: inout [PlacedGlyph]
-    ) {
-        let p = source.prepared
-        let size = source.fontSize
-        var g = Int(range.lowerBound)
-        let end = Int(range.upperBound)
-        while g < end {
-            if p.flags[g].contains(.tab) {
-                x += advance(at: x, interval: source.tabInterval)
-                g += 1
-                continue
+    /// The widths of a line's tabs, from their logical positions (as the line breaker measured
+    /// them: to the next stop after the pen, counted from the line's start).
+    private static func tabWidths(_ pieces: [Piece], _ p: PreparedText, interval: Double) -> [Int32: Double] {
+        var widths: [Int32: Double] = [:]
+        var x = 0.0
+        for piece in pieces {
+            switch piece {
+            case .ellipsis: x += p.ellipsisWidth
+            case .graphemes(let range):
+                for g in range {
+                    if p.flags[Int(g)].contains(.tab) {
+                        let w = advance(at: x, interval: interval)
+                        widths[g] = w
+                        x += w
+                    } else {
+                        x += p.advances[Int(g)]
+                    }
+                }
             }
-            var runEnd = g + 1
-            while runEnd < end && !p.flags[runEnd].contains(.tab) && p.graphemeFonts[runEnd] == p.graphemeFonts[g] {
-                runEnd += 1
-            }
-            let font = p.fonts[Int(p.graphemeFonts[g])].font
-            let k = size / font.upem
-            let byteStart = Int(p.graphemeStarts[g])
-            let bytes = UnsafeBufferPointer(rebasing: utf8[byteStart..<Int(p.graphemeEnds[runEnd - 1])])
-            let runWidth = (g..<runEnd).reduce(0.0) { $0 + p.advances[$1] }
-            let shaped = shaper.glyphs(bytes, font: font)
-            // Letter spacing (and rounding) spread over the run's clusters.
-            let letterSpacing = runWidth - Double(shaped.reduce(0) { $0 + Int($1.advance) }) * k
-            let clusters = Set(shaped.map(\.cluster)).count
-            let extraPerCluster = clusters > 0 ? letterSpacing / Double(clusters) : 0
-            var pen = x
-            var lastCluster: UInt32? = nil
-            for s in shaped {
-                if let last = lastCluster, last != s.cluster { pen += extraPerCluster }
-                lastCluster = s.cluster
-                out.append(PlacedGlyph(
-                    font: font, glyph: s.id, x: pen + Double(s.xOffset) * k,
-                    baseline: baseline - Double(s.yOffset) * k, scale: k, isEllipsis: false))
-                pen += Double(s.advance) * k
-            }
-            x += runWidth
-            g = runEnd
+        }
+        return widths
+    }
+
+    /// The graphemes of `range` as bidi runs from left to right. A left-to-right paragraph
+    /// without a character from U+0590 on (where right-to-left scripts start) is one run,
+    /// without asking ICU.
+    private static func visualRuns(
+        _ range: Range<Int32>, _ p: PreparedText, _ utf8: UnsafeBufferPointer<UInt8>, paragraph: TextDirection
+    ) -> [(graphemes: Range<Int32>, direction: TextDirection)] {
+        guard !range.isEmpty else { return [] }
+        let start = Int(p.graphemeStarts[Int(range.lowerBound)])
+        let end = Int(p.graphemeEnds[Int(range.upperBound) - 1])
+        let bytes = UnsafeBufferPointer(rebasing: utf8[start..<end])
+        if paragraph == .leftToRight && !bytes.contains(where: { $0 >= 0xD6 }) {
+            return [(range, .leftToRight)]
+        }
+        // A grapheme belongs to the run that holds its first byte (runs split at characters,
+        // and a cluster's marks take their base's level).
+        return Bidi.visualRuns(bytes, paragraph: paragraph).compactMap { run in
+            var lo = range.lowerBound
+            while lo < range.upperBound && Int(p.graphemeStarts[Int(lo)]) - start < run.bytes.lowerBound { lo += 1 }
+            var hi = lo
+            while hi < range.upperBound && Int(p.graphemeStarts[Int(hi)]) - start < run.bytes.upperBound { hi += 1 }
+            return lo < hi ? (lo..<hi, run.direction) : nil
         }
     }
 
+    /// Places one bidi run: its font runs in logical order, or from the last to the first when
+    /// it reads right to left.
+    private static func place(
+        _ range: Range<Int32>, direction: TextDirection, _ source: RenderingSource, _ utf8: UnsafeBufferPointer<UInt8>,
+        _ shaper: Shaper, tabs: [Int32: Double], baseline: Double, x: inout Double, into out: inout [PlacedGlyph]
+    ) {
+        let p = source.prepared
+        // Font runs (tabs alone), in logical order.
+        var runs: [Range<Int>] = []
+        var g = Int(range.lowerBound)
+        let end = Int(range.upperBound)
+        while g < end {
+            var runEnd = g + 1
+            if !p.flags[g].contains(.tab) {
+                while runEnd < end && !p.flags[runEnd].contains(.tab) && p.graphemeFonts[runEnd] == p.graphemeFonts[g] {
+                    runEnd += 1
+                }
+            }
+            runs.append(g..<runEnd)
+            g = runEnd
+        }
+        if direction == .rightToLeft { runs.reverse() }
+        for run in runs {
+            if p.flags[run.lowerBound].contains(.tab) {
+                x += tabs[Int32(run.lowerBound)] ?? 0
+                continue
+            }
+            placeFontRun(run, direction: direction, source, utf8, shaper, baseline: baseline, x: &x, into: &out)
+        }
+    }
+
+    /// Shapes one run of one font and places its glyphs from `x`; moves `x` by the run's
+    /// measured advances.
+    private static func placeFontRun(
+        _ run: Range<Int>, direction: TextDirection, _ source: RenderingSource, _ utf8: UnsafeBufferPointer<UInt8>,
+        _ shaper: Shaper, baseline: Double, x: inout Double, into out: inout [PlacedGlyph]
+    ) {
+        let p = source.prepared
+        let font = p.fonts[Int(p.graphemeFonts[run.lowerBound])].font
+        let k = source.fontSize / font.upem
+        let bytes = UnsafeBufferPointer(rebasing: utf8[Int(p.graphemeStarts[run.lowerBound])..<Int(p.graphemeEnds[run.upperBound - 1])])
+        let runWidth = run.reduce(0.0) { $0 + p.advances[$1] }
+        // Left-to-right runs keep HarfBuzz's guess from the script (what measuring shaped).
+        let shaped = shaper.glyphs(bytes, font: font, direction: direction == .rightToLeft ? .rightToLeft : nil)
+        // Letter spacing (and rounding) spread over the run's clusters.
+        let letterSpacing = runWidth - Double(shaped.reduce(0) { $0 + Int($1.advance) }) * k
+        let clusters = Set(shaped.map(\.cluster)).count
+        let extraPerCluster = clusters > 0 ? letterSpacing / Double(clusters) : 0
+        var pen = x
+        var lastCluster: UInt32? = nil
+        for s in shaped {
+            if let last = lastCluster, last != s.cluster { pen += extraPerCluster }
+            lastCluster = s.cluster
+            out.append(PlacedGlyph(
+                font: font, glyph: s.id, x: pen + Double(s.xOffset) * k,
+                baseline: baseline - Double(s.yOffset) * k, scale: k, isEllipsis: false))
+            pen += Double(s.advance) * k
+        }
+        x += runWidth
+    }
+
     private static func placeEllipsis(
-        _ p: PreparedText, _ size: Double, _ shaper: Shaper, baseline: Double, x: inout Double,
-        into out: inout [PlacedGlyph]
+        _ p: PreparedText, _ size: Double, _ shaper: Shaper, baseline: Double, direction: TextDirection,
+        x: inout Double, into out: inout [PlacedGlyph]
     ) {
         let font = p.fonts[Int(p.ellipsisFont)].font
         let k = size / font.upem
         let bytes: [UInt8] = [0xE2, 0x80, 0xA6]
         bytes.withUnsafeBufferPointer { b in
             var pen = x
-            for s in shaper.glyphs(b, font: font) {
+            for s in shaper.glyphs(b, font: font, direction: direction == .rightToLeft ? .rightToLeft : nil) {
                 out.append(PlacedGlyph(font: font, glyph: s.id, x: pen + Double(s.xOffset) * k,
                                        baseline: baseline - Double(s.yOffset) * k, scale: k, isEllipsis: true))
                 pen += Double(s.advance) * k

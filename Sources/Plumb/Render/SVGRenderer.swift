@@ -82,14 +82,20 @@ public enum SVGRenderer {
             }
             var groupAttributes = ""
             if let fade = o.fadeLastLine, let last = layout.lines.last {
-                let used = last.usedWidth
-                let w = min(max(fade, 0), used)
-                let x0 = used - w
-                defs += "<linearGradient id=\"\(r)-fade-gradient\" gradientUnits=\"userSpaceOnUse\" x1=\"\(n(x0))\" y1=\"0\" x2=\"\(n(used))\" y2=\"0\"><stop offset=\"0\" stop-color=\"#fff\"/><stop offset=\"1\" stop-color=\"#000\"/></linearGradient>\n"
+                // The last `fade` points of the line's used width fade out towards its end: the
+                // right edge, or the left edge in a right-to-left paragraph; past the end (the
+                // hanging whitespace side) nothing shows.
+                let rect = last.rect
+                let w = min(max(fade, 0), rect.width)
+                let rtl = last.direction == .rightToLeft
+                let fadeX = rtl ? rect.x : rect.maxX - w
+                let (from, to) = rtl ? (rect.x + w, rect.x) : (rect.maxX - w, rect.maxX)
+                let (beyondX, beyondWidth) = rtl ? (-1000.0, rect.x + 1000) : (rect.maxX, max(0, boxWidth - rect.maxX) + 1000)
+                defs += "<linearGradient id=\"\(r)-fade-gradient\" gradientUnits=\"userSpaceOnUse\" x1=\"\(n(from))\" y1=\"0\" x2=\"\(n(to))\" y2=\"0\"><stop offset=\"0\" stop-color=\"#fff\"/><stop offset=\"1\" stop-color=\"#000\"/></linearGradient>\n"
                 defs += "<mask id=\"\(r)-fade\" maskUnits=\"userSpaceOnUse\" x=\"-1000\" y=\"-1000\" width=\"\(n(boxWidth + 3000))\" height=\"\(n(layout.exactHeight + 3000))\">"
                 defs += "<rect x=\"-1000\" y=\"-1000\" width=\"\(n(boxWidth + 3000))\" height=\"\(n(layout.exactHeight + 3000))\" fill=\"#fff\"/>"
-                defs += "<rect class=\"fade\" x=\"\(n(x0))\" y=\"\(n(last.rect.y))\" width=\"\(n(w))\" height=\"\(n(last.rect.height))\" fill=\"url(#\(r)-fade-gradient)\"/>"
-                defs += "<rect x=\"\(n(used))\" y=\"\(n(last.rect.y))\" width=\"\(n(max(0, boxWidth - used) + 1000))\" height=\"\(n(last.rect.height))\" fill=\"#000\"/>"
+                defs += "<rect class=\"fade\" x=\"\(n(fadeX))\" y=\"\(n(rect.y))\" width=\"\(n(w))\" height=\"\(n(rect.height))\" fill=\"url(#\(r)-fade-gradient)\"/>"
+                defs += "<rect x=\"\(n(beyondX))\" y=\"\(n(rect.y))\" width=\"\(n(beyondWidth))\" height=\"\(n(rect.height))\" fill=\"#000\"/>"
                 defs += "</mask>\n"
                 groupAttributes += " mask=\"url(#\(r)-fade)\""
             }
@@ -177,7 +183,7 @@ public enum SVGRenderer {
             }
             if ov.contains(.baselines) {
                 for (i, line) in layout.lines.enumerated() {
-                    body += "<line class=\"baseline\" data-line=\"\(i)\" x1=\"0\" y1=\"\(n(line.baseline))\" x2=\"\(n(max(line.usedWidth, 1)))\" y2=\"\(n(line.baseline))\" stroke=\"#007aff\" stroke-width=\"0.4\"/>\n"
+                    body += "<line class=\"baseline\" data-line=\"\(i)\" x1=\"\(n(line.rect.x))\" y1=\"\(n(line.baseline))\" x2=\"\(n(line.rect.x + max(line.usedWidth, 1)))\" y2=\"\(n(line.baseline))\" stroke=\"#007aff\" stroke-width=\"0.4\"/>\n"
                 }
             }
             if ov.contains(.ellipsis) {
@@ -187,8 +193,11 @@ public enum SVGRenderer {
                 }
             }
             if ov.contains(.boxes) {
-                body += "<rect class=\"text-box\" x=\"0\" y=\"0\" width=\"\(n(layout.size.width))\" height=\"\(n(layout.exactHeight))\" fill=\"none\" stroke=\"#5856d6\" stroke-width=\"0.5\" stroke-dasharray=\"2 1\"/>\n"
-                body += "<rect class=\"pixel-box\" x=\"0\" y=\"0\" width=\"\(n(layout.size.width))\" height=\"\(n(layout.size.height))\" fill=\"none\" stroke=\"#ff2d55\" stroke-width=\"0.5\"/>\n"
+                // Where the lines are: from the leftmost line start (alignment moves lines).
+                let x = layout.lines.map(\.rect.x).min() ?? 0
+                let width = max(layout.size.width, (layout.lines.map(\.rect.maxX).max() ?? 0) - x)
+                body += "<rect class=\"text-box\" x=\"\(n(x))\" y=\"0\" width=\"\(n(width))\" height=\"\(n(layout.exactHeight))\" fill=\"none\" stroke=\"#5856d6\" stroke-width=\"0.5\" stroke-dasharray=\"2 1\"/>\n"
+                body += "<rect class=\"pixel-box\" x=\"\(n(x))\" y=\"0\" width=\"\(n(width))\" height=\"\(n(layout.size.height))\" fill=\"none\" stroke=\"#ff2d55\" stroke-width=\"0.5\"/>\n"
             }
         }
 

@@ -71,7 +71,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                     byteStart: Int32(range.lowerBound), byteEnd: Int32(range.upperBound),
                     graphemeStart: Int32(graphemeStart), graphemeEnd: Int32(b.graphemeEnds.count),
                     wordStart: Int32(wordStart), wordEnd: Int32(b.words.count),
-                    isSimple: simple, uniformMask: uniform))
+                    isSimple: simple, uniformMask: uniform,
+                    direction: Bidi.firstStrongDirection(UnsafeBufferPointer(rebasing: text[range])) ?? .leftToRight))
         }
         guard !range.isEmpty else { return }
         let para = UnsafeBufferPointer(rebasing: text[range])

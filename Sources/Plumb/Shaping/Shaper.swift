@@ -90,8 +90,12 @@ final class Shaper {
     }
 
     /// The glyphs of `text` in `font` in visual order (the renderer's view of a run).
-    func glyphs(_ text: UnsafeBufferPointer<UInt8>, font: Font, script: UInt32 = 0) -> [Glyph] {
-        guard let g = run(text, font: font, script: script) else { return [] }
+    ///
+    /// - Parameter direction: the run's resolved bidi direction (UAX #9), when known: a
+    ///   right-to-left run is shaped right to left whatever its script (digits and punctuation
+    ///   inside Hebrew, mirrored brackets); `nil` lets HarfBuzz guess from the script.
+    func glyphs(_ text: UnsafeBufferPointer<UInt8>, font: Font, script: UInt32 = 0, direction: TextDirection? = nil) -> [Glyph] {
+        guard let g = run(text, font: font, script: script, direction: direction) else { return [] }
         return (0..<g.count).map {
             Glyph(id: g.infos[$0].codepoint, cluster: g.infos[$0].cluster,
                   advance: g.positions[$0].x_advance, xOffset: g.positions[$0].x_offset,
@@ -101,7 +105,7 @@ final class Shaper {
 
     /// Fills the buffer with `text`, sets its properties and shapes it; the glyph arrays stay
     /// valid until the next call.
-    private func run(_ text: UnsafeBufferPointer<UInt8>, font: Font, script: UInt32)
+    private func run(_ text: UnsafeBufferPointer<UInt8>, font: Font, script: UInt32, direction: TextDirection? = nil)
         -> (infos: UnsafeMutablePointer<hb_glyph_info_t>, positions: UnsafeMutablePointer<hb_glyph_position_t>, count: Int)?
     {
         guard let base = text.baseAddress, text.count > 0 else { return nil }
@@ -109,6 +113,7 @@ final class Shaper {
         base.withMemoryRebound(to: CChar.self, capacity: text.count) {
             hb_buffer_add_utf8(buffer, $0, Int32(text.count), 0, Int32(text.count))
         }
+        if let direction { hb_buffer_set_direction(buffer, direction == .rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR) }
         setProperties(script: script)
         hb_shape(font.hbFont, buffer, nil, 0)
         var count: UInt32 = 0
@@ -125,7 +130,9 @@ final class Shaper {
         if script != 0 {
             let s = hb_script_t(rawValue: script)
             hb_buffer_set_script(buffer, s)
-            hb_buffer_set_direction(buffer, hb_script_get_horizontal_direction(s))
+            if hb_buffer_get_direction(buffer) == HB_DIRECTION_INVALID {
+                hb_buffer_set_direction(buffer, hb_script_get_horizontal_direction(s))
+            }
         }
         hb_buffer_set_language(buffer, usesDocumentLanguage ? Self.english : Self.language(forScript: script))
         hb_buffer_guess_segment_properties(buffer)

@@ -1,0 +1,15 @@
+/// Where each line sits horizontally in the layout box (`NSTextAlignment` without
+/// justification).
+///
+/// Alignment moves lines, never changes them: heights, line breaks and cache keys do not
+/// depend on it. The box is the layout width (on the pixel grid), or the widest line when the
+/// width is unconstrained.
+public enum TextAlignment: String, Hashable, Sendable, CaseIterable {
+    /// Left in a left-to-right paragraph, right in a right-to-left one. A paragraph's
+    /// direction is that of its first strong character (UAX #9 P2–P3; left to right when it
+    /// has none), as in TextKit with the natural writing direction and Pango's auto-dir.
+    case natural
+    case left
+    case right
+    case center
+}
