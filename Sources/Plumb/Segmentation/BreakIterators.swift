@@ -7,9 +7,18 @@ internal import CICUShim
 /// (`ubrk_clone`, ~0.3 µs) rather than opened (~3.4 µs). Not `Sendable` on purpose.
 final class BreakIterators: @unchecked Sendable {  // one thread at a time
     private let handle: OpaquePointer
-    private var lineOffsets = GrowableBuffer<Int32>()
-    private var lineHard = GrowableBuffer<UInt8>()
-    private var graphemeOffsets = GrowableBuffer<Int32>()
+    /// Output buffers reused from call to call.
+    private struct Buffers: ~Copyable {
+        var lineOffsets = GrowableBuffer<Int32>()
+        var lineHard = GrowableBuffer<UInt8>()
+        var graphemeOffsets = GrowableBuffer<Int32>()
+    }
+    // Checked at run time in debug builds only, as `TextPreparer.scratch` (one thread at a time).
+    #if DEBUG
+    private var buffers = Buffers()
+    #else
+    @exclusivity(unchecked) private var buffers = Buffers()
+    #endif
 
     /// Opens iterators for `locale` (e.g. "en"); `nil` if ICU fails.
     init?(locale: String) {
@@ -41,8 +50,8 @@ final class BreakIterators: @unchecked Sendable {  // one thread at a time
         guard n > 0, let base = text.baseAddress else {
             return (UnsafeBufferPointer(start: nil, count: 0), UnsafeBufferPointer(start: nil, count: 0))
         }
-        let offsets = lineOffsets.reserve(n + 1)
-        let hard = lineHard.reserve(n + 1)
+        let offsets = buffers.lineOffsets.reserve(n + 1)
+        let hard = buffers.lineHard.reserve(n + 1)
         var status: Int32 = 0
         var count = Int(
             plumb_breaker_line_breaks(
@@ -64,7 +73,7 @@ final class BreakIterators: @unchecked Sendable {  // one thread at a time
     func graphemeBreaks(_ text: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<Int32> {
         let n = text.count
         guard n > 0, let base = text.baseAddress else { return UnsafeBufferPointer(start: nil, count: 0) }
-        let offsets = graphemeOffsets.reserve(n + 1)
+        let offsets = buffers.graphemeOffsets.reserve(n + 1)
         var status: Int32 = 0
         var count = Int(
             plumb_breaker_grapheme_breaks(
