@@ -93,9 +93,13 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let graphemeBreaks = iterators.graphemeBreaks(para)
         var start: Int32 = 0
         var previousFont: UInt8 = 0
-        var scripts = b.scriptScratch
+        // Taken out of the builder (not copied), so that emptying them keeps their storage: a
+        // copy would share it, and `removeAll(keepingCapacity:)` would allocate anew.
+        var scripts: [UInt32] = []
+        swap(&scripts, &b.scriptScratch)
         scripts.removeAll(keepingCapacity: true)
-        var firstScalars = b.firstScalarScratch
+        var firstScalars: [UInt32] = []
+        swap(&firstScalars, &b.firstScalarScratch)
         firstScalars.removeAll(keepingCapacity: true)
         for end in graphemeBreaks {
             decodeScalars(para, start: Int(start), end: Int(end))
