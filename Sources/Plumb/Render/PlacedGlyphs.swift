@@ -26,37 +26,79 @@ enum GlyphPlacer {
         case ellipsis
     }
 
+    /// One step of drawing a line, in visual order (left to right).
+    enum DrawItem: Equatable {
+        /// Graphemes of one font inside one bidi run, shaped in the run's direction.
+        case fontRun(Range<Int>, TextDirection)
+        /// A tab (grapheme index): blank, as wide as the line breaker measured it.
+        case tab(Int)
+        /// The "…" of a truncated line.
+        case ellipsis(TextDirection)
+    }
+
+    /// Each line's drawing steps from left to right: the bidi runs of its pieces (head,
+    /// ellipsis, tail in the paragraph's direction), and inside a right-to-left run its font
+    /// runs from the last to the first.
+    ///
+    /// - Complexity: O(graphemes); ICU is asked only for lines that need reordering.
+    static func drawingOrder(of layout: TextLayout) -> [[DrawItem]] {
+        guard let source = layout.rendering else { return [] }
+        let p = source.prepared
+        var text = layout.text
+        return text.withUTF8 { utf8 in
+            layout.lines.enumerated().map { (i, line) -> [DrawItem] in
+                var items: [DrawItem] = []
+                for piece in pieces(source.lineGraphemes[i], direction: line.direction) {
+                    switch piece {
+                    case .ellipsis: items.append(.ellipsis(line.direction))
+                    case .graphemes(let range):
+                        for run in visualRuns(range, p, utf8, paragraph: line.direction) {
+                            items += fontRuns(run.graphemes, direction: run.direction, p)
+                        }
+                    }
+                }
+                return items
+            }
+        }
+    }
+
     static func glyphs(of layout: TextLayout) -> [[PlacedGlyph]] {
         guard let source = layout.rendering else { return [] }
         let p = source.prepared
+        let order = drawingOrder(of: layout)
         var text = layout.text
         let shaper = Shaper()
         return text.withUTF8 { utf8 in
             layout.lines.enumerated().map { (i, line) -> [PlacedGlyph] in
                 var out: [PlacedGlyph] = []
-                let drawn = source.lineGraphemes[i]
-                var pieces: [Piece] = []
-                for (k, range) in drawn.visible.enumerated() {
-                    pieces.append(.graphemes(range))
-                    if drawn.hasEllipsis && k == 0 { pieces.append(.ellipsis) }
-                }
-                let tabs = tabWidths(pieces, p, interval: source.tabInterval)
-                let rtl = line.direction == .rightToLeft
-                var x = line.rect.x - (rtl ? line.hangingWidth : 0)
-                for piece in rtl ? pieces.reversed() : pieces {
-                    switch piece {
-                    case .ellipsis:
-                        placeEllipsis(p, source.fontSize, shaper, baseline: line.baseline, direction: line.direction, x: &x, into: &out)
-                    case .graphemes(let range):
-                        for run in visualRuns(range, p, utf8, paragraph: line.direction) {
-                            place(run.graphemes, direction: run.direction, source, utf8, shaper, tabs: tabs,
-                                  baseline: line.baseline, x: &x, into: &out)
-                        }
+                let tabs = tabWidths(pieces(source.lineGraphemes[i], direction: .leftToRight), p, interval: source.tabInterval)
+                var x = line.rect.x - (line.direction == .rightToLeft ? line.hangingWidth : 0)
+                for item in order[i] {
+                    switch item {
+                    case .ellipsis(let direction):
+                        placeEllipsis(p, source.fontSize, shaper, baseline: line.baseline, direction: direction, x: &x, into: &out)
+                    case .tab(let g):
+                        x += tabs[Int32(g)] ?? 0
+                    case .fontRun(let run, let direction):
+                        placeFontRun(run, direction: direction, source, utf8, shaper, baseline: line.baseline, x: &x, into: &out)
                     }
                 }
                 return out
             }
         }
+    }
+
+    /// A line's pieces in logical order (`.leftToRight`) or reversed for a right-to-left
+    /// paragraph.
+    private static func pieces(
+        _ drawn: (visible: [Range<Int32>], hasEllipsis: Bool), direction: TextDirection
+    ) -> [Piece] {
+        var pieces: [Piece] = []
+        for (k, range) in drawn.visible.enumerated() {
+            pieces.append(.graphemes(range))
+            if drawn.hasEllipsis && k == 0 { pieces.append(.ellipsis) }
+        }
+        return direction == .rightToLeft ? pieces.reversed() : pieces
     }
 
     /// The widths of a line's tabs, from their logical positions (as the line breaker measured
@@ -106,35 +148,26 @@ enum GlyphPlacer {
         }
     }
 
-    /// Places one bidi run: its font runs in logical order, or from the last to the first when
-    /// it reads right to left.
-    private static func place(
-        _ range: Range<Int32>, direction: TextDirection, _ source: RenderingSource, _ utf8: UnsafeBufferPointer<UInt8>,
-        _ shaper: Shaper, tabs: [Int32: Double], baseline: Double, x: inout Double, into out: inout [PlacedGlyph]
-    ) {
-        let p = source.prepared
-        // Font runs (tabs alone), in logical order.
-        var runs: [Range<Int>] = []
+    /// One bidi run's font runs and tabs: in logical order, or from the last to the first
+    /// when it reads right to left.
+    private static func fontRuns(_ range: Range<Int32>, direction: TextDirection, _ p: PreparedText) -> [DrawItem] {
+        var items: [DrawItem] = []
         var g = Int(range.lowerBound)
         let end = Int(range.upperBound)
         while g < end {
-            var runEnd = g + 1
-            if !p.flags[g].contains(.tab) {
-                while runEnd < end && !p.flags[runEnd].contains(.tab) && p.graphemeFonts[runEnd] == p.graphemeFonts[g] {
-                    runEnd += 1
-                }
-            }
-            runs.append(g..<runEnd)
-            g = runEnd
-        }
-        if direction == .rightToLeft { runs.reverse() }
-        for run in runs {
-            if p.flags[run.lowerBound].contains(.tab) {
-                x += tabs[Int32(run.lowerBound)] ?? 0
+            if p.flags[g].contains(.tab) {
+                items.append(.tab(g))
+                g += 1
                 continue
             }
-            placeFontRun(run, direction: direction, source, utf8, shaper, baseline: baseline, x: &x, into: &out)
+            var runEnd = g + 1
+            while runEnd < end && !p.flags[runEnd].contains(.tab) && p.graphemeFonts[runEnd] == p.graphemeFonts[g] {
+                runEnd += 1
+            }
+            items.append(.fontRun(g..<runEnd, direction))
+            g = runEnd
         }
+        return direction == .rightToLeft ? items.reversed() : items
     }
 
     /// Shapes one run of one font and places its glyphs from `x`; moves `x` by the run's
