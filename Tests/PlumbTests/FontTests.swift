@@ -1,4 +1,6 @@
+import Dispatch
 import Glibc
+import Synchronization
 import CHarfBuzz
 @testable import Plumb
 import Testing
@@ -17,6 +19,33 @@ import Testing
         #expect(c.fonts[1].path.hasSuffix("NotoSansCJK-Regular.ttc"))
         #expect(c.fonts[1].faceIndex == 2)  // SC is face 2 of the collection
         #expect(c.warnings.isEmpty)
+    }
+
+    /// The BMP coverage bitmap answers exactly as the cmap does, on first and later asks and
+    /// from several threads at once (fresh faces, so every answer is computed here).
+    @Test func glyphCoverageCacheAgreesWithTheCmap() {
+        let c = engine.fonts.cascade(for: FontDescriptor(families: ["Noto Sans", "Noto Sans CJK SC", "DejaVu Sans"]))
+        for loaded in c.fonts {
+            guard let font = Plumb.Font(id: 200_000 + loaded.id, path: loaded.path, faceIndex: loaded.faceIndex, familyName: loaded.familyName) else {
+                Issue.record("cannot reload \(loaded)")
+                continue
+            }
+            @Sendable func cmap(_ v: UInt32) -> Bool {
+                var glyph: hb_codepoint_t = 0
+                return hb_font_get_nominal_glyph(font.hbFont, v, &glyph) != 0 && glyph != 0
+            }
+            let points = Array(UInt32(0)..<0x10000).filter { !(0xD800...0xDFFF).contains($0) } + [0x1F600, 0x20000]
+            let mismatches = Synchronization.Atomic<Int>(0)
+            DispatchQueue.concurrentPerform(iterations: 4) { worker in
+                for v in worker % 2 == 0 ? points : points.reversed() {
+                    let scalar = Unicode.Scalar(v)!
+                    if font.hasGlyph(for: scalar) != cmap(v) { mismatches.add(1, ordering: .relaxed) }
+                }
+            }
+            #expect(mismatches.load(ordering: .relaxed) == 0, "\(font.familyName)")
+            #expect(points.allSatisfy { font.hasGlyph(for: Unicode.Scalar($0)!) == cmap($0) }, "\(font.familyName), asked again")
+            #expect(font.hasGlyph(for: "a") && font.hasGlyph(for: "a"))
+        }
     }
 
     @Test func metricsComeFromHhea() {
