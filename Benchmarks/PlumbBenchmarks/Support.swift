@@ -168,9 +168,46 @@ func relayoutPass(_ engine: TextMeasurer, _ texts: [String], _ style: ResolvedSt
     for t in texts { Sink.value &+= Int(engine.measure(t, style: style, width: width, scale: 2).height) }
 }
 
-/// A CPU-bound loop (xorshift) split evenly over `concurrentPerform`: the machine's own
-/// parallel speed-up, measured next to Plumb's.
-enum ArithmeticControl {
+/// A control workload (no Plumb code): `work(steps, worker)` does `steps` steps and returns
+/// something to keep the optimiser honest. Split in equal parts over `concurrentPerform`, it
+/// shows the machine's own parallel speed-up next to Plumb's.
+struct Control: Sendable {
+    let work: @Sendable (_ steps: Int, _ worker: Int) -> UInt64
+
+    /// Runs `steps` steps on one thread, or in `workers` equal parts over Dispatch.
+    func run(steps: Int, workers: Int) {
+        if workers == 1 {
+            Sink.value &+= Int(truncatingIfNeeded: work(steps, 0))
+            return
+        }
+        let sum = Atomic<UInt64>(0)
+        DispatchQueue.concurrentPerform(iterations: workers) { w in
+            sum.wrappingAdd(work(steps / workers, w), ordering: .relaxed)
+        }
+        Sink.value &+= Int(truncatingIfNeeded: sum.load(ordering: .relaxed))
+    }
+
+    /// Steps that take about `nanoseconds` on one thread here (median of 5 timings of
+    /// `probe` steps, each from another worker index, so no call is hoisted out of the loop).
+    func steps(lasting nanoseconds: Double, probe: Int) -> Int {
+        var samples: [Double] = []
+        for i in 0..<5 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            Sink.value &+= Int(truncatingIfNeeded: work(probe, i + (Sink.value & 0xff)))
+            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start))
+        }
+        samples.sort()
+        return max(1, Int(Double(probe) * nanoseconds / samples[2]))
+    }
+
+    /// A CPU-bound loop (xorshift) on registers only.
+    static let arithmetic = Control { steps, worker in spin(steps, seed: UInt64(worker) + 1) }
+
+    /// A memory-latency-bound loop: each worker follows its own random cycle through a 64 MiB
+    /// table (every step a dependent load that misses the caches), like a batch over a
+    /// working set larger than the caches.
+    static let cacheMissingLoads = Control { steps, worker in UInt64(chase(steps, from: UInt32(worker) &* 7_777_777 &+ 1)) }
+
     @inline(never)
     static func spin(_ steps: Int, seed: UInt64) -> UInt64 {
         var x = seed | 1
@@ -182,39 +219,6 @@ enum ArithmeticControl {
         return x
     }
 
-    static func run(steps: Int, workers: Int) {
-        if workers == 1 {
-            Sink.value &+= Int(truncatingIfNeeded: spin(steps, seed: 1))
-            return
-        }
-        let share = steps / workers
-        let sum = Atomic<UInt64>(0)
-        DispatchQueue.concurrentPerform(iterations: workers) { w in
-            sum.wrappingAdd(spin(share, seed: UInt64(w) + 1), ordering: .relaxed)
-        }
-        Sink.value &+= Int(truncatingIfNeeded: sum.load(ordering: .relaxed))
-    }
-
-    /// Steps that take about `nanoseconds` on one thread here (median of 5 timings).
-    static func steps(forNanoseconds nanoseconds: Double) -> Int {
-        let probe = 1_000_000
-        var samples: [Double] = []
-        for i in 0..<5 {
-            // A new seed each time: the optimiser may not hoist a pure call out of the loop.
-            let start = DispatchTime.now().uptimeNanoseconds
-            Sink.value &+= Int(truncatingIfNeeded: spin(probe, seed: UInt64(Sink.value & 0xff) &+ UInt64(i)))
-            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start))
-        }
-        samples.sort()
-        return max(1, Int(Double(probe) * nanoseconds / samples[2]))
-    }
-}
-
-/// A memory-latency-bound loop: each worker follows its own random cycle through a 64 MiB
-/// table (every step a dependent load that misses the caches), like a batch over a working
-/// set larger than the caches. Shows how much the machine's memory system lets two cores
-/// overlap during this run.
-enum MemoryControl {
     static let table: [UInt32] = {
         let n = 16 << 20  // 64 MiB of UInt32
         var order = Array(0..<UInt32(n))
@@ -231,35 +235,9 @@ enum MemoryControl {
     @inline(never)
     static func chase(_ steps: Int, from start: UInt32) -> UInt32 {
         table.withUnsafeBufferPointer { t in
-            var i = start
+            var i = start % UInt32(t.count)
             for _ in 0..<steps { i = t[Int(i)] }
             return i
         }
-    }
-
-    static func run(steps: Int, workers: Int) {
-        if workers == 1 {
-            Sink.value &+= Int(chase(steps, from: 1))
-            return
-        }
-        let share = steps / workers
-        let sum = Atomic<UInt64>(0)
-        DispatchQueue.concurrentPerform(iterations: workers) { w in
-            sum.wrappingAdd(UInt64(chase(share, from: UInt32(w) * 7_777_777 + 1)), ordering: .relaxed)
-        }
-        Sink.value &+= Int(truncatingIfNeeded: sum.load(ordering: .relaxed))
-    }
-
-    /// Steps that take about `nanoseconds` on one thread here (median of 5 timings).
-    static func steps(forNanoseconds nanoseconds: Double) -> Int {
-        let probe = 200_000
-        var samples: [Double] = []
-        for i in 0..<5 {
-            let start = DispatchTime.now().uptimeNanoseconds
-            Sink.value &+= Int(chase(probe, from: UInt32(i * 1000 + Sink.value & 0xff)))
-            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start))
-        }
-        samples.sort()
-        return max(1, Int(Double(probe) * nanoseconds / samples[2]))
     }
 }

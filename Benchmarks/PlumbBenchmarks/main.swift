@@ -99,17 +99,17 @@ let cores = ProcessInfo.processInfo.activeProcessorCount
 // stretch where it is not shows up here as well as in the batch rows); the short one, what a
 // naive even split gets when Dispatch's helper starts late and the caller waits for it.
 for (label, target) in [("0.2 ms", 200_000.0), ("40 ms", 40_000_000.0)] where selected("control: \(label) of arithmetic") {
-    let steps = ArithmeticControl.steps(forNanoseconds: target)
+    let steps = Control.arithmetic.steps(lasting: target, probe: 1_000_000)
     report.addPair("control: \(label) of arithmetic, 1 worker(s)", "control: \(label) of arithmetic, \(cores) worker(s)",
                    ratioName: "control: \(label) of arithmetic, \(cores) workers vs 1", runs: runs, cells: 1,
-                   { ArithmeticControl.run(steps: steps, workers: 1) }, { ArithmeticControl.run(steps: steps, workers: cores) })
+                   { Control.arithmetic.run(steps: steps, workers: 1) }, { Control.arithmetic.run(steps: steps, workers: cores) })
 }
 
 if selected("control: 40 ms of cache-missing loads") {
-    let steps = MemoryControl.steps(forNanoseconds: 40_000_000)
+    let steps = Control.cacheMissingLoads.steps(lasting: 40_000_000, probe: 200_000)
     report.addPair("control: 40 ms of cache-missing loads, 1 worker(s)", "control: 40 ms of cache-missing loads, \(cores) worker(s)",
                    ratioName: "control: 40 ms of cache-missing loads, \(cores) workers vs 1", runs: runs, cells: 1,
-                   { MemoryControl.run(steps: steps, workers: 1) }, { MemoryControl.run(steps: steps, workers: cores) })
+                   { Control.cacheMissingLoads.run(steps: steps, workers: 1) }, { Control.cacheMissingLoads.run(steps: steps, workers: cores) })
 }
 
 addBatchScenarios("", texts)

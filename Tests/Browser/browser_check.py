@@ -56,6 +56,21 @@ def darkness(rgb):
     return 255 - (rgb[0] * 299 + rgb[1] * 587 + rgb[2] * 114) // 1000
 
 
+def ink_outside(img, lines, x_range):
+    """Dark pixels that lie in no line's box: its rect's height (1 pt of slack) by
+    `x_range(box)` (points)."""
+    outside = 0
+    for y in range(img.height):
+        for x in range(img.width):
+            if darkness(img.getpixel((x, y))) < 100:
+                continue
+            ly, lx = y / SCALE - PAD, x / SCALE - PAD
+            if not any(b["rect"][1] - 1 <= ly <= b["rect"][1] + b["rect"][3] + 1
+                       and x_range(b)[0] <= lx <= x_range(b)[1] for b in lines):
+                outside += 1
+    return outside
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--plumb", required=True)
@@ -69,14 +84,7 @@ def main():
     style = ["--size", "17", "--width", "220", "--line-spacing", "10"]
     img, _ = c.render("ink", text, style)
     lines = c.geometry(text, style)
-    outside = 0
-    for y in range(img.height):
-        for x in range(img.width):
-            if darkness(img.getpixel((x, y))) < 100:
-                continue
-            ly, lx = y / SCALE - PAD, x / SCALE - PAD
-            if not any(b["rect"][1] - 1 <= ly <= b["rect"][1] + b["rect"][3] + 1 and -1 <= lx <= 221 for b in lines):
-                outside += 1
+    outside = ink_outside(img, lines, lambda b: (-1, 221))
     c.expect(outside == 0, "ink of every line inside its line rect (%d dark pixels outside)" % outside)
 
     # 2. Last-line fade: alpha falls along the gradient; the lines above are untouched.
@@ -147,15 +155,7 @@ def main():
     c.expect(len(lines) >= 3 and all(b.get("rtl") for b in lines)
              and all(abs(b["rect"][0] + b["rect"][2] - 220) < 0.01 for b in lines),
              "right-to-left lines end at the box's right edge (%s)" % [round(b["rect"][0], 2) for b in lines])
-    outside = 0
-    for y in range(plain.height):
-        for x in range(plain.width):
-            if darkness(plain.getpixel((x, y))) < 100:
-                continue
-            ly, lx = y / SCALE - PAD, x / SCALE - PAD
-            if not any(b["rect"][1] - 1 <= ly <= b["rect"][1] + b["rect"][3] + 1
-                       and b["rect"][0] - 1 <= lx <= b["rect"][0] + b["rect"][2] + 1 for b in lines):
-                outside += 1
+    outside = ink_outside(plain, lines, lambda b: (b["rect"][0] - 1, b["rect"][0] + b["rect"][2] + 1))
     c.expect(outside == 0, "right-to-left ink inside each line's own rect (%d dark pixels outside)" % outside)
     last = lines[-1]
     x0, top, bottom = last["rect"][0], px(last["rect"][1]), px(last["rect"][1] + last["rect"][3])
