@@ -308,6 +308,11 @@ import Testing
         let h = engine.measure(rows[10].text, style: style15(), width: 120).height
         #expect(list.height(of: 10) == h)
         #expect(list.rowIndex(atOffset: list.offset(ofRowAt: 500) + 0.25) == 500)
+        // A feed whose pages overlap repeats an id: an error, not a trap.
+        let overlapping = rows + [rows[999]]
+        #expect(throws: DuplicateRowID<Int>.self) {
+            try engine.listHeights(for: overlapping, style: style15(), width: 120)
+        }
     }
 
     /// The seqlock read path: readers never see a torn entry or a value under the wrong key

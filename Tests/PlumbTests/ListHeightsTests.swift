@@ -9,6 +9,28 @@ final class ListHeightsTests: XCTestCase {
 
     // MARK: - Hand-worked examples
 
+    /// Ids from outside the program can repeat (overlapping pages of a feed): the validating
+    /// initializer reports the first repeat instead of trapping, and otherwise builds the
+    /// same list as `init(_:)`, in small and multi-chunk lists.
+    func testValidatingInitReportsTheFirstDuplicateID() throws {
+        for count in [3, 700] {
+            var rows = (0..<count).map { (id: $0, height: Double($0 % 7) + 1) }
+            let valid = try ListHeights(validating: rows)
+            let plain = ListHeights(rows)
+            XCTAssertEqual(valid.count, plain.count)
+            XCTAssertEqual(valid.totalHeight, plain.totalHeight)
+            XCTAssertEqual((0..<count).map { valid.offset(ofRowAt: $0) }, (0..<count).map { plain.offset(ofRowAt: $0) })
+            rows.append((id: 1, height: 5))
+            rows.append((id: 2, height: 5))
+            XCTAssertThrowsError(try ListHeights(validating: rows)) { error in
+                let duplicate = error as? DuplicateRowID<Int>
+                XCTAssertEqual(duplicate?.id, 1)
+                XCTAssertEqual(duplicate?.index, count)
+                XCTAssertEqual(duplicate.map { "\($0)" }, "duplicate row id 1 at row \(count)")
+            }
+        }
+    }
+
     func testHandWorkedOffsetsAndRowIndex() {
         let list = makeList([10, 20, 30])
         XCTAssertEqual(list.count, 3)

@@ -127,12 +127,15 @@ extension TextMeasurer {
     }
 
     /// Row heights with prefix offsets for a virtualized list, measured as a batch.
+    ///
+    /// - Throws: `BatchCancelled` if `progress` was cancelled; `DuplicateRowID` if an id
+    ///   appears twice (a feed whose pages overlap), rather than trapping.
     public func listHeights<ID: Hashable & Sendable>(
         for rows: [(id: ID, text: String)], style: TextStyle, width: Double, scale: Double = 2,
         workers: Int? = nil, progress: BatchProgress? = nil
     ) throws -> ListHeights<ID> {
         let m = try heights(for: rows.map(\.text), style: style, width: width, scale: scale, workers: workers, progress: progress)
-        return ListHeights(zip(rows, m).map { (id: $0.0.id, height: $0.1.height) })
+        return try ListHeights(validating: zip(rows, m).map { (id: $0.0.id, height: $0.1.height) })
     }
 
     /// The batch engine: keys and tier-2 hits in parallel → first occurrence of each missing

@@ -42,9 +42,9 @@
 /// ## Invalid input
 /// Heights that are NaN, infinite or negative are clamped to `0` on the way
 /// in (the measuring engine never produces them, but callers might).
-/// Duplicate ids are a programming error: the inserting methods return
-/// `false` and leave the value unchanged; `init(_:)` traps, like
-/// `Dictionary(uniqueKeysWithValues:)`.
+/// Duplicate ids: the inserting methods return `false` and leave the value
+/// unchanged; `init(validating:)` throws `DuplicateRowID`; `init(_:)` traps,
+/// like `Dictionary(uniqueKeysWithValues:)`.
 ///
 /// `ListHeights` is a value type; copies share storage until one is mutated.
 public struct ListHeights<RowID: Hashable & Sendable>: Sendable {
@@ -233,12 +233,23 @@ public struct ListHeights<RowID: Hashable & Sendable>: Sendable {
     ///
     /// Invalid heights (NaN, ±∞, negative) are stored as `0`.
     /// Every id must be unique; a duplicate id is a programming error and traps,
-    /// like `Dictionary(uniqueKeysWithValues:)`.
+    /// like `Dictionary(uniqueKeysWithValues:)`. For ids from outside the program (a
+    /// server's feed, where overlapping pages repeat items) use `init(validating:)`.
     ///
     /// - Complexity: O(n) for n rows.
     @inlinable
     public init<S: Sequence>(_ rows: S) where S.Element == (id: RowID, height: Double) {
         self.init(rows, chunkCapacity: Self.defaultChunkCapacity)
+    }
+
+    /// Creates a list from `(id, height)` pairs in display order, or reports the first id that
+    /// appears twice.
+    ///
+    /// - Throws: `DuplicateRowID` with the repeated id and the index of its second row.
+    /// - Complexity: O(n) for n rows.
+    @inlinable
+    public init<S: Sequence>(validating rows: S) throws(DuplicateRowID<RowID>) where S.Element == (id: RowID, height: Double) {
+        try self.init(validating: rows, chunkCapacity: Self.defaultChunkCapacity)
     }
 
     /// Creates an empty list whose chunks hold at most `chunkCapacity` rows (for tests and tuning).
@@ -254,9 +265,22 @@ public struct ListHeights<RowID: Hashable & Sendable>: Sendable {
         topCounts = [0, 0]
     }
 
-    /// Creates a list from `rows` with the given chunk capacity. O(n).
+    /// Creates a list from `rows` with the given chunk capacity; traps on a duplicate id. O(n).
     @inlinable
     init<S: Sequence>(_ rows: S, chunkCapacity: Int) where S.Element == (id: RowID, height: Double) {
+        do {
+            try self.init(validating: rows, chunkCapacity: chunkCapacity)
+        } catch {
+            preconditionFailure("ListHeights.init: \(error)")
+        }
+    }
+
+    /// Creates a list from `rows` with the given chunk capacity, or throws on a duplicate id.
+    /// O(n).
+    @inlinable
+    init<S: Sequence>(validating rows: S, chunkCapacity: Int) throws(DuplicateRowID<RowID>)
+        where S.Element == (id: RowID, height: Double)
+    {
         self.init(chunkCapacity: chunkCapacity)
         var ids: [RowID] = []
         var heights: [Double] = []
@@ -278,7 +302,7 @@ public struct ListHeights<RowID: Hashable & Sendable>: Sendable {
             let chunk = Chunk(key: key, ids: Array(ids[start..<start + size]), heights: heights[start..<start + size])
             for slot in 0..<size {
                 let previous = locations.updateValue(Location(chunk: key, slot: Int32(slot)), forKey: chunk.ids[slot])
-                precondition(previous == nil, "ListHeights.init: duplicate row id \(chunk.ids[slot])")
+                if previous != nil { throw DuplicateRowID(id: chunk.ids[slot], index: start + slot) }
             }
             chunks.append(chunk)
             start += size
@@ -469,4 +493,21 @@ public struct ListHeights<RowID: Hashable & Sendable>: Sendable {
         for key in freeKeys { precondition(positionOfKey[Int(key)] == -1, "free key in use") }
         precondition(freeKeys.count + chunks.count == positionOfKey.count, "leaked chunk key")
     }
+}
+
+/// A row id that appears twice in the rows given to `ListHeights(validating:)` (or
+/// `TextMeasurer.listHeights(for:)`).
+public struct DuplicateRowID<RowID: Hashable & Sendable>: Error, CustomStringConvertible {
+    /// The repeated id.
+    public let id: RowID
+    /// The index of the second row with it.
+    public let index: Int
+
+    @inlinable
+    public init(id: RowID, index: Int) {
+        self.id = id
+        self.index = index
+    }
+
+    public var description: String { "duplicate row id \(id) at row \(index)" }
 }
