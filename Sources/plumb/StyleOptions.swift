@@ -13,6 +13,21 @@ struct StyleField: Sendable {
     let kind: Kind
     let help: String
     let apply: @Sendable (inout CellRequest, FieldValue) -> String?
+
+    /// A string field that names one case of `E`; an unknown name is an error listing the
+    /// cases.
+    static func choice<E: RawRepresentable & CaseIterable & Sendable>(
+        json: String, option: String, valueName: String, help: String,
+        _ field: WritableKeyPath<TextStyle, E> & Sendable
+    ) -> StyleField where E.RawValue == String {
+        StyleField(json: json, option: option, valueName: valueName, kind: .string, help: help) { r, v in
+            guard let value = E(rawValue: v.string) else {
+                return "unknown \(json) '\(v.string)' (one of \(E.allCases.map(\.rawValue).joined(separator: ", ")))"
+            }
+            r.style[keyPath: field] = value
+            return nil
+        }
+    }
 }
 
 /// A parsed field value.
@@ -49,31 +64,17 @@ enum StyleFields {
         StyleField(json: "paragraphSpacingBefore", option: nil, valueName: "", kind: .double, help: "") { r, v in r.style.paragraphSpacingBefore = v.double; return nil },
         StyleField(json: "letterSpacing", option: "letter-spacing", valueName: "points", kind: .double, help: "Added to every character's advance.") { r, v in r.style.letterSpacing = v.double; return nil },
         StyleField(json: "maxLines", option: "max-lines", valueName: "n", kind: .int, help: "Keep at most n lines (0 = unlimited).") { r, v in r.style.maxLines = v.int; return nil },
-        StyleField(json: "lineBreakMode", option: "line-break-mode", valueName: "mode", kind: .string,
-                   help: "wordWrapping, charWrapping, clipping, truncatingHead, truncatingMiddle or truncatingTail.") { r, v in
-            guard let mode = LineBreakMode(rawValue: v.string) else { return "unknown lineBreakMode '\(v.string)' (one of \(LineBreakMode.allCases.map(\.rawValue).joined(separator: ", ")))" }
-            r.style.lineBreakMode = mode
-            return nil
-        },
+        .choice(json: "lineBreakMode", option: "line-break-mode", valueName: "mode",
+                help: "wordWrapping, charWrapping, clipping, truncatingHead, truncatingMiddle or truncatingTail.", \.lineBreakMode),
         StyleField(json: "usesFontLeading", option: nil, valueName: "", kind: .bool, help: "") { r, v in r.style.options.set(.usesFontLeading, v.bool); return nil },
         StyleField(json: "usesLineFragmentOrigin", option: nil, valueName: "", kind: .bool, help: "") { r, v in r.style.options.set(.usesLineFragmentOrigin, v.bool); return nil },
         StyleField(json: "usesDeviceMetrics", option: "device-metrics", valueName: "", kind: .bool, help: "Measure glyph ink bounds instead of line boxes.") { r, v in r.style.options.set(.usesDeviceMetrics, v.bool); return nil },
         StyleField(json: "truncatesLastVisibleLine", option: nil, valueName: "", kind: .bool, help: "") { r, v in r.style.options.set(.truncatesLastVisibleLine, v.bool); return nil },
         StyleField(json: "heightLimit", option: "height-limit", valueName: "points", kind: .double, help: "Bounding height: an upper bound, lines that do not fit are dropped.") { r, v in r.style.heightLimit = v.double; return nil },
-        StyleField(json: "alignment", option: "alignment", valueName: "alignment", kind: .string,
-                   help: "Where lines sit in the box (line rects only, never heights): natural, left, right or center. (default: natural)") { r, v in
-            guard let a = TextAlignment(rawValue: v.string) else {
-                return "unknown alignment '\(v.string)' (one of \(TextAlignment.allCases.map(\.rawValue).joined(separator: ", ")))"
-            }
-            r.style.alignment = a
-            return nil
-        },
-        StyleField(json: "compatibility", option: "compatibility", valueName: "profile", kind: .string,
-                   help: "Follow whose conventions where engines differ: standard, pango or chromium. (default: standard)") { r, v in
-            guard let c = Compatibility(rawValue: v.string) else { return "unknown compatibility '\(v.string)' (one of \(Compatibility.allCases.map(\.rawValue).joined(separator: ", ")))" }
-            r.style.compatibility = c
-            return nil
-        },
+        .choice(json: "alignment", option: "alignment", valueName: "alignment",
+                help: "Where lines sit in the box (line rects only, never heights): natural, left, right or center. (default: natural)", \.alignment),
+        .choice(json: "compatibility", option: "compatibility", valueName: "profile",
+                help: "Follow whose conventions where engines differ: standard, pango or chromium. (default: standard)", \.compatibility),
         StyleField(json: "tabInterval", option: nil, valueName: "", kind: .double, help: "") { r, v in r.style.tabInterval = v.double; return nil },
     ]
 

@@ -11,15 +11,15 @@ public struct CacheKey: Hashable, Sendable, BitwiseCopyable, CustomStringConvert
         self.high = high
     }
 
-    /// XXH3-128 of raw bytes with a seed.
-    ///
-    /// - Complexity: O(n), ~9 ns for 100 bytes; allocation-free; thread-safe.
-    @inline(__always)
     /// The seed of every text key. Seeds are constants throughout Plumb: values that must
     /// tell keys apart (font, script, style, engine salt) are hashed as data, because XXH3
     /// folds a seed into short inputs so that different inputs under different seeds collide.
     static let textSeed: UInt64 = 0x5445_5854
 
+    /// XXH3-128 of raw bytes with a seed.
+    ///
+    /// - Complexity: O(n), ~9 ns for 100 bytes; allocation-free; thread-safe.
+    @inline(__always)
     init(bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) {
         let h = plumb_xxh3_128(bytes.baseAddress, bytes.count, seed)
         self.init(low: h.low, high: h.high)

@@ -30,8 +30,9 @@ enum GlyphPlacer {
     enum DrawItem: Equatable {
         /// Graphemes of one font inside one bidi run, shaped in the run's direction.
         case fontRun(Range<Int>, TextDirection)
-        /// A tab (grapheme index): blank, as wide as the line breaker measured it.
-        case tab(Int)
+        /// A tab (grapheme index): blank, as wide as the line breaker measured it (to the next
+        /// stop after its logical position).
+        case tab(Int, width: Double)
         /// The "…" of a truncated line.
         case ellipsis(TextDirection)
     }
@@ -47,13 +48,15 @@ enum GlyphPlacer {
         var text = layout.text
         return text.withUTF8 { utf8 in
             layout.lines.enumerated().map { (i, line) -> [DrawItem] in
+                let logical = pieces(source.lineGraphemes[i])
+                let tabs = tabWidths(logical, p, interval: source.tabInterval)
                 var items: [DrawItem] = []
-                for piece in pieces(source.lineGraphemes[i], direction: line.direction) {
+                for piece in line.direction == .rightToLeft ? logical.reversed() : logical {
                     switch piece {
                     case .ellipsis: items.append(.ellipsis(line.direction))
                     case .graphemes(let range):
                         for run in visualRuns(range, p, utf8, paragraph: line.direction) {
-                            items += fontRuns(run.graphemes, direction: run.direction, p)
+                            items += fontRuns(run.graphemes, direction: run.direction, tabs: tabs, p)
                         }
                     }
                 }
@@ -71,14 +74,13 @@ enum GlyphPlacer {
         return text.withUTF8 { utf8 in
             layout.lines.enumerated().map { (i, line) -> [PlacedGlyph] in
                 var out: [PlacedGlyph] = []
-                let tabs = tabWidths(pieces(source.lineGraphemes[i], direction: .leftToRight), p, interval: source.tabInterval)
                 var x = line.rect.x - (line.direction == .rightToLeft ? line.hangingWidth : 0)
                 for item in order[i] {
                     switch item {
                     case .ellipsis(let direction):
                         placeEllipsis(p, source.fontSize, shaper, baseline: line.baseline, direction: direction, x: &x, into: &out)
-                    case .tab(let g):
-                        x += tabs[Int32(g)] ?? 0
+                    case .tab(_, let width):
+                        x += width
                     case .fontRun(let run, let direction):
                         placeFontRun(run, direction: direction, source, utf8, shaper, baseline: line.baseline, x: &x, into: &out)
                     }
@@ -88,17 +90,14 @@ enum GlyphPlacer {
         }
     }
 
-    /// A line's pieces in logical order (`.leftToRight`) or reversed for a right-to-left
-    /// paragraph.
-    private static func pieces(
-        _ drawn: (visible: [Range<Int32>], hasEllipsis: Bool), direction: TextDirection
-    ) -> [Piece] {
+    /// A line's pieces in logical order: head, ellipsis, tail for a truncated line.
+    private static func pieces(_ drawn: (visible: [Range<Int32>], hasEllipsis: Bool)) -> [Piece] {
         var pieces: [Piece] = []
         for (k, range) in drawn.visible.enumerated() {
             pieces.append(.graphemes(range))
             if drawn.hasEllipsis && k == 0 { pieces.append(.ellipsis) }
         }
-        return direction == .rightToLeft ? pieces.reversed() : pieces
+        return pieces
     }
 
     /// The widths of a line's tabs, from their logical positions (as the line breaker measured
@@ -150,13 +149,15 @@ enum GlyphPlacer {
 
     /// One bidi run's font runs and tabs: in logical order, or from the last to the first
     /// when it reads right to left.
-    private static func fontRuns(_ range: Range<Int32>, direction: TextDirection, _ p: PreparedText) -> [DrawItem] {
+    private static func fontRuns(
+        _ range: Range<Int32>, direction: TextDirection, tabs: [Int32: Double], _ p: PreparedText
+    ) -> [DrawItem] {
         var items: [DrawItem] = []
         var g = Int(range.lowerBound)
         let end = Int(range.upperBound)
         while g < end {
             if p.flags[g].contains(.tab) {
-                items.append(.tab(g))
+                items.append(.tab(g, width: tabs[Int32(g)] ?? 0))
                 g += 1
                 continue
             }
@@ -170,21 +171,40 @@ enum GlyphPlacer {
         return direction == .rightToLeft ? items.reversed() : items
     }
 
-    /// Shapes one run of one font and places its glyphs from `x`; moves `x` by the run's
-    /// measured advances.
+    /// Places one run of one font from `x`; moves `x` by the run's measured advances.
     private static func placeFontRun(
         _ run: Range<Int>, direction: TextDirection, _ source: RenderingSource, _ utf8: UnsafeBufferPointer<UInt8>,
         _ shaper: Shaper, baseline: Double, x: inout Double, into out: inout [PlacedGlyph]
     ) {
         let p = source.prepared
-        let font = p.fonts[Int(p.graphemeFonts[run.lowerBound])].font
-        let k = source.fontSize / font.upem
         let bytes = UnsafeBufferPointer(rebasing: utf8[Int(p.graphemeStarts[run.lowerBound])..<Int(p.graphemeEnds[run.upperBound - 1])])
-        let runWidth = run.reduce(0.0) { $0 + p.advances[$1] }
+        place(bytes, font: p.fonts[Int(p.graphemeFonts[run.lowerBound])].font, size: source.fontSize,
+              width: run.reduce(0.0) { $0 + p.advances[$1] }, direction: direction, isEllipsis: false,
+              shaper, baseline: baseline, x: &x, into: &out)
+    }
+
+    private static func placeEllipsis(
+        _ p: PreparedText, _ size: Double, _ shaper: Shaper, baseline: Double, direction: TextDirection,
+        x: inout Double, into out: inout [PlacedGlyph]
+    ) {
+        let bytes: [UInt8] = [0xE2, 0x80, 0xA6]
+        bytes.withUnsafeBufferPointer {
+            place($0, font: p.fonts[Int(p.ellipsisFont)].font, size: size, width: p.ellipsisWidth,
+                  direction: direction, isEllipsis: true, shaper, baseline: baseline, x: &x, into: &out)
+        }
+    }
+
+    /// Shapes `bytes` in `font` and places the glyphs from `x`, spreading the difference
+    /// between the measured `width` and the shaped advances (letter spacing, rounding) over the
+    /// clusters; moves `x` by `width`, so drawing never drifts from the measured line.
+    private static func place(
+        _ bytes: UnsafeBufferPointer<UInt8>, font: Font, size: Double, width: Double, direction: TextDirection,
+        isEllipsis: Bool, _ shaper: Shaper, baseline: Double, x: inout Double, into out: inout [PlacedGlyph]
+    ) {
+        let k = size / font.upem
         // Left-to-right runs keep HarfBuzz's guess from the script (what measuring shaped).
         let shaped = shaper.glyphs(bytes, font: font, direction: direction == .rightToLeft ? .rightToLeft : nil)
-        // Letter spacing (and rounding) spread over the run's clusters.
-        let letterSpacing = runWidth - Double(shaped.reduce(0) { $0 + Int($1.advance) }) * k
+        let letterSpacing = width - Double(shaped.reduce(0) { $0 + Int($1.advance) }) * k
         let clusters = Set(shaped.map(\.cluster)).count
         let extraPerCluster = clusters > 0 ? letterSpacing / Double(clusters) : 0
         var pen = x
@@ -194,28 +214,10 @@ enum GlyphPlacer {
             lastCluster = s.cluster
             out.append(PlacedGlyph(
                 font: font, glyph: s.id, x: pen + Double(s.xOffset) * k,
-                baseline: baseline - Double(s.yOffset) * k, scale: k, isEllipsis: false))
+                baseline: baseline - Double(s.yOffset) * k, scale: k, isEllipsis: isEllipsis))
             pen += Double(s.advance) * k
         }
-        x += runWidth
-    }
-
-    private static func placeEllipsis(
-        _ p: PreparedText, _ size: Double, _ shaper: Shaper, baseline: Double, direction: TextDirection,
-        x: inout Double, into out: inout [PlacedGlyph]
-    ) {
-        let font = p.fonts[Int(p.ellipsisFont)].font
-        let k = size / font.upem
-        let bytes: [UInt8] = [0xE2, 0x80, 0xA6]
-        bytes.withUnsafeBufferPointer { b in
-            var pen = x
-            for s in shaper.glyphs(b, font: font, direction: direction == .rightToLeft ? .rightToLeft : nil) {
-                out.append(PlacedGlyph(font: font, glyph: s.id, x: pen + Double(s.xOffset) * k,
-                                       baseline: baseline - Double(s.yOffset) * k, scale: k, isEllipsis: true))
-                pen += Double(s.advance) * k
-            }
-        }
-        x += p.ellipsisWidth
+        x += width
     }
 
     /// A tab's advance: to the next stop strictly after `x` (the layout's rule).
