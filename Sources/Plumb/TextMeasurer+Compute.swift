@@ -84,7 +84,7 @@ extension TextMeasurer {
         let prepared = pool.withPreparer { preparer in
             preparer.prepare(
                 utf8, cascade: style.cascade, size: s.font.size, letterSpacing: s.letterSpacing,
-                compatibility: s.compatibility)
+                conventions: s.conventions)
         }
         preparedCache.insert(prepared, bytes: prepared.byteSize, for: key)
         return prepared

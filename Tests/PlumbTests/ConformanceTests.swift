@@ -346,15 +346,15 @@ extension ConformanceTests {
     @Test func linesOverflowingByLessThanALayoutUnitStillFit() {
         // "aaa bbb": 60 pt of visible content; a box 0.01 pt narrower still holds it in
         // Blink (1/64-px layout units), not with the float-noise tolerance.
-        func lines(_ tolerance: Double) -> Int {
-            let p = monospaceText("aaa bbb ccc", fitTolerance: tolerance)
+        func lines(_ lineFit: LayoutConventions.LineFitArithmetic) -> Int {
+            let p = monospaceText("aaa bbb ccc", lineFit: lineFit)
             return LineBreaker(text: p, maxWidth: 69.99, policy: .words, tabInterval: 28, lineLimit: .max).lines().count
         }
-        #expect(lines(1.0 / 64) == 2)  // "aaa bbb " | "ccc"
-        #expect(lines(LineBreaker.tolerance) == 3)
+        #expect(lines(.layoutUnits(unit: 1.0 / 64)) == 2)  // "aaa bbb " | "ccc"
+        #expect(lines(.exact(tolerance: LineBreaker.tolerance)) == 3)
         // The profile carries the tolerance.
         let prepared = engine.compute("abc", style: engine.resolve(chromium()), width: 100, scale: 2, extraWarnings: []).prepared
-        #expect(prepared?.fitTolerance == 1.0 / 64)
+        #expect(prepared?.lineFit == .layoutUnits(unit: 1.0 / 64))
     }
 }
 

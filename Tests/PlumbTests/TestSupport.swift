@@ -19,7 +19,7 @@ let notoCJKLine15 = 21.72
 func monospaceText(
     _ text: String, advance: Double = 10,
     metrics: (ascender: Double, descender: Double, gap: Double) = (8, -2, 1),
-    fitTolerance: Double = LineBreaker.tolerance
+    lineFit: LayoutConventions.LineFitArithmetic = .exact(tolerance: LineBreaker.tolerance)
 ) -> PreparedText {
     let font = engine.fonts.cascade(for: FontDescriptor()).primary
     let use = PreparedText.FontUse(
@@ -63,7 +63,7 @@ func monospaceText(
         fonts: [use], graphemeStarts: starts, graphemeEnds: ends, advances: advances, flags: flags,
         graphemeFonts: fonts, words: words, paragraphs: paragraphs, ellipsisFont: 0,
         ellipsisWidth: advance, utf8Count: bytes.count, missingGlyphClusters: 0,
-        fitTolerance: fitTolerance)
+        lineFit: lineFit)
 }
 
 /// The texts of a layout's lines.

@@ -46,8 +46,8 @@ struct LineBreaker {
     let lineLimit: Int
 
     /// A width compared with `maxWidth` fits if it exceeds it by at most this much (points):
-    /// absorbs floating-point noise of summed advances.
-    static let tolerance = 1e-6
+    /// absorbs floating-point noise of summed advances (`LayoutConventions.exactFitTolerance`).
+    static let tolerance = LayoutConventions.exactFitTolerance
 
     /// All lines as an array.
     func lines() -> [LineBox] {
@@ -94,17 +94,21 @@ struct LineBreaker {
 
     /// The prepared text's arrays, borrowed once per run (no retain/release or repeated
     /// property loads in the inner loops).
-    private struct Views {
+    fileprivate struct Views {
         let words: UnsafeBufferPointer<PreparedText.Word>
         let flags: UnsafeBufferPointer<PreparedText.GraphemeFlags>
         let advances: UnsafeBufferPointer<Double>
         let fonts: UnsafeBufferPointer<UInt8>
-        /// `PreparedText.cutAdjustments` (empty unless the chromium profile).
+        /// `PreparedText.cutAdjustments` (empty unless `LayoutConventions.reshapesLineEnds`).
         let cutAdjustments: UnsafeBufferPointer<Float>
+
+        /// Grapheme `g`'s re-shaped difference at a line end (0 when not recorded).
+        @inline(__always)
+        func cutAdjustment(_ g: Int) -> Float { g < cutAdjustments.count ? cutAdjustments[g] : 0 }
     }
 
     /// The state of the line being filled.
-    private struct Cursor {
+    fileprivate struct Cursor {
         var start: Int32
         var end: Int32
         var x: Double = 0
@@ -116,15 +120,25 @@ struct LineBreaker {
     private func breakParagraph<Sink: LineSink>(
         _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, into out: inout Sink
     ) {
+        // Specialised per arithmetic, so neither loop carries a convention check per cluster.
+        switch text.lineFit {
+        case .exact(let tolerance):
+            breakParagraph(p, paragraph, v, ExactLineWidth.self, limit: maxWidth + tolerance, into: &out)
+        case .layoutUnits(let unit):
+            breakParagraph(p, paragraph, v, LayoutUnitLineWidth.self, limit: maxWidth + unit, into: &out)
+        }
+    }
+
+    private func breakParagraph<Sink: LineSink, Width: LineWidthArithmetic>(
+        _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, _ width: Width.Type, limit: Double,
+        into out: inout Sink
+    ) {
         if policy == .words && paragraph.isSimple {
-            // Specialised per arithmetic, so the common path carries no profile checks.
-            if text.roundsLineEndsToLayoutUnits {
-                breakSimpleParagraph(p, paragraph, v, LayoutUnitLineWidth.self, into: &out)
-            } else {
-                breakSimpleParagraph(p, paragraph, v, ExactLineWidth.self, into: &out)
-            }
+            breakSimpleParagraph(p, paragraph, v, width, limit: limit, into: &out)
         } else {
-            breakParagraph(p, paragraph, v, fromWord: Int(paragraph.wordStart), into: &out)
+            breakParagraph(
+                p, paragraph, v, width, limit: policy == .none ? .infinity : limit,
+                fromWord: Int(paragraph.wordStart), into: &out)
         }
     }
 
@@ -135,9 +149,9 @@ struct LineBreaker {
     /// fit test is the greedy one (content up to the word, hanging whitespace excluded, within
     /// the width). A word wider than a whole line hands over to the general loop.
     private func breakSimpleParagraph<Sink: LineSink, Width: LineWidthArithmetic>(
-        _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, _: Width.Type, into out: inout Sink
+        _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, _ width: Width.Type, limit: Double,
+        into out: inout Sink
     ) {
-        let limit = maxWidth + text.fitTolerance
         let words = v.words
         let last = Int(paragraph.wordEnd) - 1
         var w = Int(paragraph.wordStart)
@@ -152,7 +166,7 @@ struct LineBreaker {
             }
             if !fits(w) {
                 // An overlong word starts this line: the general algorithm handles the rest.
-                breakParagraph(p, paragraph, v, fromWord: w, into: &out)
+                breakParagraph(p, paragraph, v, width, limit: limit, fromWord: w, into: &out)
                 return
             }
             // The line's last word: the last one that fits. Lines of a paragraph hold similar
@@ -200,12 +214,17 @@ struct LineBreaker {
 
 
     /// The general greedy loop, from word `startWord` on an empty line.
-    private func breakParagraph<Sink: LineSink>(
-        _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, fromWord startWord: Int,
-        into out: inout Sink
+    ///
+    /// - Complexity: O(graphemes) of the words it visits: the rest of a word cut by a line end
+    ///   is measured only until it is known not to fit (`measure(_:word:at:stoppingAbove:_:)`),
+    ///   so an unbreakable word of n clusters costs O(n), not O(n²).
+    private func breakParagraph<Sink: LineSink, Width: LineWidthArithmetic>(
+        _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, _: Width.Type, limit: Double,
+        fromWord startWord: Int, into out: inout Sink
     ) {
-        let limit = policy == .none ? Double.infinity : maxWidth + text.fitTolerance
-        let roundsLineEnds = text.roundsLineEndsToLayoutUnits
+        let lastSpaceOnlyHangs = text.trailingSpaces == .lastHangs
+        // Clusters summed wider than this cannot fit, whatever follows them (see `measure`).
+        let hopeless = limit + 1e-3 + limit.magnitude * 1e-9
         let startGrapheme = v.words[startWord].graphemeStart
         var line = Cursor(start: startGrapheme, end: startGrapheme)
         // Paragraph-relative position of the line's start (for layout-unit rounding).
@@ -236,17 +255,12 @@ struct LineBreaker {
                     unitEnd += 1
                 }
             }
-            let m = measure(unitStart..<unitEnd, word: word, at: line.x, v)
+            let m = measure(unitStart..<unitEnd, word: word, at: line.x, stoppingAbove: hopeless - line.x, v)
             var visible = line.x + m.width - m.hanging
-            var lineEnd = visible
-            if roundsLineEnds {
-                let adjustment = m.hanging == 0 && unitEnd == word.graphemeEnd ? word.endAdjustment : 0
-                lineEnd = LayoutUnitLineWidth.width(
-                    lineStart: lineStartX, visibleEnd: lineStartX + visible,
-                    lastAdvance: v.advances[Int(unitEnd) - 1], adjustment)
-                visible += Double(adjustment)
-            }
-            if lineEnd <= limit {
+            let adjustment = m.hanging == 0 && unitEnd == word.graphemeEnd ? word.endAdjustment : 0
+            let lineEnd = Width.lineEnd(
+                lineStart: lineStartX, visible: &visible, lastAdvance: v.advances[Int(unitEnd) - 1], adjustment)
+            if !m.isPartial && lineEnd <= limit {
                 line.x += m.width
                 line.used = visible
                 line.mask |= m.mask
@@ -260,27 +274,23 @@ struct LineBreaker {
                 repeat {
                     let adv = advance(of: g, at: line.x, v)
                     let hangs = v.flags[Int(g)].contains(.hangingSpace)
-                    if roundsLineEnds {
-                        // Chromium profile: go on while the cluster fits as laid out (position
-                        // rounded up to the layout unit) or re-shaped alone at a cut (a ligature
-                        // counts whole on its first cluster); the cut is settled below.
-                        let start = LayoutUnitLineWidth.ceil(lineStartX)
-                        let laidOut = LayoutUnitLineWidth.ceil(lineStartX + line.x + adv) - start
-                        let reshaped = LayoutUnitLineWidth.width(
-                            lineStart: lineStartX, visibleEnd: lineStartX + line.x + adv, lastAdvance: adv,
-                            v.cutAdjustments[Int(g)])
-                        if g > unitStart && !hangs && laidOut > limit && reshaped > limit { break }
-                    } else if g > unitStart && !hangs && line.x + adv > limit {
+                    if g > unitStart && !hangs
+                        && Width.overflows(
+                            lineStart: lineStartX, x: line.x, advance: adv, cutAdjustment: v.cutAdjustment(Int(g)),
+                            limit: limit)
+                    {
                         break
                     }
-                    // Pango: a space hangs only if the line up to it fits.
-                    if g > unitStart && hangs && text.hangsOnlyLastSpace && line.x > limit { break }
+                    // A space hangs only if the line up to it fits (`TrailingSpaceRule.lastHangs`).
+                    if g > unitStart && hangs && lastSpaceOnlyHangs && line.x > limit { break }
                     line.x += adv
                     if !hangs { line.used = line.x }
                     line.mask |= PreparedText.fontBit(v.fonts[Int(g)])
                     g += 1
                 } while g < unitEnd
-                if g < unitEnd && roundsLineEnds { g = blinkCut(after: g, from: unitStart, &line, lineStartX: lineStartX, limit: limit, v) }
+                if g < unitEnd {
+                    g = Width.settleCut(after: g, from: unitStart, &line, lineStart: lineStartX, limit: limit, v)
+                }
                 line.end = g
                 if g < unitEnd {
                     unitStart = g
@@ -301,61 +311,37 @@ struct LineBreaker {
         if !line.isEmpty && out.count < lineLimit { emit(endsParagraph: true, insideWord: false) }
     }
 
-    /// Blink's cut of an overlong word (chromium profile): from the last cluster whose
-    /// position fits (`end`, exclusive), step back while the line re-shaped at the cut does not
-    /// fit — the cluster before the cut takes its advance alone (`cutAdjustments`: without the
-    /// kerning, ligature or joining form it had with the next). As in Blink's
-    /// `ShapingLineBreaker`, the largest cut that fits wins, also where those widths are not
-    /// monotone (Arabic joining forms). At least one cluster stays. Returns the new end and
-    /// updates the line's width and fonts.
-    private func blinkCut(
-        after end: Int32, from start: Int32, _ line: inout Cursor, lineStartX: Double, limit: Double, _ v: Views
-    ) -> Int32 {
-        var g = end
-        while true {
-            let last = Int(g) - 1
-            let adjustment = v.cutAdjustments[last]
-            let width = LayoutUnitLineWidth.width(
-                lineStart: lineStartX, visibleEnd: lineStartX + line.x, lastAdvance: v.advances[last], adjustment)
-            if width <= limit || g - 1 == start {
-                line.used = line.x + Double(adjustment)
-                break
-            }
-            line.x -= v.advances[last]
-            g -= 1
-        }
-        if g < end {
-            line.mask = 0
-            for k in start..<g { line.mask |= PreparedText.fontBit(v.fonts[Int(k)]) }
-        }
-        return g
-    }
-
     /// Width, hanging whitespace and fonts of graphemes `range` of `word` placed at `x`.
+    ///
+    /// Stops early, with `isPartial` set, once the clusters summed so far are wider than
+    /// `stoppingAbove` and more follow: such a unit cannot fit whatever comes after it
+    /// (advances are ≥ 0, and a last cluster re-shaped alone is ≥ 0 too), and then the caller
+    /// needs to know only that. This bounds the work per line by the line's length.
     @inline(__always)
-    private func measure(_ range: Range<Int32>, word: PreparedText.Word, at x: Double, _ v: Views)
-        -> (width: Double, hanging: Double, mask: UInt64)
-    {
+    private func measure(
+        _ range: Range<Int32>, word: PreparedText.Word, at x: Double, stoppingAbove: Double, _ v: Views
+    ) -> (width: Double, hanging: Double, mask: UInt64, isPartial: Bool) {
         if range.lowerBound == word.graphemeStart && range.upperBound == word.graphemeEnd
             && !word.hasTab
         {
-            return (word.width, word.hangingWidth, word.fontMask)
+            return (word.width, word.hangingWidth, word.fontMask, false)
         }
         var width = 0.0
         var hanging = 0.0
         var mask: UInt64 = 0
         for g in range {
+            if width - hanging > stoppingAbove { return (width, hanging, mask, true) }
             let adv = advance(of: g, at: x + width, v)
             width += adv
             if v.flags[Int(g)].contains(.hangingSpace) { hanging += adv } else { hanging = 0 }
             mask |= PreparedText.fontBit(v.fonts[Int(g)])
         }
-        return (width, hanging, mask)
+        return (width, hanging, mask, false)
     }
 
     /// A grapheme's advance at line position `x` (tabs jump to the next stop).
     @inline(__always)
-    private func advance(of g: Int32, at x: Double, _ v: Views) -> Double {
+    fileprivate func advance(of g: Int32, at x: Double, _ v: Views) -> Double {
         guard v.flags[Int(g)].contains(.tab) else { return v.advances[Int(g)] }
         let stop = (x / tabInterval).rounded(.down) * tabInterval + tabInterval
         return stop - x
@@ -376,32 +362,122 @@ struct LineArraySink: LineSink {
     mutating func append(_ line: LineBox) { lines.append(line) }
 }
 
-/// How wide a line from a paragraph-relative position to the end of a word is, for the fit
-/// test. Static dispatch: the simple-paragraph loop is specialised per arithmetic.
+/// The line-fit arithmetic of a `LayoutConventions.LineFitArithmetic`, as static functions:
+/// both breaking loops are specialised per arithmetic (no convention checks per cluster).
 private protocol LineWidthArithmetic {
+    /// The width of a line from paragraph-relative position `lineStart` to the visible end of
+    /// `word`, for the fit test of the simple-paragraph loop.
     static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, advances: UnsafeBufferPointer<Double>) -> Double
+
+    /// The width to compare with the limit for a line whose visible content ends at
+    /// line-relative `visible` (its last cluster `lastAdvance` wide, `adjustment` its re-shaped
+    /// difference at a line end); may update `visible` to the width the line then uses.
+    static func lineEnd(lineStart: Double, visible: inout Double, lastAdvance: Double, _ adjustment: Float) -> Double
+
+    /// Whether an overlong word's next cluster (`advance` wide, at line-relative `x`) no longer
+    /// fits the line.
+    static func overflows(
+        lineStart: Double, x: Double, advance: Double, cutAdjustment: Float, limit: Double) -> Bool
+
+    /// Settles where an overlong word is cut, given the first cluster that did not fit
+    /// (`end`); returns the cut and updates the line's width and fonts.
+    static func settleCut(
+        after end: Int32, from start: Int32, _ line: inout LineBreaker.Cursor, lineStart: Double, limit: Double,
+        _ v: LineBreaker.Views) -> Int32
 }
 
-/// The sum of the advances, hanging whitespace excluded (standard and pango profiles).
+/// The sum of the advances, hanging whitespace excluded (`LineFitArithmetic.exact`).
 private enum ExactLineWidth: LineWidthArithmetic {
     @inline(__always)
     static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, advances: UnsafeBufferPointer<Double>) -> Double {
         word.end - word.hangingWidth - lineStart
     }
+
+    @inline(__always)
+    static func lineEnd(lineStart: Double, visible: inout Double, lastAdvance: Double, _ adjustment: Float) -> Double {
+        visible
+    }
+
+    @inline(__always)
+    static func overflows(
+        lineStart: Double, x: Double, advance: Double, cutAdjustment: Float, limit: Double
+    ) -> Bool {
+        x + advance > limit
+    }
+
+    @inline(__always)
+    static func settleCut(
+        after end: Int32, from start: Int32, _ line: inout LineBreaker.Cursor, lineStart: Double, limit: Double,
+        _ v: LineBreaker.Views
+    ) -> Int32 {
+        end
+    }
 }
 
-/// Blink's width of a line (chromium profile), from paragraph-relative positions: Blink keeps
-/// each character's position in a shaped run rounded up to the 1/64-px layout unit, so a line
-/// spans ceil(end) − ceil(start). A line that ends where the text was shaped across the break
-/// (`Word.endAdjustment` ≠ 0: kerning into the next cluster) is re-shaped there:
-/// ceil(position before the last cluster) + the last cluster alone − ceil(start). The line's
-/// exact width rounded up must fit as well.
+/// Blink's width of a line (`LineFitArithmetic.layoutUnits`), from paragraph-relative
+/// positions: Blink keeps each character's position in a shaped run rounded up to the 1/64-px
+/// layout unit, so a line spans ceil(end) − ceil(start). A line that ends where the text was
+/// shaped across the break (`Word.endAdjustment` ≠ 0: kerning into the next cluster) is
+/// re-shaped there: ceil(position before the last cluster) + the last cluster alone −
+/// ceil(start). The line's exact width rounded up must fit as well.
 private enum LayoutUnitLineWidth: LineWidthArithmetic {
     @inline(__always)
     static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, advances: UnsafeBufferPointer<Double>) -> Double {
         width(
             lineStart: lineStart, visibleEnd: word.end - word.hangingWidth,
             lastAdvance: advances[Int(word.graphemeEnd) - 1], word.hangingWidth > 0 ? 0 : word.endAdjustment)
+    }
+
+    @inline(__always)
+    static func lineEnd(lineStart: Double, visible: inout Double, lastAdvance: Double, _ adjustment: Float) -> Double {
+        let end = width(lineStart: lineStart, visibleEnd: lineStart + visible, lastAdvance: lastAdvance, adjustment)
+        visible += Double(adjustment)
+        return end
+    }
+
+    /// Goes on while the cluster fits as laid out (position rounded up to the layout unit) or
+    /// re-shaped alone at a cut (a ligature counts whole on its first cluster); the cut is
+    /// settled by `settleCut`.
+    @inline(__always)
+    static func overflows(
+        lineStart: Double, x: Double, advance: Double, cutAdjustment: Float, limit: Double
+    ) -> Bool {
+        let start = ceil(lineStart)
+        let laidOut = ceil(lineStart + x + advance) - start
+        let reshaped = width(
+            lineStart: lineStart, visibleEnd: lineStart + x + advance, lastAdvance: advance, cutAdjustment)
+        return laidOut > limit && reshaped > limit
+    }
+
+    /// Blink's cut of an overlong word (chromium profile): from the last cluster whose
+    /// position fits (`end`, exclusive), step back while the line re-shaped at the cut does not
+    /// fit — the cluster before the cut takes its advance alone (`cutAdjustments`: without the
+    /// kerning, ligature or joining form it had with the next). As in Blink's
+    /// `ShapingLineBreaker`, the largest cut that fits wins, also where those widths are not
+    /// monotone (Arabic joining forms). At least one cluster stays. Returns the new end and
+    /// updates the line's width and fonts.
+    static func settleCut(
+        after end: Int32, from start: Int32, _ line: inout LineBreaker.Cursor, lineStart lineStartX: Double, limit: Double,
+        _ v: LineBreaker.Views
+    ) -> Int32 {
+        var g = end
+        while true {
+            let last = Int(g) - 1
+            let adjustment = v.cutAdjustment(last)
+            let width = LayoutUnitLineWidth.width(
+                lineStart: lineStartX, visibleEnd: lineStartX + line.x, lastAdvance: v.advances[last], adjustment)
+            if width <= limit || g - 1 == start {
+                line.used = line.x + Double(adjustment)
+                break
+            }
+            line.x -= v.advances[last]
+            g -= 1
+        }
+        if g < end {
+            line.mask = 0
+            for k in start..<g { line.mask |= PreparedText.fontBit(v.fonts[Int(k)]) }
+        }
+        return g
     }
 
     @inline(__always)

@@ -105,27 +105,21 @@ final class PreparedText: Sendable {
     let ellipsisWidth: Double
     let utf8Count: Int
     let missingGlyphClusters: Int
-    /// Pango's convention: only the last of several trailing spaces hangs, so a space fits
-    /// only if the line before it does (spaces can wrap inside an overlong run).
-    let hangsOnlyLastSpace: Bool
-    /// How far a line may exceed the box and still fit: float noise (1e-6 pt), or Blink's
-    /// 1/64-px layout unit for the chromium profile.
-    let fitTolerance: Double
-    /// Blink's line-end arithmetic (chromium profile): a line that ends where the text was
-    /// shaped across the break (nonzero `endAdjustment`) fits if the prefix rounded up to the
-    /// 1/64-px layout unit plus the re-shaped last cluster fits; an overlong word is cut the
-    /// same way at every cluster.
-    var roundsLineEndsToLayoutUnits: Bool { fitTolerance == Self.layoutUnit }
-    static let layoutUnit = 1.0 / 64
+    /// How much trailing whitespace hangs (`LayoutConventions.trailingSpaces`).
+    let trailingSpaces: LayoutConventions.TrailingSpaceRule
+    /// How a line's width is compared with the box (`LayoutConventions.lineFit`): the line
+    /// breaker is specialised per arithmetic.
+    let lineFit: LayoutConventions.LineFitArithmetic
 
     init(
         fonts: [FontUse], graphemeStarts: [Int32], graphemeEnds: [Int32], advances: [Double],
         cutAdjustments: [Float] = [], flags: [GraphemeFlags], graphemeFonts: [UInt8], words: [Word], paragraphs: [Paragraph],
         ellipsisFont: UInt8, ellipsisWidth: Double, utf8Count: Int, missingGlyphClusters: Int,
-        hangsOnlyLastSpace: Bool = false, fitTolerance: Double = LineBreaker.tolerance
+        trailingSpaces: LayoutConventions.TrailingSpaceRule = .allHang,
+        lineFit: LayoutConventions.LineFitArithmetic = .exact(tolerance: LayoutConventions.exactFitTolerance)
     ) {
-        self.hangsOnlyLastSpace = hangsOnlyLastSpace
-        self.fitTolerance = fitTolerance
+        self.trailingSpaces = trailingSpaces
+        self.lineFit = lineFit
         self.fonts = fonts
         self.fontLines = fonts.map {
             FontLine(ascender: $0.ascender, heightWithLeading: $0.lineHeight(includingLeading: true),

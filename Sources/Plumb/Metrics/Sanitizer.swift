@@ -14,7 +14,10 @@ struct SanitizedStyle: Hashable, Sendable {
     var options: DrawingOptions
     /// `.infinity` when unlimited.
     var heightLimit: Double
+    /// The profile, kept for cache keys (it identifies `conventions`).
     var compatibility: Compatibility
+    /// The profile resolved into knobs, once, here: what every stage reads.
+    var conventions: LayoutConventions
 }
 
 /// The layout width after sanitising.
@@ -99,7 +102,7 @@ enum Sanitizer {
             paragraphSpacingBefore: length(style.paragraphSpacingBefore, "paragraphSpacingBefore"),
             letterSpacing: letterSpacing, tabInterval: tab, maxLines: maxLines,
             lineBreakMode: style.lineBreakMode, options: style.options, heightLimit: heightLimit,
-            compatibility: style.compatibility)
+            compatibility: style.compatibility, conventions: style.compatibility.conventions)
     }
 
     static func width(_ width: Double, warnings: inout [MeasureWarning]) -> LayoutWidth {

@@ -6,7 +6,7 @@ struct PreparedTextBuilder {
         let upem: Double
         /// `Font.bitmapStrikePPEM` (0 for outline fonts).
         let strikePPEM: Double
-        /// FreeType's 16.16 `x_scale` at the builder's size (chromium profile; see
+        /// FreeType's 16.16 `x_scale` at the builder's size (`AdvanceScaling.freeTypeFixedPoint`; see
         /// ``PreparedTextBuilder/advance(units:font:)``).
         let freeTypeXScale: Double
 
@@ -26,21 +26,24 @@ struct PreparedTextBuilder {
     var graphemeStarts: [Int32] = []
     var graphemeEnds: [Int32] = []
     var advances: [Double] = []
-    /// Chromium profile: per grapheme, alone − as shaped (see `PreparedText.cutAdjustments`).
+    /// With `reshapesLineEnds`: per grapheme, alone − as shaped (see `PreparedText.cutAdjustments`).
     var cutAdjustments: [Float] = []
     var flags: [PreparedText.GraphemeFlags] = []
     var graphemeFonts: [UInt8] = []
     var words: [PreparedText.Word] = []
     var paragraphs: [PreparedText.Paragraph] = []
     var missingGlyphClusters = 0
-    var scriptScratch: [UInt32] = []
-    var firstScalarScratch: [UInt32] = []
-    var compatibility: Compatibility = .standard
+    /// The conventions every phase reads.
+    let conventions: LayoutConventions
+    /// `conventions.advanceScaling == .freeTypeFixedPoint`, read per cluster.
+    private let scalesLikeFreeType: Bool
 
-    init(cascade: ResolvedCascade, size: Double, letterSpacing: Double) {
+    init(cascade: ResolvedCascade, size: Double, letterSpacing: Double, conventions: LayoutConventions) {
         self.cascade = cascade
         self.size = size
         self.letterSpacing = letterSpacing
+        self.conventions = conventions
+        scalesLikeFreeType = conventions.advanceScaling == .freeTypeFixedPoint
         // Local font 0 is always the cascade's primary font (empty lines use it).
         _ = localIndex(of: cascade.primary)
     }
@@ -48,7 +51,7 @@ struct PreparedTextBuilder {
     /// A cluster's advance in points from its shaped advance in font units, with letter
     /// spacing, never negative.
     ///
-    /// The chromium profile scales like Chromium on Linux, whose glyph advances come from
+    /// `AdvanceScaling.freeTypeFixedPoint` scales like Chromium on Linux, whose glyph advances come from
     /// FreeType in 16.16 fixed point: the size in 26.6, the scale `x_scale = round(size₂₆.₆ ·
     /// 2¹⁶ / upem)`, the advance `round(units · x_scale / 64)` / 2¹⁶ px. A full-width glyph at
     /// 15 px is then 15 + 7/65536 px, and ten of them do not fit a 150 px line in Chromium.
@@ -61,11 +64,11 @@ struct PreparedTextBuilder {
     @inline(__always)
     func advance(units: Int32, font: FontEntry) -> Double {
         let points: Double
-        if compatibility == .chromium && font.strikePPEM > 0 {
+        if scalesLikeFreeType && font.strikePPEM > 0 {
             // A bitmap font: whole pixels at the strike, scaled to the size (16.16).
             let atStrike = (Double(units) * font.strikePPEM / font.upem).rounded()
             points = (atStrike * size / font.strikePPEM * 65536).rounded() / 65536
-        } else if compatibility == .chromium {
+        } else if scalesLikeFreeType {
             let magnitude = ((Double(units.magnitude) * font.freeTypeXScale + 32) / 64).rounded(.down)
             points = (units < 0 ? -magnitude : magnitude) / 65536
         } else {
@@ -107,7 +110,8 @@ struct PreparedTextBuilder {
         return UInt8(fontList.count - 1)
     }
 
-    func finish(utf8Count: Int, ellipsisFont: UInt8, ellipsisWidth: Double, hangsOnlyLastSpace: Bool, fitTolerance: Double) -> PreparedText {
+    /// The prepared text, with the layout knobs it carries (`trailingSpaces`, `lineFit`).
+    func finish(utf8Count: Int, ellipsisFont: UInt8, ellipsisWidth: Double) -> PreparedText {
         let uses = fontList.map { entry -> PreparedText.FontUse in
             let m = entry.font.metrics
             return PreparedText.FontUse(
@@ -119,6 +123,6 @@ struct PreparedTextBuilder {
             advances: advances, cutAdjustments: cutAdjustments, flags: flags, graphemeFonts: graphemeFonts, words: words,
             paragraphs: paragraphs, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth,
             utf8Count: utf8Count, missingGlyphClusters: missingGlyphClusters,
-            hangsOnlyLastSpace: hangsOnlyLastSpace, fitTolerance: fitTolerance)
+            trailingSpaces: conventions.trailingSpaces, lineFit: conventions.lineFit)
     }
 }

@@ -7,28 +7,30 @@
 ///
 /// - Thread safety: not thread-safe; use one per thread (`PreparerPool` lends them out).
 final class TextPreparer: @unchecked Sendable {  // one thread at a time (PreparerPool)
-    private let iterators: BreakIterators
+    let iterators: BreakIterators
     /// ICU with CSS `line-break: normal` (the chromium profile), opened on first use.
-    private lazy var normalIterators: BreakIterators = BreakIterators(locale: "en@lb=normal") ?? iterators
+    lazy var normalIterators: BreakIterators = BreakIterators(locale: "en@lb=normal") ?? iterators
     private let shaper = Shaper()
     var shaperForInk: Shaper { shaper }
     private let segmentCache: SegmentCache
     /// Buffers reused from text to text.
-    private struct Scratch: ~Copyable {
+    struct Scratch: ~Copyable {
         var scalars: [Unicode.Scalar] = []
         var units = GrowableBuffer<Int32>()
         var relativeEnds = GrowableBuffer<Int32>()
         var kernBoundaries: [Int] = []
         /// Advances (font units) of the clusters as shaped, by cluster index.
         var shapedUnits: [Int32] = []
+        /// Scripts and first scalars of the paragraph being prepared.
+        var paragraph = ParagraphScratch()
     }
     // Exclusivity of this class property is checked at run time in debug builds (the tests)
     // and not in release builds: the checks cost ~8 % of a cold measurement (callgrind: 9 % of
     // its instructions), and a preparer is used by one thread at a time.
     #if DEBUG
-    private var scratch = Scratch()
+    var scratch = Scratch()
     #else
-    @exclusivity(unchecked) private var scratch = Scratch()
+    @exclusivity(unchecked) var scratch = Scratch()
     #endif
 
     init(iterators: BreakIterators, segmentCache: SegmentCache) {
@@ -43,228 +45,25 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     ///   for segments not in the cache, HarfBuzz (~1 µs per segment).
     func prepare(
         _ utf8: UnsafeBufferPointer<UInt8>, cascade: ResolvedCascade, size: Double,
-        letterSpacing: Double, compatibility: Compatibility = .standard
+        letterSpacing: Double, conventions: LayoutConventions = .standard
     ) -> PreparedText {
-        var builder = PreparedTextBuilder(cascade: cascade, size: size, letterSpacing: letterSpacing)
-        builder.compatibility = compatibility
-        shaper.usesDocumentLanguage = compatibility == .chromium
+        var builder = PreparedTextBuilder(
+            cascade: cascade, size: size, letterSpacing: letterSpacing, conventions: conventions)
+        shaper.language = conventions.shapingLanguage
         builder.reserve(graphemes: utf8.count)
         for range in Paragraphs.ranges(in: utf8) {
-            prepareParagraph(utf8, range: range, into: &builder)
+            let input = ParagraphInput(
+                text: utf8, bytes: range, graphemes: 0..<0, runEnds: [Int32(range.upperBound)])
+            prepareParagraph(input, into: &builder)
         }
         let (ellipsisFont, ellipsisWidth) = measureEllipsis(into: &builder)
-        return builder.finish(
-            utf8Count: utf8.count, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth,
-            hangsOnlyLastSpace: compatibility == .pango,
-            fitTolerance: compatibility == .chromium ? PreparedText.layoutUnit : LineBreaker.tolerance)
-    }
-
-    private func prepareParagraph(
-        _ text: UnsafeBufferPointer<UInt8>, range: Range<Int>, into b: inout PreparedTextBuilder
-    ) {
-        let graphemeStart = b.graphemeEnds.count
-        let wordStart = b.words.count
-        defer {
-            // Runs of equal font masks, so a line's fonts are found run by run.
-            var next = Int32(b.words.count)
-            var k = b.words.count - 1
-            while k >= wordStart {
-                b.words[k].nextMaskChange = next
-                if k > wordStart && b.words[k - 1].fontMask != b.words[k].fontMask { next = Int32(k) }
-                k -= 1
-            }
-            let words = b.words[wordStart...]
-            let simple = !words.contains { $0.hasTab || $0.mandatoryBreakAfter }
-            let firstMask = words.first?.fontMask ?? 0
-            let uniform = words.allSatisfy { $0.fontMask == firstMask } ? firstMask : 0
-            b.paragraphs.append(
-                PreparedText.Paragraph(
-                    byteStart: Int32(range.lowerBound), byteEnd: Int32(range.upperBound),
-                    graphemeStart: Int32(graphemeStart), graphemeEnd: Int32(b.graphemeEnds.count),
-                    wordStart: Int32(wordStart), wordEnd: Int32(b.words.count),
-                    isSimple: simple, uniformMask: uniform,
-                    direction: Bidi.firstStrongDirection(UnsafeBufferPointer(rebasing: text[range])) ?? .leftToRight))
-        }
-        guard !range.isEmpty else { return }
-        let para = UnsafeBufferPointer(rebasing: text[range])
-        let base = Int32(range.lowerBound)
-
-        // 1. Grapheme clusters, fonts, scripts, flags.
-        let graphemeBreaks = iterators.graphemeBreaks(para)
-        var start: Int32 = 0
-        var previousFont: UInt8 = 0
-        // Taken out of the builder (not copied), so that emptying them keeps their storage: a
-        // copy would share it, and `removeAll(keepingCapacity:)` would allocate anew.
-        var scripts: [UInt32] = []
-        swap(&scripts, &b.scriptScratch)
-        scripts.removeAll(keepingCapacity: true)
-        var firstScalars: [UInt32] = []
-        swap(&firstScalars, &b.firstScalarScratch)
-        firstScalars.removeAll(keepingCapacity: true)
-        for end in graphemeBreaks {
-            decodeScalars(para, start: Int(start), end: Int(end))
-            let fontIndex: UInt8
-            var flags: PreparedText.GraphemeFlags = []
-            let first = scratch.scalars[0]
-            if scratch.scalars.count == 1 && first.value == 0x09 {
-                flags.insert([.tab, .hangingSpace])  // a trailing tab hangs like a space
-                fontIndex = previousFont
-            } else {
-                if scratch.scalars.count == 1 && ClusterClassifier.isHangingSpace(first) {
-                    flags.insert(.hangingSpace)
-                }
-                let chromium = b.compatibility == .chromium
-                let choice = scratch.scalars.withUnsafeBufferPointer {
-                    b.cascade.chooseIndexed(forCluster: $0, familyGlyphsForLoneEmoji: chromium)
-                }
-                switch choice {
-                case .inherit: fontIndex = previousFont
-                case .cascade(let i): fontIndex = b.localIndex(ofCascadeFont: i)
-                case .emoji: fontIndex = b.localIndex(of: b.cascade.emojiFont ?? b.cascade.primary)
-                case .cjk: fontIndex = b.localIndex(of: b.cascade.cjkFont ?? b.cascade.primary)
-                case .fallback(let f): fontIndex = b.localIndex(of: f)
-                case .missing(let f):
-                    fontIndex = b.localIndex(of: f)
-                    b.missingGlyphClusters += 1
-                }
-            }
-            var script: UInt32 = 0
-            for s in scratch.scalars where s.value >= 0x80 {
-                script = Shaper.script(of: s)
-                if script != 0 { break }
-            }
-            if script == 0, (0x41...0x5A).contains(first.value) || (0x61...0x7A).contains(first.value) {
-                script = Self.latinScript
-            }
-            scripts.append(script)
-            firstScalars.append(first.value)
-            previousFont = fontIndex
-            b.graphemeStarts.append(base + start)
-            b.graphemeEnds.append(base + end)
-            b.graphemeFonts.append(fontIndex)
-            b.flags.append(flags)
-            b.advances.append(0)
-            if b.compatibility == .chromium { b.cutAdjustments.append(0) }
-            start = end
-        }
-
-        let rawScripts = b.compatibility == .pango ? scripts : []
-        Self.resolveCommonScripts(&scripts, firstScalars: firstScalars, pairsAll: b.compatibility != .chromium)
-        if b.compatibility == .pango {
-            applyPangoSpaceFonts(
-                graphemes: graphemeStart..<b.graphemeEnds.count, raw: rawScripts, resolved: scripts,
-                into: &b)
-        }
-        b.firstScalarScratch = firstScalars
-
-        // 2. Line-break opportunities → grapheme flags (an offset inside a cluster moves to
-        //    the cluster's end: a cluster is never split).
-        let (offsets, hard) = (b.compatibility == .chromium ? normalIterators : iterators).lineBreaks(para)
-        var g = graphemeStart
-        for (k, offset) in offsets.enumerated() {
-            while g < b.graphemeEnds.count && b.graphemeEnds[g] - base < offset { g += 1 }
-            guard g < b.graphemeEnds.count else { break }
-            let isLast = offset == Int32(para.count)
-            if isLast { continue }
-            b.flags[g].insert(.breakAfter)
-            if hard[k] != 0 { b.flags[g].insert(.mandatoryBreakAfter) }
-        }
-        addProfileBreaks(
-            para, base: base, graphemes: graphemeStart..<b.graphemeEnds.count, firstScalars: firstScalars,
-            into: &b)
-
-        // 3. Segments (one font, one script, no break opportunity inside) → advances. The
-        //    chromium profile shapes kana and kanji as one run, as Blink does (`コピー|で` kern).
-        let chromium = b.compatibility == .chromium
-        var segStart = graphemeStart
-        let count = b.graphemeEnds.count
-        var segScript: UInt32 = scripts[0]
-        for g in graphemeStart..<count {
-            let local = g - graphemeStart
-            if segScript == 0 { segScript = scripts[local] }
-            let isTab = b.flags[g].contains(.tab)
-            let endsHere: Bool
-            if isTab || g + 1 == count
-                || (b.flags[g].contains(.breakAfter) && !Self.shapesWholeRuns(segScript))
-            {
-                endsHere = true
-            } else {
-                let next = scripts[local + 1]
-                endsHere =
-                    b.flags[g + 1].contains(.tab) || b.graphemeFonts[g + 1] != b.graphemeFonts[g]
-                    || (next != 0 && segScript != 0 && next != segScript
-                        && !(chromium && Self.isJapanese(next) && Self.isJapanese(segScript)))
-            }
-            guard endsHere else { continue }
-            if !isTab {
-                shapeSegment(text, graphemes: segStart..<(g + 1), script: segScript, into: &b)
-                // Segments of one font and script that meet at a break opportunity were shaped
-                // apart: restore the kerning between them (below).
-                if segStart > graphemeStart, !b.flags[segStart - 1].contains(.tab),
-                    b.graphemeFonts[segStart - 1] == b.graphemeFonts[segStart],
-                    scripts[segStart - 1 - graphemeStart] == segScript
-                {
-                    scratch.kernBoundaries.append(segStart)
-                }
-            }
-            segStart = g + 1
-            segScript = g + 1 < count ? scripts[local + 1] : 0
-        }
-        b.scriptScratch = scripts
-        for boundary in scratch.kernBoundaries {
-            applyPairKerning(text, at: boundary, script: scripts[boundary - graphemeStart], into: &b)
-        }
-        scratch.kernBoundaries.removeAll(keepingCapacity: true)
-
-        // 4. Words.
-        var wordBegin = graphemeStart
-        var end = 0.0
-        var width = 0.0
-        var hanging = 0.0
-        var mask: UInt64 = 0
-        var hasTab = false
-        for g in graphemeStart..<count {
-            let f = b.flags[g]
-            let advance = b.advances[g]
-            width += advance
-            // Chromium re-shapes the cluster before a line end (a break or an overflow-wrap
-            // cut) alone: its own glyphs, without the kerning or ligature it formed with the
-            // next cluster of the same font.
-            if chromium && !f.contains(.hangingSpace) && g + 1 < count && b.graphemeFonts[g] == b.graphemeFonts[g + 1] {
-                b.cutAdjustments[g] = Float(aloneAdvance(text, at: g, script: scripts[g - graphemeStart], b) - advance)
-            }
-            if f.contains(.hangingSpace) {
-                // Pango hangs only the last trailing space; Plumb (and UIKit, CSS) all of them.
-                hanging = b.compatibility == .pango ? advance : hanging + advance
-            } else {
-                hanging = 0
-            }
-            if f.contains(.tab) { hasTab = true }
-            mask |= PreparedText.fontBit(b.graphemeFonts[g])
-            if f.contains(.breakAfter) || g + 1 == count {
-                end += width
-                var word = PreparedText.Word(
-                    graphemeStart: Int32(wordBegin), graphemeEnd: Int32(g + 1), width: width,
-                    hangingWidth: hanging, fontMask: mask, hasTab: hasTab,
-                    mandatoryBreakAfter: f.contains(.mandatoryBreakAfter) && g + 1 < count,
-                    end: end)
-                if chromium, hanging == 0, !f.contains(.mandatoryBreakAfter) {
-                    word.endAdjustment = b.cutAdjustments[g]
-                }
-                b.words.append(word)
-                wordBegin = g + 1
-                width = 0
-                hanging = 0
-                mask = 0
-                hasTab = false
-            }
-        }
+        return builder.finish(utf8Count: utf8.count, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth)
     }
 
     /// The advance of cluster `g` shaped alone: for one scalar its own glyph's advance
     /// (`Shaper.nominalAdvance`, no shaping); for a sequence (marks, jamo, emoji) the cluster
     /// shaped by itself through the segment cache.
-    private func aloneAdvance(_ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, _ b: PreparedTextBuilder) -> Double {
+    func aloneAdvance(_ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, _ b: PreparedTextBuilder) -> Double {
         let bytes = UnsafeBufferPointer(rebasing: text[Int(b.graphemeStarts[g])..<Int(b.graphemeEnds[g])])
         let fontUse = b.fontList[Int(b.graphemeFonts[g])]
         var scalars = UTF8Scalars(bytes)
@@ -300,11 +99,11 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     private static let hani = Font.tag("Hani"), hira = Font.tag("Hira"), kana = Font.tag("Kana"),
         hang = Font.tag("Hang"), bopo = Font.tag("Bopo")
 
-    /// The script as the segment cache sees it: shaping with the document language (chromium
-    /// profile) gives other advances, so it gets other keys.
+    /// The script as the segment cache sees it: shaping with the document language
+    /// (`LayoutConventions.shapingLanguage`) gives other advances, so it gets other keys.
     @inline(__always)
-    private func keyScript(_ script: UInt32) -> UInt32 {
-        shaper.usesDocumentLanguage ? script | 0x8000_0000 : script
+    func keyScript(_ script: UInt32) -> UInt32 {
+        shaper.language == .document ? script | 0x8000_0000 : script
     }
 
     /// Gives Common/Inherited clusters (spaces, digits, punctuation, ー) a script, as UAX #24
@@ -363,7 +162,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// and stored. `clusterEnd(i)` is the end of cluster i relative to `bytes`.
     ///
     /// - Complexity: one cache lookup; an `hb_shape` call on a miss.
-    private func cachedUnits(
+    func cachedUnits(
         of bytes: UnsafeBufferPointer<UInt8>, clusters count: Int, clusterEnd: (Int) -> Int32,
         font: Font, script: UInt32
     ) -> [Int32] {
@@ -382,7 +181,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     }
 
     /// Shapes graphemes `range` (one font, one script) through the segment cache.
-    private func shapeSegment(
+    func shapeSegment(
         _ text: UnsafeBufferPointer<UInt8>, graphemes range: Range<Int>, script: UInt32,
         into b: inout PreparedTextBuilder
     ) {
@@ -411,7 +210,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// adjustment to the first glyph, so this equals shaping the whole run (`-T`, `e -`).
     ///
     /// - Complexity: one segment-cache lookup per boundary; a 2-cluster `hb_shape` on a miss.
-    private func applyPairKerning(
+    func applyPairKerning(
         _ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, into b: inout PreparedTextBuilder
     ) {
         let byteStart = Int(b.graphemeStarts[g - 1])
@@ -448,7 +247,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
 
     /// Decodes the scalars of `text[start..<end]` (valid UTF-8) into `scratch.scalars`.
     @inline(__always)
-    private func decodeScalars(_ text: UnsafeBufferPointer<UInt8>, start: Int, end: Int) {
+    func decodeScalars(_ text: UnsafeBufferPointer<UInt8>, start: Int, end: Int) {
         scratch.scalars.removeAll(keepingCapacity: true)
         var i = start
         while i < end {
@@ -475,7 +274,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         if scratch.scalars.isEmpty { scratch.scalars.append("\u{FFFD}") }
     }
 
-    private static let latinScript = Font.tag("Latn")
+    static let latinScript = Font.tag("Latn")
 }
 
 extension TextPreparer {

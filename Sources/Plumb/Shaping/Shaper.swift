@@ -17,9 +17,9 @@ final class Shaper {
 
     deinit { hb_buffer_destroy(buffer) }
 
-    /// Shape every script with the document's language ("en") instead of the script's sample
-    /// language, as Chromium does for an element with `lang="en"` (the chromium profile).
-    var usesDocumentLanguage = false
+    /// The language to shape with: the script's sample language, or the document's ("en"),
+    /// as Chromium does for an element with `lang="en"` (`LayoutConventions.shapingLanguage`).
+    var language: LayoutConventions.ShapingLanguage = .fromScript
 
     /// Shapes `text` in `font` and adds each glyph's advance to the grapheme containing it.
     ///
@@ -134,7 +134,7 @@ final class Shaper {
                 hb_buffer_set_direction(buffer, hb_script_get_horizontal_direction(s))
             }
         }
-        hb_buffer_set_language(buffer, usesDocumentLanguage ? Self.english : Self.language(forScript: script))
+        hb_buffer_set_language(buffer, language == .document ? Self.english : Self.language(forScript: script))
         hb_buffer_guess_segment_properties(buffer)
     }
 

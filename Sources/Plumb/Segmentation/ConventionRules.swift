@@ -1,21 +1,24 @@
-/// The rules by which the `pango` and `chromium` profiles (and Unicode 15.1's LB19a for every
-/// profile but `pango`) tailor ICU's line-break opportunities and Pango's choice of fonts for
-/// spaces, each measured against its engine. Called from `TextPreparer.prepareParagraph`.
+/// The rules that `LayoutConventions` switches on in the preparer, each measured against its
+/// engine: the break tailorings (`LayoutConventions.BreakTailoring`) applied after ICU, and the
+/// neighbouring-font rule for spaces (`SpaceFontRule.neighbouringFont`). Called from the
+/// preparer's phases 2 and 3 (`TextPreparer+Phases.swift`).
 extension TextPreparer {
-    /// The break opportunities of graphemes `range` (one paragraph, `para` its bytes from
-    /// `base`) that the profile tailors after ICU: LB19a for `standard` and `chromium`, then
-    /// Blink's or Pango's own rules.
-    func addProfileBreaks(
-        _ para: UnsafeBufferPointer<UInt8>, base: Int32, graphemes range: Range<Int>, firstScalars: [UInt32],
-        into b: inout PreparedTextBuilder
+    /// Applies `tailoring` to the break opportunities of graphemes `range` (one paragraph,
+    /// `para` its bytes from `base`), in a fixed order: LB19a, then Blink's rules, then Pango's.
+    func applyBreakTailoring(
+        _ tailoring: LayoutConventions.BreakTailoring, _ para: UnsafeBufferPointer<UInt8>, base: Int32,
+        graphemes range: Range<Int>, firstScalars: ParagraphScratch, into b: inout PreparedTextBuilder
     ) {
-        if b.compatibility != .pango { addLB19aBreaks(graphemes: range, firstScalars: firstScalars, into: &b) }
-        guard range.count >= 2, b.compatibility != .standard else { return }
+        if tailoring.contains(.lb19aQuotes) { addLB19aBreaks(graphemes: range, firstScalars: firstScalars, into: &b) }
+        let blink: LayoutConventions.BreakTailoring = [.afterEverySpaceRun, .blinkASCIIPairs, .lb21aHebrewHyphen]
+        let pango: LayoutConventions.BreakTailoring = [.afterSpacedHyphen, .afterPeriodFollowingSign]
+        guard range.count >= 2, !tailoring.isDisjoint(with: blink.union(pango)) else { return }
         let ascii = ASCIIClusters(para: para, base: base, starts: b.graphemeStarts, ends: b.graphemeEnds)
-        if b.compatibility == .chromium {
-            addChromiumBreaks(ascii, graphemes: range, into: &b)
-        } else {
-            addPangoBreaks(ascii, graphemes: range, into: &b)
+        if !tailoring.isDisjoint(with: blink) {
+            addBlinkBreaks(tailoring, ascii, graphemes: range, into: &b)
+        }
+        if !tailoring.isDisjoint(with: pango) {
+            addPangoBreaks(tailoring, ascii, graphemes: range, into: &b)
         }
     }
 
@@ -23,9 +26,9 @@ extension TextPreparer {
     /// East Asian characters may start a line (`中文|“引用”`), and a final one (Pf) between two
     /// East Asian characters may end one (`”|中文`). ASCII quotes are unaffected (neither Pi nor
     /// Pf). East Asian = the CJK ranges of `ClusterClassifier.isCJK` (wide and full-width).
-    private func addLB19aBreaks(graphemes range: Range<Int>, firstScalars: [UInt32], into b: inout PreparedTextBuilder) {
+    private func addLB19aBreaks(graphemes range: Range<Int>, firstScalars: ParagraphScratch, into b: inout PreparedTextBuilder) {
         guard range.count >= 3 else { return }
-        func scalar(_ g: Int) -> Unicode.Scalar? { Unicode.Scalar(firstScalars[g - range.lowerBound]) }
+        func scalar(_ g: Int) -> Unicode.Scalar? { Unicode.Scalar(firstScalars.firstScalar(g)) }
         func eastAsian(_ g: Int) -> Bool { scalar(g).map(ClusterClassifier.isCJK) ?? false }
         for g in (range.lowerBound + 1)..<(range.upperBound - 1) {
             guard let s = scalar(g), eastAsian(g - 1), eastAsian(g + 1) else { continue }
@@ -38,23 +41,29 @@ extension TextPreparer {
     }
 
     /// Blink's tailoring of ICU, measured in Chromium (every printable ASCII pair probed in
-    /// isolation, then checked on the corpus):
-    /// - a break after every run of spaces (unless a no-break space follows);
-    /// - between two printable ASCII characters ICU is not asked at all: the only breaks are
-    ///   those of ``chromiumASCIIBreak(_:_:_:)``;
-    /// - Unicode 15.1's LB21a (Chromium's ICU is newer than the system's): after a Hebrew
-    ///   letter and a hyphen (`-` or maqaf `־`) a break is allowed before another Hebrew
-    ///   letter (`אל־|חמרה`).
-    /// Everything else is ICU with `line-break: normal`.
-    private func addChromiumBreaks(_ ascii: ASCIIClusters, graphemes range: Range<Int>, into b: inout PreparedTextBuilder) {
+    /// isolation, then checked on the corpus), each rule behind its knob:
+    /// - `afterEverySpaceRun`: a break after every run of spaces (unless a no-break space
+    ///   follows);
+    /// - `blinkASCIIPairs`: between two printable ASCII characters ICU is not asked at all: the
+    ///   only breaks are those of ``chromiumASCIIBreak(_:_:_:)``;
+    /// - `lb21aHebrewHyphen`: Unicode 15.1's LB21a (Chromium's ICU is newer than the system's):
+    ///   after a Hebrew letter and a hyphen (`-` or maqaf `־`) a break is allowed before
+    ///   another Hebrew letter (`אל־|חמרה`).
+    private func addBlinkBreaks(
+        _ tailoring: LayoutConventions.BreakTailoring, _ ascii: ASCIIClusters, graphemes range: Range<Int>,
+        into b: inout PreparedTextBuilder
+    ) {
         let byte = ascii.byte
+        let spaceRuns = tailoring.contains(.afterEverySpaceRun)
+        let asciiPairs = tailoring.contains(.blinkASCIIPairs)
+        let hebrew = tailoring.contains(.lb21aHebrewHyphen)
         func isSpace(_ g: Int) -> Bool { b.flags[g].contains(.hangingSpace) }
         for g in range.lowerBound..<(range.upperBound - 1) {
             if isSpace(g) {
-                if !isSpace(g + 1) && !ascii.isNoBreakSpace(g + 1) { b.flags[g].insert(.breakAfter) }
+                if spaceRuns && !isSpace(g + 1) && !ascii.isNoBreakSpace(g + 1) { b.flags[g].insert(.breakAfter) }
                 continue
             }
-            if let c = byte(g), let next = byte(g + 1), ASCIIClusters.isPrintable(c),
+            if asciiPairs, let c = byte(g), let next = byte(g + 1), ASCIIClusters.isPrintable(c),
                 ASCIIClusters.isPrintable(next)
             {
                 let before = g > range.lowerBound ? byte(g - 1) : nil
@@ -63,7 +72,7 @@ extension TextPreparer {
                 } else {
                     b.flags[g].remove(.breakAfter)
                 }
-            } else if g > range.lowerBound, ascii.isHebrewLetter(g - 1),
+            } else if hebrew, g > range.lowerBound, ascii.isHebrewLetter(g - 1),
                 ascii.isMaqaf(g) || byte(g) == UInt8(ascii: "-"), ascii.isHebrewLetter(g + 1)
             {
                 b.flags[g].insert(.breakAfter)
@@ -100,11 +109,16 @@ extension TextPreparer {
     private static let chromiumBreaksBeforeOpening = ASCIISet("!\"#%&)*+,.:;=>\\]|}~")
 
     /// Break opportunities Pango 1.50 has and ICU 72 does not (measured on the corpus):
-    /// - after a hyphen-minus that follows a space and precedes a letter or digit
-    ///   (`sort -` / `u`);
-    /// - after `.` between a prefix/postfix sign and a digit (`%.` / `250s`, `$.` / `250s`):
-    ///   Pango's UAX #14 applies "IS × NU" only inside numbers.
-    private func addPangoBreaks(_ ascii: ASCIIClusters, graphemes range: Range<Int>, into b: inout PreparedTextBuilder) {
+    /// - `afterSpacedHyphen`: after a hyphen-minus that follows a space and precedes a letter
+    ///   or digit (`sort -` / `u`);
+    /// - `afterPeriodFollowingSign`: after `.` between a prefix/postfix sign and a digit
+    ///   (`%.` / `250s`, `$.` / `250s`): Pango's UAX #14 applies "IS × NU" only inside numbers.
+    private func addPangoBreaks(
+        _ tailoring: LayoutConventions.BreakTailoring, _ ascii: ASCIIClusters, graphemes range: Range<Int>,
+        into b: inout PreparedTextBuilder
+    ) {
+        let spacedHyphen = tailoring.contains(.afterSpacedHyphen)
+        let periodAfterSign = tailoring.contains(.afterPeriodFollowingSign)
         let byte = ascii.byte
         // A non-ASCII cluster counts as a letter of some script.
         func isAlnum(_ c: UInt8?) -> Bool { c.map { ASCIIClusters.isLetterOrDigit($0) } ?? true }
@@ -116,8 +130,8 @@ extension TextPreparer {
             let c = byte(g)
             let spaceBefore = g > range.lowerBound && b.flags[g - 1].contains(.hangingSpace)
             if c == hyphen && spaceBefore && isAlnum(byte(g + 1)) {
-                b.flags[g].insert(.breakAfter)
-            } else if c == period, g > range.lowerBound, let prev = byte(g - 1), let next = byte(g + 1),
+                if spacedHyphen { b.flags[g].insert(.breakAfter) }
+            } else if periodAfterSign, c == period, g > range.lowerBound, let prev = byte(g - 1), let next = byte(g + 1),
                 prev == percent || prev == dollar, ASCIIClusters.isDigit(next)
             {
                 b.flags[g].insert(.breakAfter)
@@ -135,10 +149,9 @@ extension TextPreparer {
     /// first font; a color (emoji) font never shapes spaces; a font without a space glyph is
     /// skipped.
     ///
-    /// - Parameters:
-    ///   - raw: the clusters' own scripts (0 = Common); `resolved`: after script-run resolution.
-    func applyPangoSpaceFonts(
-        graphemes range: Range<Int>, raw: [UInt32], resolved: [UInt32], into b: inout PreparedTextBuilder
+    /// - Parameter scripts: the clusters' own (raw, 0 = Common) and resolved scripts.
+    func applyNeighbouringSpaceFonts(
+        graphemes range: Range<Int>, scripts: ParagraphScratch, into b: inout PreparedTextBuilder
     ) {
         func usable(_ local: UInt8) -> Bool {
             let font = b.fontList[Int(local)].font
@@ -166,8 +179,8 @@ extension TextPreparer {
             } else if let before, usable(before) {
                 chosen = before
                 if let after, usable(after), rank(after) < rank(before) {
-                    let nextRaw = raw[end - range.lowerBound]
-                    let spaceRun = resolved[g - range.lowerBound]
+                    let nextRaw = scripts.rawScript(end)
+                    let spaceRun = scripts[g]
                     if nextRaw == 0 || nextRaw == spaceRun { chosen = after }
                 }
             } else if let after, usable(after) {

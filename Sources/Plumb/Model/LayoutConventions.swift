@@ -1,0 +1,173 @@
+/// The conventions a layout follows where serious engines differ, as named knobs.
+///
+/// A `Compatibility` profile is resolved into one of these when a style is sanitized; from then
+/// on every stage reads knobs and none asks which engine it imitates. A new profile is a new
+/// value (see ``Compatibility/conventions``), not new branches. Each knob names one measured
+/// rule; `Documentation/Accuracy.md` says where each was measured.
+///
+/// - Thread safety: a value type; share freely.
+struct LayoutConventions: Hashable, Sendable {
+    /// Which ICU line-break rules give the base opportunities.
+    var breakRules: BreakRules
+    /// Tailorings applied over ICU's opportunities, in a fixed order (see `BreakTailoring`).
+    var breakTailoring: BreakTailoring
+    /// Which font shapes a run of spaces between clusters of different fonts.
+    var spaceFonts: SpaceFontRule
+    /// How much trailing whitespace hangs past the line end.
+    var trailingSpaces: TrailingSpaceRule
+    /// How a line's width is compared with the box.
+    var lineFit: LineFitArithmetic
+    /// How a glyph's advance in font units becomes points.
+    var advanceScaling: AdvanceScaling
+    /// Which brackets pair in script itemization (a closing bracket takes its opening
+    /// bracket's script).
+    var scriptBracketPairing: BracketPairing
+    /// Whether kana and kanji are shaped as one run (Blink, `コピー|で` kerns) instead of a
+    /// run per script.
+    var shapesKanaWithKanji: Bool
+    /// Whether the cluster before a line end is re-shaped alone (its advance without the
+    /// kerning or ligature it formed with the next cluster), as Blink does at breaks and cuts.
+    var reshapesLineEnds: Bool
+    /// Which language HarfBuzz shapes with.
+    var shapingLanguage: ShapingLanguage
+    /// Whether a lone emoji with a text-style glyph in a cascade font takes that glyph rather
+    /// than the color emoji font (Blink's font choice).
+    var loneEmojiTakesFamilyGlyph: Bool
+
+    /// The ICU rule set for base break opportunities.
+    enum BreakRules: Hashable, Sendable {
+        /// ICU's default UAX #14 rules (strict for small kana).
+        case uax14
+        /// ICU with CSS `line-break: normal` (`@lb=normal`): breaks before small kana.
+        case cssLineBreakNormal
+    }
+
+    /// Named tailorings of ICU's break opportunities, each measured against an engine.
+    struct BreakTailoring: OptionSet, Hashable, Sendable {
+        let rawValue: UInt8
+        /// Unicode 15.1's LB19a: a curly quote between two East Asian characters may start or
+        /// end a line (ICU 72 predates it).
+        static let lb19aQuotes = BreakTailoring(rawValue: 1 << 0)
+        /// A break after every run of spaces, unless a no-break space follows (Blink).
+        static let afterEverySpaceRun = BreakTailoring(rawValue: 1 << 1)
+        /// Between two printable ASCII characters only the breaks of Blink's legacy table.
+        static let blinkASCIIPairs = BreakTailoring(rawValue: 1 << 2)
+        /// Unicode 15.1's LB21a: after a Hebrew letter and a hyphen, a break before another
+        /// Hebrew letter.
+        static let lb21aHebrewHyphen = BreakTailoring(rawValue: 1 << 3)
+        /// A break after a hyphen-minus that follows a space and precedes a letter or digit
+        /// (Pango: `sort -|u`).
+        static let afterSpacedHyphen = BreakTailoring(rawValue: 1 << 4)
+        /// A break after `.` between `%` or `$` and a digit (Pango applies IS × NU only inside
+        /// numbers).
+        static let afterPeriodFollowingSign = BreakTailoring(rawValue: 1 << 5)
+    }
+
+    /// The font that shapes a run of spaces.
+    enum SpaceFontRule: Hashable, Sendable {
+        /// The cluster's own choice: the first cascade font that has a space.
+        case ownChoice
+        /// Pango's rule: the run keeps the font of the cluster before it, or takes the better
+        /// of the fonts around it within one script run; never a color font.
+        case neighbouringFont
+    }
+
+    /// How much trailing whitespace hangs.
+    enum TrailingSpaceRule: Hashable, Sendable {
+        /// Every trailing space hangs (UIKit, CSS).
+        case allHang
+        /// Only the last trailing space hangs, so a space fits only if the line before it does
+        /// (Pango).
+        case lastHangs
+    }
+
+    /// How a line's width is compared with the box width.
+    enum LineFitArithmetic: Hashable, Sendable {
+        /// The sum of the advances fits when it exceeds the width by at most `tolerance`
+        /// points (floating-point noise).
+        case exact(tolerance: Double)
+        /// Blink's arithmetic: positions rounded up to a layout unit (1/64 px), a line ending
+        /// where the text was shaped across it re-shaped there, and a line that overflows by
+        /// less than one unit still fits.
+        case layoutUnits(unit: Double)
+
+        /// How far a line may exceed the box and still fit (points).
+        var tolerance: Double {
+            switch self {
+            case .exact(let t): t
+            case .layoutUnits(let unit): unit
+            }
+        }
+    }
+
+    /// How advances in font units become points.
+    enum AdvanceScaling: Hashable, Sendable {
+        /// `units × size / upem`, exactly.
+        case exact
+        /// FreeType's 16.16 fixed point, and whole pixels at a bitmap font's strike (Chromium on
+        /// Linux).
+        case freeTypeFixedPoint
+    }
+
+    /// Which opening/closing pairs script itemization matches.
+    enum BracketPairing: Hashable, Sendable {
+        /// ICU `usc` and Pango: brackets, quotation marks and `<…>`.
+        case bracketsAndQuotes
+        /// Blink: only Unicode's bidi paired brackets (BidiBrackets.txt).
+        case bidiBracketsOnly
+    }
+
+    /// The language HarfBuzz shapes with.
+    enum ShapingLanguage: Hashable, Sendable {
+        /// The script's usual language (e.g. Japanese forms for kana).
+        case fromScript
+        /// The document's language, English (Blink with no `lang` attribute).
+        case document
+    }
+
+    /// The default fit tolerance: absorbs floating-point noise of summed advances (points).
+    static let exactFitTolerance = 1e-6
+    /// Blink's layout unit, 1/64 px.
+    static let blinkLayoutUnit = 1.0 / 64
+}
+
+extension LayoutConventions {
+    /// Plumb's own conventions (UIKit where known): ICU's UAX #14 plus LB19a, spaces in their
+    /// own font choice, all trailing spaces hang, exact arithmetic.
+    static let standard = LayoutConventions(
+        breakRules: .uax14, breakTailoring: [.lb19aQuotes], spaceFonts: .ownChoice,
+        trailingSpaces: .allHang, lineFit: .exact(tolerance: exactFitTolerance), advanceScaling: .exact,
+        scriptBracketPairing: .bracketsAndQuotes, shapesKanaWithKanji: false, reshapesLineEnds: false,
+        shapingLanguage: .fromScript, loneEmojiTakesFamilyGlyph: false)
+
+    /// Pango 1.50's conventions (measured): its extra break opportunities, its font choice
+    /// for spaces, only the last trailing space hangs.
+    static let pango = LayoutConventions(
+        breakRules: .uax14, breakTailoring: [.afterSpacedHyphen, .afterPeriodFollowingSign],
+        spaceFonts: .neighbouringFont, trailingSpaces: .lastHangs,
+        lineFit: .exact(tolerance: exactFitTolerance), advanceScaling: .exact,
+        scriptBracketPairing: .bracketsAndQuotes, shapesKanaWithKanji: false, reshapesLineEnds: false,
+        shapingLanguage: .fromScript, loneEmojiTakesFamilyGlyph: false)
+
+    /// Chromium's (Blink's) conventions on Linux (measured): CSS `line-break: normal`, its
+    /// ASCII table and space rule, FreeType advances, layout-unit line fitting, line ends
+    /// re-shaped.
+    static let chromium = LayoutConventions(
+        breakRules: .cssLineBreakNormal,
+        breakTailoring: [.lb19aQuotes, .afterEverySpaceRun, .blinkASCIIPairs, .lb21aHebrewHyphen],
+        spaceFonts: .ownChoice, trailingSpaces: .allHang, lineFit: .layoutUnits(unit: blinkLayoutUnit),
+        advanceScaling: .freeTypeFixedPoint, scriptBracketPairing: .bidiBracketsOnly,
+        shapesKanaWithKanji: true, reshapesLineEnds: true, shapingLanguage: .document,
+        loneEmojiTakesFamilyGlyph: true)
+}
+
+extension Compatibility {
+    /// The knobs this profile sets. The only place a profile is looked at by name.
+    var conventions: LayoutConventions {
+        switch self {
+        case .standard: .standard
+        case .pango: .pango
+        case .chromium: .chromium
+        }
+    }
+}

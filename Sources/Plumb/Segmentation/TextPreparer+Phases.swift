@@ -1,0 +1,380 @@
+/// The preparation of one paragraph, as named phases over one `ParagraphInput`:
+///
+/// 1. ``classifyClusters(_:into:)`` — grapheme clusters, each cluster's font, flags and script;
+/// 2. ``resolveScripts(_:into:)`` — Common clusters take their run's script; the space-font rule;
+/// 3. ``markBreakOpportunities(_:into:)`` — ICU's line breaks, then the conventions' tailoring;
+/// 4. ``shapeSegments(_:into:)`` — segments (one font, script and style run) shaped through tier 1;
+/// 5. ``buildWords(_:into:)`` — the units of line breaking, with hanging widths;
+/// 6. ``appendParagraph(_:wordStart:into:)`` — the paragraph record.
+///
+/// Index space: every grapheme index `g` in these phases is an index of the whole text (the
+/// builder's per-grapheme arrays); the paragraph's own scratch arrays are read through
+/// `ParagraphScratch`'s subscripts, which take the same `g`. Each phase reads what the ones
+/// before it wrote to the builder and nothing else.
+extension TextPreparer {
+    /// The paragraph a phase works on.
+    struct ParagraphInput {
+        /// The whole text (valid UTF-8).
+        let text: UnsafeBufferPointer<UInt8>
+        /// The paragraph's bytes in `text` (hard-break characters excluded).
+        let bytes: Range<Int>
+        /// The paragraph's graphemes (text indices); known after phase 1.
+        var graphemes: Range<Int>
+        /// Where style runs end (byte offsets in `text`, ascending, the last one
+        /// `bytes.upperBound`). A segment never crosses a run end, so each run is shaped
+        /// alone; break opportunities come from the whole paragraph. Plain text has one run.
+        let runEnds: [Int32]
+
+        /// The paragraph's bytes.
+        var paragraph: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: text[bytes]) }
+        /// The byte offset of the paragraph in the text.
+        var base: Int32 { Int32(bytes.lowerBound) }
+    }
+
+    /// Prepares one paragraph into `b`, phase by phase.
+    func prepareParagraph(_ input: ParagraphInput, into b: inout PreparedTextBuilder) {
+        var input = input
+        let wordStart = b.words.count
+        if !input.bytes.isEmpty {
+            classifyClusters(&input, into: &b)
+            resolveScripts(input, into: &b)
+            markBreakOpportunities(input, into: &b)
+            shapeSegments(input, into: &b)
+            buildWords(input, into: &b)
+        } else {
+            input.graphemes = b.graphemeEnds.count..<b.graphemeEnds.count
+        }
+        appendParagraph(input, wordStart: wordStart, into: &b)
+    }
+
+    // MARK: 1. Clusters
+
+    /// Phase 1: the paragraph's grapheme clusters (UAX #29, bounded by
+    /// ``maximumClusterScalars``), each with its font (cascade, per-cluster fallback), flags
+    /// (hanging space, tab) and raw script (0 = Common/Inherited) and first scalar in the
+    /// paragraph scratch. Sets `input.graphemes`.
+    ///
+    /// - Complexity: O(bytes); one ICU grapheme pass, one cascade look-up per cluster.
+    func classifyClusters(_ input: inout ParagraphInput, into b: inout PreparedTextBuilder) {
+        let para = input.paragraph
+        let base = input.base
+        let first = b.graphemeEnds.count
+        scratch.paragraph.begin(at: first)
+        var start: Int32 = 0
+        var previousFont: UInt8 = 0
+        for boundary in iterators.graphemeBreaks(para) {
+            // A cluster of more than `maximumClusterScalars` scalars (thousands of combining
+            // marks, an endless jamo or ZWJ chain) is cut into bounded pieces, so no stage —
+            // HarfBuzz above all — ever sees an unbounded cluster.
+            while start < boundary {
+                let end = boundedClusterEnd(para, start: start, end: boundary)
+                previousFont = appendCluster(para, base: base, start: start, end: end, previousFont: previousFont, into: &b)
+                start = end
+            }
+        }
+        input.graphemes = first..<b.graphemeEnds.count
+    }
+
+    /// At most this many scalars form one cluster; longer ones are cut after every this many
+    /// (cf. UAX #15's stream-safe format: at most 30 non-starters in a row). No real cluster
+    /// comes near it (emoji ZWJ sequences have ≤ 10, flags with tags 7).
+    static let maximumClusterScalars = 32
+
+    /// The end of the first bounded piece of cluster `start..<end` of `para`.
+    @inline(__always)
+    private func boundedClusterEnd(_ para: UnsafeBufferPointer<UInt8>, start: Int32, end: Int32) -> Int32 {
+        // A UTF-8 scalar is at most 4 bytes: short clusters need no count.
+        guard Int(end - start) > Self.maximumClusterScalars else { return end }
+        var i = Int(start)
+        var scalars = 0
+        while i < Int(end) {
+            if para[i] & 0xC0 != 0x80 {
+                if scalars == Self.maximumClusterScalars { return Int32(i) }
+                scalars += 1
+            }
+            i += 1
+        }
+        return end
+    }
+
+    /// Appends cluster `start..<end` (paragraph-relative bytes) to the builder; returns its
+    /// font.
+    private func appendCluster(
+        _ para: UnsafeBufferPointer<UInt8>, base: Int32, start: Int32, end: Int32, previousFont: UInt8,
+        into b: inout PreparedTextBuilder
+    ) -> UInt8 {
+        decodeScalars(para, start: Int(start), end: Int(end))
+        let first = scratch.scalars[0]
+        var flags: PreparedText.GraphemeFlags = []
+        let fontIndex: UInt8
+        if scratch.scalars.count == 1 && first.value == 0x09 {
+            flags.insert([.tab, .hangingSpace])  // a trailing tab hangs like a space
+            fontIndex = previousFont
+        } else {
+            if scratch.scalars.count == 1 && ClusterClassifier.isHangingSpace(first) {
+                flags.insert(.hangingSpace)
+            }
+            fontIndex = chooseFont(previousFont: previousFont, into: &b)
+        }
+        scratch.paragraph.append(script: clusterScript(first), firstScalar: first.value)
+        b.graphemeStarts.append(base + start)
+        b.graphemeEnds.append(base + end)
+        b.graphemeFonts.append(fontIndex)
+        b.flags.append(flags)
+        b.advances.append(0)
+        if b.conventions.reshapesLineEnds { b.cutAdjustments.append(0) }
+        return fontIndex
+    }
+
+    /// The local font of the cluster in `scratch.scalars`.
+    @inline(__always)
+    private func chooseFont(previousFont: UInt8, into b: inout PreparedTextBuilder) -> UInt8 {
+        let loneEmojiGlyph = b.conventions.loneEmojiTakesFamilyGlyph
+        let choice = scratch.scalars.withUnsafeBufferPointer {
+            b.cascade.chooseIndexed(forCluster: $0, familyGlyphsForLoneEmoji: loneEmojiGlyph)
+        }
+        switch choice {
+        case .inherit: return previousFont
+        case .cascade(let i): return b.localIndex(ofCascadeFont: i)
+        case .emoji: return b.localIndex(of: b.cascade.emojiFont ?? b.cascade.primary)
+        case .cjk: return b.localIndex(of: b.cascade.cjkFont ?? b.cascade.primary)
+        case .fallback(let f): return b.localIndex(of: f)
+        case .missing(let f):
+            b.missingGlyphClusters += 1
+            return b.localIndex(of: f)
+        }
+    }
+
+    /// The raw script of the cluster whose first scalar is `first` (scalars in
+    /// `scratch.scalars`): its first non-Common script, Latin for an ASCII letter, else 0.
+    @inline(__always)
+    private func clusterScript(_ first: Unicode.Scalar) -> UInt32 {
+        for s in scratch.scalars where s.value >= 0x80 {
+            let script = Shaper.script(of: s)
+            if script != 0 { return script }
+        }
+        if (0x41...0x5A).contains(first.value) || (0x61...0x7A).contains(first.value) { return Self.latinScript }
+        return 0
+    }
+
+    // MARK: 2. Scripts
+
+    /// Phase 2: Common clusters take the script of their run (UAX #24 itemization, brackets
+    /// paired per `LayoutConventions.scriptBracketPairing`); then runs of spaces take their
+    /// font by `LayoutConventions.spaceFonts`.
+    func resolveScripts(_ input: ParagraphInput, into b: inout PreparedTextBuilder) {
+        let pairsAll = b.conventions.scriptBracketPairing == .bracketsAndQuotes
+        let keepsRaw = b.conventions.spaceFonts == .neighbouringFont
+        scratch.paragraph.resolveScripts(pairsAll: pairsAll, keepingRaw: keepsRaw)
+        if keepsRaw {
+            applyNeighbouringSpaceFonts(graphemes: input.graphemes, scripts: scratch.paragraph, into: &b)
+        }
+    }
+
+    // MARK: 3. Break opportunities
+
+    /// Phase 3: ICU's line-break opportunities (rules per `LayoutConventions.breakRules`) as
+    /// grapheme flags — an offset inside a cluster moves to the cluster's end, so a cluster is
+    /// never split — then the conventions' `breakTailoring`.
+    ///
+    /// - Complexity: O(bytes): one ICU line pass, one merge with the clusters.
+    func markBreakOpportunities(_ input: ParagraphInput, into b: inout PreparedTextBuilder) {
+        let para = input.paragraph
+        let base = input.base
+        let breaker = b.conventions.breakRules == .cssLineBreakNormal ? normalIterators : iterators
+        let (offsets, hard) = breaker.lineBreaks(para)
+        var g = input.graphemes.lowerBound
+        let end = input.graphemes.upperBound
+        for (k, offset) in offsets.enumerated() {
+            while g < end && b.graphemeEnds[g] - base < offset { g += 1 }
+            guard g < end else { break }
+            if offset == Int32(para.count) { continue }
+            b.flags[g].insert(.breakAfter)
+            if hard[k] != 0 { b.flags[g].insert(.mandatoryBreakAfter) }
+        }
+        applyBreakTailoring(
+            b.conventions.breakTailoring, para, base: base, graphemes: input.graphemes,
+            firstScalars: scratch.paragraph, into: &b)
+    }
+
+    // MARK: 4. Shaping
+
+    /// Phase 4: cuts the paragraph into segments — one font, one script, one style run, no
+    /// break opportunity inside (except in scripts shaped as whole runs, see
+    /// ``shapesWholeRuns(_:)``) — and shapes each through the segment cache; segments of one
+    /// font and script split only by a break opportunity get their pair kerning back.
+    func shapeSegments(_ input: ParagraphInput, into b: inout PreparedTextBuilder) {
+        let scripts = scratch.paragraph
+        let kanaWithKanji = b.conventions.shapesKanaWithKanji
+        let range = input.graphemes
+        var segStart = range.lowerBound
+        var segScript = scripts[segStart]
+        var run = 0
+        for g in range {
+            if segScript == 0 { segScript = scripts[g] }
+            let isTab = b.flags[g].contains(.tab)
+            // Style runs: a segment ends where a run does.
+            var endsRun = false
+            if b.graphemeEnds[g] >= input.runEnds[run] {
+                endsRun = true
+                while run + 1 < input.runEnds.count && input.runEnds[run] <= b.graphemeEnds[g] { run += 1 }
+            }
+            let endsHere: Bool
+            if isTab || g + 1 == range.upperBound || endsRun
+                || (b.flags[g].contains(.breakAfter) && !Self.shapesWholeRuns(segScript))
+            {
+                endsHere = true
+            } else {
+                let next = scripts[g + 1]
+                endsHere =
+                    b.flags[g + 1].contains(.tab) || b.graphemeFonts[g + 1] != b.graphemeFonts[g]
+                    || (next != 0 && segScript != 0 && next != segScript
+                        && !(kanaWithKanji && Self.isJapanese(next) && Self.isJapanese(segScript)))
+            }
+            guard endsHere else { continue }
+            if !isTab {
+                shapeSegment(input.text, graphemes: segStart..<(g + 1), script: segScript, into: &b)
+                // Segments of one font and script that meet at a break opportunity were shaped
+                // apart: restore the kerning between them (below).
+                if segStart > range.lowerBound, !b.flags[segStart - 1].contains(.tab),
+                    b.graphemeFonts[segStart - 1] == b.graphemeFonts[segStart],
+                    scripts[segStart - 1] == segScript, !endsRunBefore(segStart, input, b)
+                {
+                    scratch.kernBoundaries.append(segStart)
+                }
+            }
+            segStart = g + 1
+            segScript = g + 1 < range.upperBound ? scripts[g + 1] : 0
+        }
+        for boundary in scratch.kernBoundaries {
+            applyPairKerning(input.text, at: boundary, script: scripts[boundary], into: &b)
+        }
+        scratch.kernBoundaries.removeAll(keepingCapacity: true)
+    }
+
+    /// Whether a style run ends between graphemes `g − 1` and `g` (no kerning across it).
+    @inline(__always)
+    private func endsRunBefore(_ g: Int, _ input: ParagraphInput, _ b: PreparedTextBuilder) -> Bool {
+        input.runEnds.count > 1 && input.runEnds.contains(b.graphemeEnds[g - 1])
+    }
+
+    // MARK: 5. Words
+
+    /// Phase 5: words — graphemes up to and including a break opportunity — with their widths,
+    /// hanging trailing whitespace (per `LayoutConventions.trailingSpaces`), fonts, and, with
+    /// `reshapesLineEnds`, each cluster's re-shaped difference at a line end.
+    func buildWords(_ input: ParagraphInput, into b: inout PreparedTextBuilder) {
+        let range = input.graphemes
+        let reshapes = b.conventions.reshapesLineEnds
+        let lastSpaceOnlyHangs = b.conventions.trailingSpaces == .lastHangs
+        var wordBegin = range.lowerBound
+        var end = 0.0
+        var width = 0.0
+        var hanging = 0.0
+        var mask: UInt64 = 0
+        var hasTab = false
+        for g in range {
+            let f = b.flags[g]
+            let advance = b.advances[g]
+            width += advance
+            // The cluster before a line end (a break or an overflow-wrap cut) re-shaped alone:
+            // its own glyphs, without the kerning or ligature it formed with the next cluster
+            // of the same font.
+            if reshapes && !f.contains(.hangingSpace) && g + 1 < range.upperBound
+                && b.graphemeFonts[g] == b.graphemeFonts[g + 1]
+            {
+                b.cutAdjustments[g] = Float(aloneAdvance(input.text, at: g, script: scratch.paragraph[g], b) - advance)
+            }
+            if f.contains(.hangingSpace) {
+                hanging = lastSpaceOnlyHangs ? advance : hanging + advance
+            } else {
+                hanging = 0
+            }
+            if f.contains(.tab) { hasTab = true }
+            mask |= PreparedText.fontBit(b.graphemeFonts[g])
+            guard f.contains(.breakAfter) || g + 1 == range.upperBound else { continue }
+            end += width
+            var word = PreparedText.Word(
+                graphemeStart: Int32(wordBegin), graphemeEnd: Int32(g + 1), width: width,
+                hangingWidth: hanging, fontMask: mask, hasTab: hasTab,
+                mandatoryBreakAfter: f.contains(.mandatoryBreakAfter) && g + 1 < range.upperBound,
+                end: end)
+            if reshapes, hanging == 0, !f.contains(.mandatoryBreakAfter) {
+                word.endAdjustment = b.cutAdjustments[g]
+            }
+            b.words.append(word)
+            wordBegin = g + 1
+            width = 0
+            hanging = 0
+            mask = 0
+            hasTab = false
+        }
+    }
+
+    // MARK: 6. The record
+
+    /// Phase 6: the paragraph record — its ranges, whether the simple (binary-search) breaking
+    /// path applies, its font-mask runs and base direction (UAX #9 P2–P3).
+    func appendParagraph(_ input: ParagraphInput, wordStart: Int, into b: inout PreparedTextBuilder) {
+        // Runs of equal font masks, so a line's fonts are found run by run.
+        var next = Int32(b.words.count)
+        var k = b.words.count - 1
+        while k >= wordStart {
+            b.words[k].nextMaskChange = next
+            if k > wordStart && b.words[k - 1].fontMask != b.words[k].fontMask { next = Int32(k) }
+            k -= 1
+        }
+        let words = b.words[wordStart...]
+        let simple = !words.contains { $0.hasTab || $0.mandatoryBreakAfter }
+        let firstMask = words.first?.fontMask ?? 0
+        let uniform = words.allSatisfy { $0.fontMask == firstMask } ? firstMask : 0
+        b.paragraphs.append(
+            PreparedText.Paragraph(
+                byteStart: Int32(input.bytes.lowerBound), byteEnd: Int32(input.bytes.upperBound),
+                graphemeStart: Int32(input.graphemes.lowerBound), graphemeEnd: Int32(input.graphemes.upperBound),
+                wordStart: Int32(wordStart), wordEnd: Int32(b.words.count),
+                isSimple: simple, uniformMask: uniform,
+                direction: Bidi.firstStrongDirection(input.paragraph) ?? .leftToRight))
+    }
+}
+
+/// Per-cluster scratch of the paragraph being prepared: raw and resolved scripts and first
+/// scalars, indexed by text grapheme index (`begin(at:)` sets where the paragraph starts).
+/// Kept in the preparer and reused from paragraph to paragraph (no allocation once grown).
+struct ParagraphScratch {
+    private(set) var scripts: [UInt32] = []
+    private(set) var rawScripts: [UInt32] = []
+    private(set) var firstScalars: [UInt32] = []
+    private var base = 0
+
+    /// Empties the scratch for a paragraph whose first grapheme is `g`.
+    mutating func begin(at g: Int) {
+        base = g
+        scripts.removeAll(keepingCapacity: true)
+        firstScalars.removeAll(keepingCapacity: true)
+    }
+
+    /// Records the next cluster's raw script and first scalar.
+    @inline(__always)
+    mutating func append(script: UInt32, firstScalar: UInt32) {
+        scripts.append(script)
+        firstScalars.append(firstScalar)
+    }
+
+    /// The (resolved, after phase 2) script of grapheme `g`.
+    @inline(__always) subscript(g: Int) -> UInt32 { scripts[g - base] }
+    /// The raw script of grapheme `g` (kept only when a rule needs it, see `resolveScripts`).
+    @inline(__always) func rawScript(_ g: Int) -> UInt32 { rawScripts[g - base] }
+    /// The first scalar of grapheme `g`.
+    @inline(__always) func firstScalar(_ g: Int) -> UInt32 { firstScalars[g - base] }
+
+    /// Resolves Common scripts in place (``TextPreparer/resolveCommonScripts(_:firstScalars:pairsAll:)``),
+    /// keeping a copy of the raw ones when `keepingRaw`.
+    mutating func resolveScripts(pairsAll: Bool, keepingRaw: Bool) {
+        if keepingRaw {
+            rawScripts.removeAll(keepingCapacity: true)
+            rawScripts.append(contentsOf: scripts)
+        }
+        TextPreparer.resolveCommonScripts(&scripts, firstScalars: firstScalars, pairsAll: pairsAll)
+    }
+}
