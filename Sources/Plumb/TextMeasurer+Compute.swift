@@ -29,7 +29,11 @@ extension TextMeasurer {
                 measurement: TextMeasurement(size: .zero, lineCount: 0, isTruncated: false, warnings: warnings),
                 layout: nil, prepared: nil, exactHeight: 0, scale: scale)
         }
-        if layoutWidth == .unmeasurable {
+        let byteCount = text.utf8.count
+        if byteCount > configuration.maximumTextBytes {
+            warnings.append(.textTooLong(bytes: byteCount, limit: configuration.maximumTextBytes))
+        }
+        if layoutWidth == .unmeasurable || byteCount > configuration.maximumTextBytes {
             let h = fallbackHeight(cascade: cascade, style: s)
             return ComputeResult(
                 measurement: TextMeasurement(

@@ -34,6 +34,9 @@ final class PreparedText: Sendable {
         /// A line must break after this grapheme (a mandatory break inside a paragraph, e.g.
         /// vertical tab or form feed).
         static let mandatoryBreakAfter = GraphemeFlags(rawValue: 8)
+        /// This grapheme continues a cluster that was cut because it was too long
+        /// (`TextPreparer.maximumClusterScalars`): shaped apart from the piece before it.
+        static let continuesCluster = GraphemeFlags(rawValue: 16)
     }
 
     /// Graphemes between two break opportunities: the unit of word wrapping.

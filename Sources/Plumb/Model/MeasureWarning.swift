@@ -23,12 +23,15 @@ public enum MeasureWarning: Hashable, Sendable, CustomStringConvertible {
     case missingGlyphs(count: Int)
     /// Another field was invalid and replaced (name, value, replacement).
     case invalidValue(field: String, description: String)
+    /// The text is longer than `TextMeasurer.Configuration.maximumTextBytes`: it was not laid
+    /// out and the fallback height stands in.
+    case textTooLong(bytes: Int, limit: Int)
 
     /// Whether the result is a stand-in that must never be cached.
     public var isFallback: Bool {
         switch self {
         case .unmeasurableWidth, .invalidFontSize, .invalidScale, .invalidSpacing,
-            .unknownFontFamily, .cascadeFellBackToDefault, .invalidValue:
+            .unknownFontFamily, .cascadeFellBackToDefault, .invalidValue, .textTooLong:
             true
         case .invalidTextRepaired, .heightLimitBelowFirstLine, .missingGlyphs:
             false
@@ -49,6 +52,8 @@ public enum MeasureWarning: Hashable, Sendable, CustomStringConvertible {
         case .heightLimitBelowFirstLine(let h): "height limit \(h) is below the first line; no line fits"
         case .missingGlyphs(let n): "\(n) cluster(s) have no glyph in any installed font"
         case .invalidValue(let f, let d): "\(f): \(d)"
+        case .textTooLong(let n, let limit):
+            "the text is \(n) UTF-8 bytes, over the limit of \(limit); returned the fallback height"
         }
     }
 }

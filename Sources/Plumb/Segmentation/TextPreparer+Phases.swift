@@ -3,7 +3,8 @@
 /// 1. ``classifyClusters(_:into:)`` — grapheme clusters, each cluster's font, flags and script;
 /// 2. ``resolveScripts(_:into:)`` — Common clusters take their run's script; the space-font rule;
 /// 3. ``markBreakOpportunities(_:into:)`` — ICU's line breaks, then the conventions' tailoring;
-/// 4. ``shapeSegments(_:into:)`` — segments (one font, script and style run) shaped through tier 1;
+/// 4. ``shapeSegments(_:into:)`` — segments (one font, script and style run, at most one bounded
+///    cluster piece) shaped through tier 1;
 /// 5. ``buildWords(_:into:)`` — the units of line breaking, with hanging widths;
 /// 6. ``appendParagraph(_:wordStart:into:)`` — the paragraph record.
 ///
@@ -66,9 +67,11 @@ extension TextPreparer {
             // A cluster of more than `maximumClusterScalars` scalars (thousands of combining
             // marks, an endless jamo or ZWJ chain) is cut into bounded pieces, so no stage —
             // HarfBuzz above all — ever sees an unbounded cluster.
+            let clusterStart = start
             while start < boundary {
                 let end = boundedClusterEnd(para, start: start, end: boundary)
                 previousFont = appendCluster(para, base: base, start: start, end: end, previousFont: previousFont, into: &b)
+                if start > clusterStart { b.flags[b.flags.count - 1].insert(.continuesCluster) }
                 start = end
             }
         }
@@ -76,8 +79,11 @@ extension TextPreparer {
     }
 
     /// At most this many scalars form one cluster; longer ones are cut after every this many
-    /// (cf. UAX #15's stream-safe format: at most 30 non-starters in a row). No real cluster
-    /// comes near it (emoji ZWJ sequences have ≤ 10, flags with tags 7).
+    /// (cf. UAX #15's stream-safe format: at most 30 non-starters in a row), and each piece is
+    /// shaped apart (`GraphemeFlags.continuesCluster`), so HarfBuzz never sees an unbounded
+    /// cluster (its mark handling is superlinear in a cluster's length: "e" + 40,000 × U+0301
+    /// took 5 s). No real cluster comes near it (emoji ZWJ sequences have ≤ 10 scalars, flags
+    /// with tags 7).
     static let maximumClusterScalars = 32
 
     /// The end of the first bounded piece of cluster `start..<end` of `para`.
@@ -222,6 +228,7 @@ extension TextPreparer {
             let endsHere: Bool
             if isTab || g + 1 == range.upperBound || endsRun
                 || (b.flags[g].contains(.breakAfter) && !Self.shapesWholeRuns(segScript))
+                || b.flags[g + 1].contains(.continuesCluster)
             {
                 endsHere = true
             } else {
@@ -238,7 +245,8 @@ extension TextPreparer {
                 // apart: restore the kerning between them (below).
                 if segStart > range.lowerBound, !b.flags[segStart - 1].contains(.tab),
                     b.graphemeFonts[segStart - 1] == b.graphemeFonts[segStart],
-                    scripts[segStart - 1] == segScript, !endsRunBefore(segStart, input, b)
+                    scripts[segStart - 1] == segScript, !endsRunBefore(segStart, input, b),
+                    !b.flags[segStart].contains(.continuesCluster)
                 {
                     scratch.kernBoundaries.append(segStart)
                 }
