@@ -73,7 +73,7 @@ enum ClusterClassifier {
     /// inherited characters, which use the configured language.
     static func sampleLanguage(of s: Unicode.Scalar) -> String? {
         guard s.value >= 0x0370 else { return nil }
-        return sampleLanguage(forScript: Shaper.script(of: s))
+        return sampleLanguage(forScript: UnicodeScript.script(of: s))
     }
 
     /// The sample language of a script (HarfBuzz tag value); `nil` for Latin and unknown.

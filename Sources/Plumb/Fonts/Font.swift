@@ -147,3 +147,13 @@ final class Font: @unchecked Sendable, CustomStringConvertible {
         return UInt32(p[0]) << 24 | UInt32(p[1]) << 16 | UInt32(p[2]) << 8 | UInt32(p[3])
     }
 }
+
+extension PreparedText.FontUse {
+    /// The font a prepared text's local font stands for (layout sees only its metrics).
+    init(font: Font, ascender: Double, descender: Double, lineGap: Double) {
+        self.init(face: font, ascender: ascender, descender: descender, lineGap: lineGap)
+    }
+
+    /// The font object behind `face`.
+    var font: Font { unsafeDowncast(face, to: Font.self) }
+}

@@ -8,8 +8,11 @@
 /// - Thread safety: immutable; share freely.
 final class PreparedText: Sendable {
     /// A font used by the text, with its metrics scaled to the style's size (points).
+    ///
+    /// The font object itself is opaque here (`face`): layout needs only the numbers, and the
+    /// stages that shape or draw read it as a `Font` (`FontUse.font`, in Fonts).
     struct FontUse: Sendable {
-        let font: Font
+        let face: AnyObject & Sendable
         let ascender: Double
         /// ≤ 0.
         let descender: Double

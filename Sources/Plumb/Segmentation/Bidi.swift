@@ -1,11 +1,5 @@
 internal import CICUShim
 
-/// The writing direction of a paragraph or of a run of text.
-public enum TextDirection: String, Hashable, Sendable {
-    case leftToRight
-    case rightToLeft
-}
-
 /// The parts of the Unicode Bidirectional Algorithm (UAX #9) Plumb needs, through ICU.
 ///
 /// Line breaking and heights do not depend on direction (a line's width is the sum of its

@@ -156,7 +156,7 @@ extension TextPreparer {
     @inline(__always)
     private func clusterScript(_ first: Unicode.Scalar) -> UInt32 {
         for s in scratch.scalars where s.value >= 0x80 {
-            let script = Shaper.script(of: s)
+            let script = UnicodeScript.script(of: s)
             if script != 0 { return script }
         }
         if (0x41...0x5A).contains(first.value) || (0x61...0x7A).contains(first.value) { return Self.latinScript }

@@ -162,15 +162,4 @@ final class Shaper {
         }
         return lo
     }
-
-    /// The script of a scalar as HarfBuzz's tag value; 0 for Common, Inherited and Unknown.
-    @inline(__always)
-    static func script(of scalar: Unicode.Scalar) -> UInt32 {
-        let s = hb_unicode_script(unicodeFuncs, scalar.value).rawValue
-        return s == common || s == inherited || s == unknown ? 0 : s
-    }
-
-    private static let common = Font.tag("Zyyy"), inherited = Font.tag("Zinh"), unknown = Font.tag("Zzzz")
-
-    nonisolated(unsafe) private static let unicodeFuncs = hb_unicode_funcs_get_default()
 }

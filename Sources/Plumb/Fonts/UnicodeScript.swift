@@ -1,0 +1,20 @@
+internal import CHarfBuzz
+
+/// Unicode script properties (UAX #24) through HarfBuzz's Unicode functions, as ISO 15924 tag
+/// values (`hb_script_t`): what font choice, itemization and shaping agree on.
+///
+/// - Thread safety: HarfBuzz's default Unicode functions are immutable; safe from any thread.
+enum UnicodeScript {
+    /// The script of a scalar as HarfBuzz's tag value; 0 for Common, Inherited and Unknown.
+    ///
+    /// - Complexity: O(1), one table look-up.
+    @inline(__always)
+    static func script(of scalar: Unicode.Scalar) -> UInt32 {
+        let s = hb_unicode_script(unicodeFuncs, scalar.value).rawValue
+        return s == common || s == inherited || s == unknown ? 0 : s
+    }
+
+    private static let common = Font.tag("Zyyy"), inherited = Font.tag("Zinh"), unknown = Font.tag("Zzzz")
+
+    nonisolated(unsafe) private static let unicodeFuncs = hb_unicode_funcs_get_default()
+}
