@@ -1,6 +1,7 @@
 import CLIKit
 import Glibc
 import Plumb
+import PlumbRender
 
 /// `plumb render`: a cell, or a JSON Lines file of cells stacked as a list, drawn as SVG with
 /// overlays and effects positioned from Plumb's geometry.
@@ -27,7 +28,7 @@ enum RenderCommand {
         let request = try StyleFields.defaults(from: args)
         let input = args.positional("input") ?? ""
         let engine = TextMeasurer()
-        var layouts: [TextLayout] = []
+        var layouts: [TextDrawing] = []
         if input.hasSuffix(".jsonl"), let reader = try? LineReader.openFile(input) {
             var parser = JSONParser()
             try? reader.forEachLine { _, bytes in
@@ -40,10 +41,10 @@ enum RenderCommand {
                     _ = spec.apply(&r, v)
                 }
                 r.width = request.width  // a list has one width
-                layouts.append(engine.layout(text, style: r.style, width: r.width, scale: r.scale))
+                layouts.append(engine.drawing(text, style: r.style, width: r.width, scale: r.scale))
             }
         } else {
-            layouts = [engine.layout(input, style: request.style, width: request.width, scale: request.scale)]
+            layouts = [engine.drawing(input, style: request.style, width: request.width, scale: request.scale)]
         }
         var options = RenderOptions()
         do {
@@ -52,7 +53,7 @@ enum RenderCommand {
             Output.standardError("plumb render: \(error.message)\n")
             return UsageError.exitCode
         }
-        let svg = SVGRenderer.render(rows: layouts, width: request.width.isFinite && request.width > 0 ? request.width : 375, options: options)
+        let svg = SVGRenderer.render(rows: layouts, options: options)
         if let path = args.string("output") {
             guard let f = fopen(path, "wb") else {
                 Output.standardError("plumb render: cannot write '\(path)'\n")
