@@ -219,12 +219,14 @@ public enum SVGRenderer {
         }
 
         /// A row whose numbers are stand-ins (`TextMeasurement.isFallback`): a red dashed
-        /// outline and the reason, so it is never mistaken for a measured row.
+        /// outline and a label, so it is never mistaken for a measured row.
         mutating func fallbackMark(_ layout: TextLayout, boxWidth: Double) {
             let height = SVGRenderer.visibleHeight(layout, options)
             let reason = layout.measurement.warnings.first(where: \.isFallback).map(\.description) ?? "fallback"
             body += "<rect class=\"fallback\" x=\"0.5\" y=\"0.5\" width=\"\(n(max(0, boxWidth - 1)))\" height=\"\(n(max(0, height - 1)))\" fill=\"#ff3b30\" fill-opacity=\"0.06\" stroke=\"#ff3b30\" stroke-width=\"1\" stroke-dasharray=\"4 2\"/>\n"
-            body += "<text class=\"fallback-label\" x=\"4\" y=\"\(n(min(max(height / 2 + 3, 9), 12)))\" font-family=\"sans-serif\" font-size=\"9\" fill=\"#b00020\">fallback height \(n(layout.size.height)) pt: \(SVGNumber.escape(reason))</text>\n"
+            // The reason as a tooltip (and in the `warnings` overlay's caption): it can be wider
+            // than the row.
+            body += "<text class=\"fallback-label\" x=\"4\" y=\"\(n(min(max(height / 2 + 3, 9), 12)))\" font-family=\"sans-serif\" font-size=\"9\" fill=\"#b00020\"><title>\(SVGNumber.escape(reason))</title>fallback: stand-in height \(n(layout.size.height)) pt</text>\n"
         }
 
         /// Glyph scales are tiny (size / upem): keep more digits than other numbers.

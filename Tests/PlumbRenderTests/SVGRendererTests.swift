@@ -196,7 +196,7 @@ typealias Element = (name: String, attributes: [String: String], ancestors: [Str
         #expect(marks.count == 1 && abs(number(marks[0]["height"]) - (rows[2].layout.size.height - 1)) < 0.001)
         #expect(rows[2].layout.size.height > 0)
         let svg = SVGRenderer.render(rows: rows)
-        #expect(svg.contains("fallback height \(SVGNumber.format(rows[2].layout.size.height)) pt: width 0.0 is not a usable layout width"))
+        #expect(svg.contains("<title>width 0.0 is not a usable layout width; returned the fallback height</title>fallback: stand-in height \(SVGNumber.format(rows[2].layout.size.height)) pt"))
         // The other rows are not marked.
         #expect(!SVGRenderer.render(rows: Array(rows.prefix(2))).contains("class=\"fallback"))
     }
