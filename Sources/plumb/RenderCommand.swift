@@ -17,7 +17,7 @@ enum RenderCommand {
             OptionSpec(name: "overlays", valueName: "list", kind: .list(separator: ","),
                        help: "Comma-separated: boxes, lines, baselines, gaps, ellipsis, warnings, all, none. (default: none)"),
             OptionSpec(name: "fade-last-line", valueName: "points", kind: .double, help: "Fade out the last points of the last line."),
-            OptionSpec(name: "gradient", valueName: "colors", kind: .list(separator: ","), help: "Gradient text: COLOR,COLOR[,ANGLE]; emoji keep their colors."),
+            OptionSpec(name: "gradient", valueName: "colors", kind: .list(separator: ","), help: "Gradient text: COLOR,COLOR[,ANGLE], once across the text's box (ANGLE in degrees, 0: left to right, 90: top to bottom); emoji keep their colors."),
             OptionSpec(name: "viewport", valueName: "points", kind: .double, help: "Show the text in a scroll viewport of this height."),
             OptionSpec(name: "fade-edge", valueName: "points", kind: .double, help: "Length of the viewport's fading edge. (default: 24)"),
             OptionSpec(name: "fade-side", valueName: "side", kind: .string, help: "Which viewport edge fades: top or bottom. (default: bottom)"),
