@@ -168,7 +168,11 @@ public enum SVGRenderer {
             }
             if let box = gradientBox {
                 defs += "<clipPath id=\"\(r)-text\">\n" + clip + "</clipPath>\n"
-                body += "<rect class=\"gradient-fill\" x=\"\(n(box.x))\" y=\"\(n(box.y))\" width=\"\(n(box.width))\" height=\"\(n(box.height))\" fill=\"url(#\(r)-gradient)\" clip-path=\"url(#\(r)-text)\"/>\n"
+                // The gradient is defined on the text box; the rect reaches well past it, so ink
+                // outside the box (overhangs, descenders under a clamped line height) is still
+                // painted, in the end colors.
+                let m = 1000.0
+                body += "<rect class=\"gradient-fill\" x=\"\(n(box.x - m))\" y=\"\(n(box.y - m))\" width=\"\(n(box.width + 2 * m))\" height=\"\(n(box.height + 2 * m))\" fill=\"url(#\(r)-gradient)\" clip-path=\"url(#\(r)-text)\"/>\n"
             }
             body += lineGroups
             body += "</g>\n"

@@ -77,14 +77,19 @@ enum RenderCommand {
                 let reader: LineReader
                 do { reader = try LineReader.openInput(path) } catch { throw LineError(error.description) }
                 var cells = CellParser(defaults: request)
-                try? reader.forEachLine { number, bytes in
-                    let cell = cells.parse(number, bytes)
-                    if let error = cell.error {
-                        Output.standardError("plumb render: line \(number): \(error)\n")
-                        failed = true
-                        return
+                do {
+                    try reader.forEachLine { number, bytes in
+                        let cell = cells.parse(number, bytes)
+                        if let error = cell.error {
+                            Output.standardError("plumb render: line \(number): \(error)\n")
+                            failed = true
+                            return
+                        }
+                        rows.append(engine.drawing(cell.text, style: cell.request.style, width: cell.request.width, scale: cell.request.scale))
                     }
-                    rows.append(engine.drawing(cell.text, style: cell.request.style, width: cell.request.width, scale: cell.request.scale))
+                } catch {
+                    Output.standardError("plumb render: \(error)\n")  // a read error: the rows so far are drawn
+                    failed = true
                 }
             }
         } catch {
