@@ -27,6 +27,13 @@ import Testing
         #expect(engine.drawing("", style: s, width: 80).boxWidth == 80)
     }
 
+    /// A layout is geometry only: what drawing needs lives in the drawing, not in every
+    /// `TextLayout` (which used to keep the prepared text alive for the renderer).
+    @Test func aLayoutCarriesOnlyItsPublicGeometry() {
+        let layout = engine.layout("Hello", style: style15(), width: 100)
+        #expect(Mirror(reflecting: layout).children.map(\.label) == ["text", "measurement", "lines", "exactHeight", "scale"])
+    }
+
     /// Outlines and ink come from the glyph's face: a Latin glyph has a closed outline inside
     /// its ink box; a space has none; an emoji has a PNG.
     @Test func facesGiveOutlinesInkBoxesAndColorImages() throws {
