@@ -5,6 +5,8 @@ let package = Package(
     name: "Plumb",
     products: [
         .library(name: "Plumb", targets: ["Plumb"]),
+        // Drawing as SVG, over Plumb's public drawing query (`TextMeasurer.drawing`).
+        .library(name: "PlumbRender", targets: ["PlumbRender"]),
         .executable(name: "plumb", targets: ["plumb"]),
     ],
     targets: [
@@ -27,9 +29,12 @@ let package = Package(
             name: "Plumb",
             dependencies: ["CHarfBuzz", "CFontconfig", "CXXHash", "CICUShim"],
             path: "Sources/Plumb"),
+        // The SVG renderer: no C, only Plumb's public API (see Decisions.md, "Rendering as its
+        // own product").
+        .target(name: "PlumbRender", dependencies: ["Plumb"], path: "Sources/PlumbRender"),
         // Hand-written JSON Lines and argument parsing for the `plumb` command line.
         .target(name: "CLIKit", path: "Sources/CLIKit"),
-        .executableTarget(name: "plumb", dependencies: ["Plumb", "CLIKit"], path: "Sources/plumb"),
+        .executableTarget(name: "plumb", dependencies: ["Plumb", "PlumbRender", "CLIKit"], path: "Sources/plumb"),
         .executableTarget(
             name: "PlumbBenchmarks", dependencies: ["Plumb", "CHarfBuzz", "CFontconfig"],
             path: "Benchmarks/PlumbBenchmarks"),
@@ -38,6 +43,8 @@ let package = Package(
         .testTarget(
             name: "PlumbTests", dependencies: ["Plumb", "PropertyTesting", "CHarfBuzz"],
             path: "Tests/PlumbTests"),
+        .testTarget(
+            name: "PlumbRenderTests", dependencies: ["PlumbRender", "Plumb"], path: "Tests/PlumbRenderTests"),
         .testTarget(name: "PlumbCLITests", path: "Tests/PlumbCLITests"),
         .testTarget(
             name: "CLIKitTests", dependencies: ["CLIKit", "PropertyTesting"], path: "Tests/CLIKitTests"),

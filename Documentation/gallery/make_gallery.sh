@@ -23,7 +23,7 @@ render right-to-left "שלום עולם, זה טקסט 123 בעברית (עם ס
   --families "Noto Sans,Noto Sans Hebrew" --size 17 --width 220 --line-spacing 6 --fade-last-line 40 --overlays lines,baselines
 render private-reading "Every line is covered except the one under the finger. The hit test maps a touch in a line-spacing or paragraph gap to the line above it." \
   --size 15 --width 220 --line-spacing 8 --cover-lines --reveal-at-y 40
-"$PLUMB" render Documentation/examples/cells.jsonl --width 300 --overlays boxes -o "$OUT/list.svg"
+"$PLUMB" render --file Documentation/examples/cells.jsonl --width 300 --overlays boxes -o "$OUT/list.svg"
 
 cat > Documentation/Gallery.md <<'MD'
 # Gallery
@@ -42,6 +42,6 @@ embedded PNGs, every position from Plumb's layout). Regenerate with
 | Scroll fade (`--viewport 90 --fade-edge 30`) | ![](gallery/scroll-fade.svg) |
 | Right to left: Hebrew with a number, brackets and English, lines on the right, the fade at the left end (`--fade-last-line 40`) | ![](gallery/right-to-left.svg) |
 | Private reading (`--cover-lines --reveal-at-y 40`) | ![](gallery/private-reading.svg) |
-| A list of the sample cells, each row as tall as measured | ![](gallery/list.svg) |
+| A list of the sample cells, each row as `measure` lays it out (its own width and style, as tall as measured); the `width: 0` row is a marked fallback | ![](gallery/list.svg) |
 MD
 echo "gallery written to $OUT"

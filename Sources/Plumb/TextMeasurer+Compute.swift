@@ -27,7 +27,7 @@ extension TextMeasurer {
         if text.isEmpty {
             return ComputeResult(
                 measurement: TextMeasurement(size: .zero, lineCount: 0, isTruncated: false, warnings: warnings),
-                layout: nil, prepared: nil, exactHeight: 0, scale: scale)
+                layout: nil, prepared: nil, exactHeight: 0, scale: scale, layoutWidth: layoutWidth)
         }
         let byteCount = text.utf8.count
         if byteCount > configuration.maximumTextBytes {
@@ -205,13 +205,7 @@ extension TextMeasurer {
                 gapAfter: line.gapAfter, endsParagraph: line.box.endsParagraph,
                 direction: direction, truncation: truncation)
         }
-        // Which graphemes each line draws (a truncated line: head, ellipsis, tail).
-        let drawn = layout.lines.map { line -> (visible: [Range<Int32>], hasEllipsis: Bool) in
-            guard let t = line.truncation else { return ([line.box.graphemeStart..<line.box.graphemeEnd], false) }
-            return ([line.box.graphemeStart..<t.headEnd, t.tailStart..<t.tailEnd], true)
-        }
-        let source = RenderingSource(prepared: prepared, fontSize: r.fontSize, tabInterval: r.tabInterval, lineGraphemes: drawn)
-        return TextLayout(text: text, measurement: r.measurement, lines: lines, exactHeight: r.exactHeight, scale: r.scale, rendering: source)
+        return TextLayout(text: text, measurement: r.measurement, lines: lines, exactHeight: r.exactHeight, scale: r.scale)
     }
 }
 

@@ -20,14 +20,7 @@ struct MeasureCommand {
         positionals: [PositionalSpec(name: "file", help: "JSON Lines input ('-' or none: standard input).", isOptional: true)])
 
     /// One input line after parsing.
-    struct Input {
-        var line: Int
-        var id: JSONValue
-        var text: String
-        var request: CellRequest
-        var warnings: [String]
-        var error: String?
-    }
+    typealias Input = CellInput
 
     let args: ParsedArguments
     let defaults: CellRequest
@@ -35,7 +28,7 @@ struct MeasureCommand {
     let wantsStarts: Bool
     let wantsBoxes: Bool
     let workers: Int?
-    var parser = JSONParser()
+    var cellParser: CellParser
     var errors = 0
     var done = 0
     var total: Int? = nil
@@ -45,6 +38,7 @@ struct MeasureCommand {
     init(args: ParsedArguments) throws(UsageError) {
         self.args = args
         defaults = try StyleFields.defaults(from: args)
+        cellParser = CellParser(defaults: defaults)
         var config = TextMeasurer.Configuration()
         if let budget = args.int("cache-budget") { config.resultCacheBytes = max(0, budget) }
         engine = TextMeasurer(configuration: config)
@@ -75,53 +69,10 @@ struct MeasureCommand {
         return errors > 0 ? 1 : 0
     }
 
-    /// Parses one line into a cell request or an error for that line.
+    /// Parses one line into a cell request or an error for that line (`CellParser`, shared
+    /// with `render`).
     mutating func parse(_ number: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Input {
-        var input = Input(line: number, id: .null, text: "", request: defaults, warnings: [], error: nil)
-        let value: JSONValue
-        do {
-            value = try parser.parse(bytes)
-        } catch {
-            input.error = bytes.isEmpty ? "empty line" : "invalid JSON: \(error.message)"
-            return input
-        }
-        guard let object = value.objectValue else {
-            input.error = "expected a JSON object, not \(value.kindName)"
-            return input
-        }
-        if let id = object["id"] { input.id = id }
-        // The parser's count is for this line alone (it restarts at every `parse`).
-        if parser.replacedSurrogateCount > 0 {
-            input.warnings.append(MeasureWarning.invalidTextRepaired.description)
-        }
-        for (key, field) in object.pairs {
-            switch key {
-            case "id": continue
-            case "text":
-                guard let text = field.stringValue else {
-                    input.error = "field 'text' must be a string, not \(field.kindName)"
-                    return input
-                }
-                input.text = text
-            default:
-                guard let spec = StyleFields.byJSONName[key] else {
-                    input.warnings.append("unknown field '\(key)' ignored")
-                    continue
-                }
-                switch StyleFields.value(field, for: spec) {
-                case .failure(let e):
-                    input.error = e.message
-                    return input
-                case .success(let v):
-                    if let problem = spec.apply(&input.request, v) {
-                        input.error = problem
-                        return input
-                    }
-                }
-            }
-        }
-        if object["text"] == nil { input.error = "missing field 'text'" }
-        return input
+        cellParser.parse(number, bytes)
     }
 
     /// Measures a batch on all workers and writes its lines in input order.

@@ -1,19 +1,23 @@
 import CLIKit
 import Glibc
 import Plumb
+import PlumbRender
 
 /// `plumb render`: a cell, or a JSON Lines file of cells stacked as a list, drawn as SVG with
 /// overlays and effects positioned from Plumb's geometry.
 enum RenderCommand {
     static let spec = CommandSpec(
         name: "render",
-        overview: "Draw a layout (or a JSON Lines file of cells as a list) as SVG, with overlays and effects.",
+        overview: "Draw a layout (or a JSON Lines file of cells as a list, each row as `measure` lays it out) as SVG, with overlays and effects.",
         options: StyleFields.options + [
+            OptionSpec(name: "text", valueName: "text", kind: .string, help: "The text to draw, whatever it looks like."),
+            OptionSpec(name: "file", valueName: "file", kind: .string,
+                       help: "A JSON Lines file of cells ('-': standard input), drawn as a list; each row takes its own width and style, as `measure` reads them."),
             OptionSpec(name: "output", short: "o", valueName: "file", kind: .string, help: "Write the SVG here. (default: standard output)"),
             OptionSpec(name: "overlays", valueName: "list", kind: .list(separator: ","),
                        help: "Comma-separated: boxes, lines, baselines, gaps, ellipsis, warnings, all, none. (default: none)"),
             OptionSpec(name: "fade-last-line", valueName: "points", kind: .double, help: "Fade out the last points of the last line."),
-            OptionSpec(name: "gradient", valueName: "colors", kind: .list(separator: ","), help: "Gradient text: COLOR,COLOR[,ANGLE]; emoji keep their colors."),
+            OptionSpec(name: "gradient", valueName: "colors", kind: .list(separator: ","), help: "Gradient text: COLOR,COLOR[,ANGLE], once across the text's box (ANGLE in degrees, 0: left to right, 90: top to bottom); emoji keep their colors."),
             OptionSpec(name: "viewport", valueName: "points", kind: .double, help: "Show the text in a scroll viewport of this height."),
             OptionSpec(name: "fade-edge", valueName: "points", kind: .double, help: "Length of the viewport's fading edge. (default: 24)"),
             OptionSpec(name: "fade-side", valueName: "side", kind: .string, help: "Which viewport edge fades: top or bottom. (default: bottom)"),
@@ -21,38 +25,78 @@ enum RenderCommand {
             OptionSpec(name: "reveal-line", valueName: "n", kind: .int, help: "The line left uncovered (0-based)."),
             OptionSpec(name: "reveal-at-y", valueName: "points", kind: .double, help: "Reveal the line under this y (Plumb's hit test)."),
         ],
-        positionals: [PositionalSpec(name: "input", help: "The text to draw, or a .jsonl file of cells.")])
+        positionals: [PositionalSpec(
+            name: "input", help: "The text to draw; a name ending in .jsonl is a file of cells (as --file), and a directory is an error.",
+            isOptional: true)])
+
+    /// What to draw: one text, or the cells of a JSON Lines file.
+    enum Input: Equatable {
+        case text(String)
+        case file(String)
+
+        /// The input the command line names: `--text`, `--file`, or the positional — a file
+        /// when it ends in `.jsonl` (then it must exist), an error when it names a directory
+        /// (never the path drawn as text), otherwise the text itself.
+        init(_ args: ParsedArguments) throws(LineError) {
+            var given: [Result<Input, LineError>] = []
+            if let value = args.positional("input") { given.append(Self.positional(value)) }
+            if let text = args.string("text") { given.append(.success(.text(text))) }
+            if let path = args.string("file") { given.append(.success(.file(path))) }
+            guard given.count == 1 else {
+                throw LineError(given.isEmpty ? "nothing to draw: give a text, --text TEXT or --file FILE"
+                                : "give one input: a text, --text TEXT or --file FILE")
+            }
+            self = try given[0].get()
+        }
+
+        private static func positional(_ value: String) -> Result<Input, LineError> {
+            if isDirectory(value) {
+                return .failure(LineError("'\(value)' is a directory, not a .jsonl file (to draw it as text: --text '\(value)')"))
+            }
+            return .success(value.lowercased().hasSuffix(".jsonl") ? .file(value) : .text(value))
+        }
+
+        static func isDirectory(_ path: String) -> Bool {
+            var info = stat()
+            return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+        }
+    }
 
     static func run(_ args: ParsedArguments) throws(UsageError) -> Int32 {
         let request = try StyleFields.defaults(from: args)
-        let input = args.positional("input") ?? ""
         let engine = TextMeasurer()
-        var layouts: [TextLayout] = []
-        if input.hasSuffix(".jsonl"), let reader = try? LineReader.openFile(input) {
-            var parser = JSONParser()
-            try? reader.forEachLine { _, bytes in
-                guard let value = try? parser.parse(bytes), let object = value.objectValue,
-                    let text = object["text"]?.stringValue
-                else { return }
-                var r = request
-                for (key, field) in object.pairs {
-                    guard let spec = StyleFields.byJSONName[key], case .success(let v) = StyleFields.value(field, for: spec) else { continue }
-                    _ = spec.apply(&r, v)
-                }
-                r.width = request.width  // a list has one width
-                layouts.append(engine.layout(text, style: r.style, width: r.width, scale: r.scale))
-            }
-        } else {
-            layouts = [engine.layout(input, style: request.style, width: request.width, scale: request.scale)]
-        }
-        var options = RenderOptions()
-        do {
+        var rows: [TextDrawing] = []
+        var failed = false
+        let options: RenderOptions
+        do throws(LineError) {
             options = try renderOptions(args)
+            switch try Input(args) {
+            case .text(let text):
+                rows = [engine.drawing(text, style: request.style, width: request.width, scale: request.scale)]
+            case .file(let path):
+                let reader: LineReader
+                do { reader = try LineReader.openInput(path) } catch { throw LineError(error.description) }
+                var cells = CellParser(defaults: request)
+                do {
+                    try reader.forEachLine { number, bytes in
+                        let cell = cells.parse(number, bytes)
+                        if let error = cell.error {
+                            Output.standardError("plumb render: line \(number): \(error)\n")
+                            failed = true
+                            return
+                        }
+                        rows.append(engine.drawing(cell.text, style: cell.request.style, width: cell.request.width, scale: cell.request.scale))
+                    }
+                } catch {
+                    Output.standardError("plumb render: \(error)\n")  // a read error: the rows so far are drawn
+                    failed = true
+                }
+            }
         } catch {
             Output.standardError("plumb render: \(error.message)\n")
             return UsageError.exitCode
         }
-        let svg = SVGRenderer.render(rows: layouts, width: request.width.isFinite && request.width > 0 ? request.width : 375, options: options)
+        let svg = SVGRenderer.render(rows: rows, options: options)
         if let path = args.string("output") {
             guard let f = fopen(path, "wb") else {
                 Output.standardError("plumb render: cannot write '\(path)'\n")
@@ -64,7 +108,7 @@ enum RenderCommand {
         } else {
             Output.standardOutput(Array(svg.utf8))
         }
-        return 0
+        return failed ? 1 : 0
     }
 
     static func renderOptions(_ args: ParsedArguments) throws(LineError) -> RenderOptions {

@@ -129,7 +129,7 @@ def main():
             covered = sum(1 for xx in xs for yy in ys if all(abs(p - q) <= 3 for p, q in zip(img.getpixel((xx, yy)), (199, 199, 204))))
             c.expect(covered >= 0.98 * total, "line %d covered (%d of %d pixels)" % (i, covered, total))
 
-    # 4. Gradient text: emoji pixels keep their colors.
+    # 4. Gradient text: emoji pixels keep their colors, text glyphs are tinted.
     text = "Gradient 😀 text"
     style = ["--size", "24", "--width", "260"]
     plain, svg = c.render("gradient-off", text, style)
@@ -143,6 +143,25 @@ def main():
     text_box = [(x, y) for x in range(px(0), px(ex) - 4) for y in range(px(ey), px(ey + eh))]
     tinted = sum(1 for xy in text_box if grad.getpixel(xy)[0] - grad.getpixel(xy)[1] > 60)
     c.expect(tinted > 50, "text glyphs take the gradient (%d tinted pixels)" % tinted)
+
+    # 4b. The gradient runs once across the text box: a line's left end is red, its right end
+    #     blue, its middle in between (not each glyph red at its left stem and blue in its
+    #     body, as when the gradient was read in every glyph's font units).
+    text = "MMMMMMMMMMMMMMMM"
+    style = ["--size", "40", "--width", "800"]
+    img, _ = c.render("gradient-ends", text, style + ["--gradient", "#ff0000,#0000ff,0"])
+    x, y, w, h = c.geometry(text, style)[0]["rect"]
+
+    def mean_ink(x0, x1):
+        ink = [img.getpixel((xx, yy)) for xx in range(px(x0), px(x1)) for yy in range(px(y), px(y + h))
+               if min(img.getpixel((xx, yy))) < 128]
+        return [sum(p[k] for p in ink) / max(len(ink), 1) for k in range(3)], len(ink)
+
+    for name, (x0, x1), ok in [("left end", (x, x + 0.1 * w), lambda r, b: r - b > 150),
+                               ("middle", (x + 0.45 * w, x + 0.55 * w), lambda r, b: abs(r - b) < 60),
+                               ("right end", (x + 0.9 * w, x + w), lambda r, b: b - r > 150)]:
+        (r, g, b), n = mean_ink(x0, x1)
+        c.expect(n > 100 and ok(r, b), "gradient %s of the line: mean ink rgb(%d, %d, %d) over %d pixels" % (name, r, g, b, n))
 
     # 5. Right to left: the lines of a Hebrew paragraph end at the box's right edge (natural
     #    alignment), each line's ink stays inside its own rect, and the last line fades

@@ -232,6 +232,72 @@ extension CLITests {
 }
 
 extension CLITests {
+    /// Each row of a rendered list is drawn as `measure` lays that cell out: its own width
+    /// and style (the same reader), the same line count; the `width: 0` cell is a marked
+    /// fallback with no lines, not an ordinary line.
+    func testRenderDrawsEachCellAsMeasureLaysItOut() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let file = root.appendingPathComponent("Documentation/examples/cells.jsonl").path
+        for extra in [[], ["--width", "300", "--size", "15"]] {
+            let measured = try run(["measure", file] + extra)
+            XCTAssertEqual(measured.status, 0, measured.stderr)
+            let lineCounts = try measured.lines.indices.map { try XCTUnwrap(measured.json($0)["lines"] as? Int) }
+            let fallbacks = try measured.lines.indices.map { try measured.json($0)["fallback"] as? Bool ?? false }
+            let widths = try measured.lines.indices.map { try XCTUnwrap(measured.json($0)["width"] as? Double) }
+            let rendered = try run(["render", file] + extra)
+            XCTAssertEqual(rendered.status, 0, rendered.stderr)
+            let rows = rendered.stdout.components(separatedBy: "<g id=\"r").dropFirst()
+            XCTAssertEqual(rows.count, lineCounts.count)
+            XCTAssertEqual(rows.map { $0.components(separatedBy: "<g class=\"line\"").count - 1 }, lineCounts, "\(extra)")
+            XCTAssertEqual(rows.map { $0.contains("class=\"fallback\"") }, fallbacks, "\(extra)")
+            XCTAssertEqual(fallbacks.filter { $0 }.count, 1)
+            // Each row's box is the width it was laid out at (feed-2: 200), at least as wide as
+            // its measured width.
+            let boxes = rows.map { row -> Double in
+                let box = row.components(separatedBy: "class=\"row\" x=\"0\" y=\"0\" width=\"")[1]
+                return Double(box.prefix { $0 != "\"" }) ?? .nan
+            }
+            XCTAssertEqual(boxes[2], 200)
+            XCTAssertTrue(zip(boxes, widths).allSatisfy { $0 >= $1 }, "\(boxes) vs \(widths)")
+        }
+    }
+
+    /// A path is never drawn as text: a missing .jsonl file or a directory is a usage error
+    /// with nothing written; `--text` draws anything as text, `--file` reads cells.
+    func testRenderTellsTextFromFiles() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-render-input-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("m.svg").path
+        let missing = try run(["render", dir.appendingPathComponent("missing.jsonl").path, "-o", out])
+        XCTAssertEqual(missing.status, 64)
+        XCTAssertTrue(missing.stderr.contains("No such file"), missing.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+        let directory = try run(["render", dir.path])
+        XCTAssertEqual(directory.status, 64)
+        XCTAssertTrue(directory.stderr.contains("is a directory") && directory.stdout.isEmpty, directory.stderr)
+        XCTAssertEqual(try run(["render", "--file", dir.path]).status, 64)
+        XCTAssertEqual(try run(["render", "--file", dir.appendingPathComponent("none").path]).status, 64)
+        XCTAssertEqual(try run(["render"]).status, 64)
+        XCTAssertEqual(try run(["render", "a", "--text", "b"]).status, 64)
+        // --text draws a path-like text; --file reads cells whatever the name.
+        let text = try run(["render", "--text", dir.path])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertEqual(text.stdout.components(separatedBy: "<g class=\"line\"").count - 1, 1)
+        let cells = dir.appendingPathComponent("cells.txt")
+        try Data("{\"text\":\"one\"}\n{\"text\":\"two\",\"width\":0}\n".utf8).write(to: cells)
+        let file = try run(["render", "--file", cells.path])
+        XCTAssertEqual(file.status, 0, file.stderr)
+        XCTAssertEqual(file.stdout.components(separatedBy: "<g id=\"r").count - 1, 2)
+        let stdin = try run(["render", "--file", "-"], input: Data("{\"text\":\"one\"}\n{\"text\":5}\n".utf8))
+        XCTAssertEqual(stdin.status, 1)  // a bad line is reported, as measure does
+        XCTAssertTrue(stdin.stderr.contains("line 2: field 'text' must be a string"), stdin.stderr)
+        XCTAssertEqual(stdin.stdout.components(separatedBy: "<g id=\"r").count - 1, 1)
+        XCTAssertTrue(try run(["render", "--help"]).stdout.contains("--file"))
+    }
+}
+
+extension CLITests {
     /// `plumb render` in a real browser: headless Chromium screenshots, checked pixel by pixel
     /// (Tests/Browser/browser_check.py). Screenshots are kept in .build/browser-artifacts.
     func testRenderedSVGsInHeadlessChromium() throws {

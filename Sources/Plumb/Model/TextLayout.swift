@@ -50,17 +50,14 @@ public struct TextLayout: Sendable {
     /// with `usesDeviceMetrics`.
     public let exactHeight: Double
     public let scale: Double
-    /// What the renderer needs to draw the glyphs: the prepared text and the font size.
-    let rendering: RenderingSource?
 
     init(text: String, measurement: TextMeasurement, lines: [LayoutLine], exactHeight: Double,
-         scale: Double, rendering: RenderingSource? = nil) {
+         scale: Double) {
         self.text = text
         self.measurement = measurement
         self.lines = lines
         self.exactHeight = exactHeight
         self.scale = scale
-        self.rendering = rendering
     }
 
     public var size: Size { measurement.size }
@@ -101,14 +98,4 @@ public struct TextLayout: Sendable {
 
     /// The text of line `i` (materialised on demand).
     public func text(ofLine i: Int) -> Substring { text[lines[i].range] }
-}
-
-/// The width-independent data behind a layout, kept for drawing (internal).
-struct RenderingSource: Sendable {
-    let prepared: PreparedText
-    let fontSize: Double
-    let tabInterval: Double
-    /// Per line: the grapheme ranges drawn, in logical order; a truncated line has its ellipsis
-    /// after the first range (head, ellipsis, tail).
-    let lineGraphemes: [(visible: [Range<Int32>], hasEllipsis: Bool)]
 }

@@ -1,36 +1,74 @@
-/// Draws Plumb's layouts as SVG: glyph outlines from the fonts (HarfBuzz draw API), color emoji
-/// as their embedded PNGs, at the positions Plumb computed — never SVG `<text>`, which a browser
-/// would re-shape and re-break — plus overlays and the effects people build on measured lines.
+import Plumb
+
+/// Draws what Plumb lays out as SVG: glyph outlines from the fonts, color emoji as their
+/// embedded PNGs, at the positions Plumb computed (`TextMeasurer.drawing`) — never SVG
+/// `<text>`, which a browser would re-shape and re-break — plus overlays and the effects people
+/// build on measured lines.
 ///
-/// Output is deterministic: the same layouts and options give byte-identical SVG.
+/// Output is deterministic: the same drawings and options give byte-identical SVG.
 ///
 /// - Complexity: O(glyphs); each distinct glyph outline is emitted once in `<defs>`.
+/// - Thread safety: a pure function of its arguments; safe from any thread.
 public enum SVGRenderer {
-    /// One layout as an SVG document.
-    public static func render(_ layout: TextLayout, width boxWidth: Double, options: RenderOptions = RenderOptions()) -> String {
-        render(rows: [layout], width: boxWidth, options: options)
+    /// The width of a row whose layout width was unusable (a flagged fallback with no lines)
+    /// when no other row gives the sheet a width.
+    public static let fallbackRowWidth = 240.0
+
+    /// One cell as an SVG document, in the box its lines were laid out in.
+    public static func render(_ drawing: TextDrawing, options: RenderOptions = RenderOptions()) -> String {
+        render(rows: [drawing], options: options)
     }
 
-    /// Layouts stacked as a list, each row as tall as Plumb measured it (a table's rows).
-    public static func render(rows: [TextLayout], width boxWidth: Double, options: RenderOptions = RenderOptions()) -> String {
+    /// Cells stacked as a list, each row in the box it was laid out in (its own width) and as
+    /// tall as Plumb measured it. A row whose width was unusable is as wide as the widest row
+    /// and is marked as a fallback (red dashed outline and a caption), since its height is a
+    /// stand-in.
+    public static func render(rows: [TextDrawing], options: RenderOptions = RenderOptions()) -> String {
         var doc = Document(options: options)
         let pad = options.padding
+        let sheetWidth = rows.compactMap(\.boxWidth).filter { $0.isFinite && $0 > 0 }.max() ?? fallbackRowWidth
         var y = pad
         var captionLines: [String] = []
-        for (i, layout) in rows.enumerated() {
-            doc.row(layout, index: i, origin: (pad, y), boxWidth: boxWidth)
+        for (i, drawing) in rows.enumerated() {
+            let boxWidth = drawing.boxWidth.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? sheetWidth
+            doc.row(drawing, index: i, origin: (pad, y), boxWidth: boxWidth)
             if options.overlays.contains(.warnings) {
-                captionLines += layout.measurement.warnings.map { "row \(i + 1): \($0)" }
+                captionLines += drawing.layout.measurement.warnings.map { "row \(i + 1): \($0)" }
             }
-            y += visibleHeight(layout, options) + (rows.count > 1 ? 1 : 0)
+            y += visibleHeight(drawing.layout, options) + (rows.count > 1 ? 1 : 0)
         }
         let captionHeight = captionLines.isEmpty ? 0.0 : Double(captionLines.count) * 14 + 6
         for (k, line) in captionLines.enumerated() {
             doc.body += "<text class=\"warning\" x=\"\(SVGNumber.format(pad))\" y=\"\(SVGNumber.format(y + 12 + Double(k) * 14))\" font-family=\"sans-serif\" font-size=\"11\" fill=\"#b00020\">\(SVGNumber.escape(line))</text>\n"
         }
-        let totalWidth = boxWidth + 2 * pad
+        let totalWidth = sheetWidth + 2 * pad
         let totalHeight = y + pad + captionHeight
         return doc.finish(width: totalWidth, height: totalHeight)
+    }
+
+    /// The text's box: from the leftmost line start to the rightmost line end (alignment moves
+    /// lines; hanging whitespace is outside), from the top to the exact height. `nil` without
+    /// lines.
+    static func textBox(_ layout: TextLayout) -> Rect? {
+        guard let minX = layout.lines.map(\.rect.x).min(), let maxX = layout.lines.map(\.rect.maxX).max() else { return nil }
+        return Rect(x: minX, y: 0, width: max(maxX - minX, 1), height: max(layout.exactHeight, 1))
+    }
+
+    /// A linear gradient across `box` in the row's coordinates (`userSpaceOnUse`), at `angle`
+    /// degrees (0: left to right, 90: top to bottom), whose ends pass through the box's corners
+    /// as CSS `linear-gradient` does: at 0° the first color is at the box's left edge and the
+    /// last at its right edge.
+    static func linearGradient(id: String, colors: [String], angle: Double, box: Rect) -> String {
+        let n = SVGNumber.format
+        let rad = angle * .pi / 180
+        let (c, s) = (cos(rad), sin(rad))
+        let half = (abs(box.width * c) + abs(box.height * s)) / 2
+        let cx = box.x + box.width / 2, cy = box.y + box.height / 2
+        var out = "<linearGradient id=\"\(id)\" gradientUnits=\"userSpaceOnUse\" x1=\"\(n(cx - c * half))\" y1=\"\(n(cy - s * half))\" x2=\"\(n(cx + c * half))\" y2=\"\(n(cy + s * half))\">"
+        for (k, color) in colors.enumerated() {
+            out += "<stop offset=\"\(n(Double(k) / Double(colors.count - 1)))\" stop-color=\"\(SVGNumber.escape(color))\"/>"
+        }
+        return out + "</linearGradient>\n"
     }
 
     static func visibleHeight(_ layout: TextLayout, _ options: RenderOptions) -> Double {
@@ -43,8 +81,13 @@ public enum SVGRenderer {
         let options: RenderOptions
         var defs = ""
         var body = ""
-        var glyphIDs: [String: String] = [:]
-        var glyphOrder: [String] = []
+        /// Outline ids by face and glyph ("" for a blank glyph).
+        var glyphIDs: [GlyphKey: String] = [:]
+
+        struct GlyphKey: Hashable {
+            let face: FontFace
+            let glyph: UInt32
+        }
 
         init(options: RenderOptions) { self.options = options }
 
@@ -52,16 +95,17 @@ public enum SVGRenderer {
 
         /// The `<defs>` id of a glyph outline (emitted once), or nil for a blank glyph.
         mutating func outlineID(_ g: PlacedGlyph) -> String? {
-            let key = "\(g.font.id)_\(g.glyph)"
+            let key = GlyphKey(face: g.face, glyph: g.glyph)
             if let id = glyphIDs[key] { return id.isEmpty ? nil : id }
-            let path = GlyphDrawing.outline(of: g.glyph, in: g.font)
+            let path = SVGNumber.pathData(g.face.outline(ofGlyph: g.glyph))
             let id = path.isEmpty ? "" : "g\(glyphIDs.count)"
             glyphIDs[key] = id
             if !path.isEmpty { defs += "<path id=\"\(id)\" d=\"\(path)\"/>\n" }
             return path.isEmpty ? nil : id
         }
 
-        mutating func row(_ layout: TextLayout, index: Int, origin: (x: Double, y: Double), boxWidth: Double) {
+        mutating func row(_ drawing: TextDrawing, index: Int, origin: (x: Double, y: Double), boxWidth: Double) {
+            let layout = drawing.layout
             let r = "r\(index)"
             let o = options
             body += "<g id=\"\(r)\" transform=\"translate(\(n(origin.x)) \(n(origin.y)))\">\n"
@@ -69,16 +113,9 @@ public enum SVGRenderer {
             body += "<rect class=\"row\" x=\"0\" y=\"0\" width=\"\(n(boxWidth))\" height=\"\(n(SVGRenderer.visibleHeight(layout, o)))\" fill=\"#ffffff\" stroke=\"#e5e5ea\" stroke-width=\"0.5\"/>\n"
 
             // Effects that need definitions.
-            if let g = o.gradient, g.colors.count >= 2 {
-                let rad = g.angle * .pi / 180
-                let w = boxWidth, h = max(layout.exactHeight, 1)
-                let cx = w / 2, cy = h / 2
-                let dx = cos(rad) * w / 2, dy = sin(rad) * h / 2
-                defs += "<linearGradient id=\"\(r)-gradient\" gradientUnits=\"userSpaceOnUse\" x1=\"\(n(cx - dx))\" y1=\"\(n(cy - dy))\" x2=\"\(n(cx + dx))\" y2=\"\(n(cy + dy))\">"
-                for (k, c) in g.colors.enumerated() {
-                    defs += "<stop offset=\"\(n(Double(k) / Double(g.colors.count - 1)))\" stop-color=\"\(SVGNumber.escape(c))\"/>"
-                }
-                defs += "</linearGradient>\n"
+            let gradientBox = o.gradient.flatMap { $0.colors.count >= 2 ? SVGRenderer.textBox(layout) : nil }
+            if let g = o.gradient, let box = gradientBox {
+                defs += SVGRenderer.linearGradient(id: "\(r)-gradient", colors: g.colors, angle: g.angle, box: box)
             }
             var groupAttributes = ""
             if let fade = o.fadeLastLine, let last = layout.lines.last {
@@ -109,18 +146,35 @@ public enum SVGRenderer {
                 body += "<g clip-path=\"url(#\(r)-viewport)\" mask=\"url(#\(r)-edge)\">\n"
             }
 
-            // Glyphs.
+            // Glyphs. With a gradient, the outlines clip one gradient-filled rect over the text
+            // box, so the gradient runs once across the text (a fill set on a glyph's `<use>`
+            // would be read in the glyph's own font-unit space and restart in every glyph);
+            // emoji and placeholders are drawn above it in their own colors.
             body += "<g class=\"text\"\(groupAttributes)>\n"
-            let fill = (o.gradient?.colors.count ?? 0) >= 2 ? "url(#\(r)-gradient)" : o.textColor
+            var clip = ""
+            var lineGroups = ""
             var ellipsisX: [Int: Double] = [:]
-            for (lineIndex, glyphs) in GlyphPlacer.glyphs(of: layout).enumerated() {
-                body += "<g class=\"line\" data-line=\"\(lineIndex)\" fill=\"\(fill)\">\n"
+            for (lineIndex, glyphs) in drawing.lines.enumerated() {
+                lineGroups += "<g class=\"line\" data-line=\"\(lineIndex)\"\(gradientBox == nil ? " fill=\"\(o.textColor)\"" : "")>\n"
                 for g in glyphs {
                     if g.isEllipsis && ellipsisX[lineIndex] == nil { ellipsisX[lineIndex] = g.x }
-                    glyph(g)
+                    switch glyph(g) {
+                    case .outline(let use) where gradientBox != nil: clip += use
+                    case .outline(let element), .other(let element): lineGroups += element
+                    case .blank: break
+                    }
                 }
-                body += "</g>\n"
+                lineGroups += "</g>\n"
             }
+            if let box = gradientBox {
+                defs += "<clipPath id=\"\(r)-text\">\n" + clip + "</clipPath>\n"
+                // The gradient is defined on the text box; the rect reaches well past it, so ink
+                // outside the box (overhangs, descenders under a clamped line height) is still
+                // painted, in the end colors.
+                let m = 1000.0
+                body += "<rect class=\"gradient-fill\" x=\"\(n(box.x - m))\" y=\"\(n(box.y - m))\" width=\"\(n(box.width + 2 * m))\" height=\"\(n(box.height + 2 * m))\" fill=\"url(#\(r)-gradient)\" clip-path=\"url(#\(r)-text)\"/>\n"
+            }
+            body += lineGroups
             body += "</g>\n"
             if o.viewport != nil {
                 body += "</g>\n"
@@ -138,25 +192,45 @@ public enum SVGRenderer {
                     body += "<rect class=\"cover\" data-line=\"\(i)\" x=\"\(n(rect.x))\" y=\"\(n(rect.y))\" width=\"\(n(max(rect.width, 1)))\" height=\"\(n(rect.height))\" fill=\"#c7c7cc\"/>\n"
                 }
             }
+            if layout.measurement.isFallback { fallbackMark(layout, boxWidth: boxWidth) }
             overlays(layout, boxWidth: boxWidth, ellipsisX: ellipsisX)
             body += "</g>\n"
         }
 
-        mutating func glyph(_ g: PlacedGlyph) {
-            if g.font.hasColorGlyphs, let png = GlyphDrawing.png(of: g.glyph, in: g.font),
-                let e = GlyphDrawing.extents(of: g.glyph, in: g.font)
+        /// A glyph as SVG: an outline (`<use>` of its `<defs>` path), or something else (a color
+        /// image, a placeholder), or nothing (a blank glyph).
+        enum GlyphElement {
+            case outline(String)
+            case other(String)
+            case blank
+        }
+
+        mutating func glyph(_ g: PlacedGlyph) -> GlyphElement {
+            if g.face.hasColorGlyphs, let png = g.face.colorImage(ofGlyph: g.glyph),
+                let e = g.face.inkBox(ofGlyph: g.glyph)
             {
-                body += "<image class=\"emoji\" x=\"\(n(g.x + e.x * g.scale))\" y=\"\(n(g.baseline - e.top * g.scale))\" width=\"\(n(e.width * g.scale))\" height=\"\(n(e.height * g.scale))\" href=\"data:image/png;base64,\(SVGNumber.base64(png))\"/>\n"
-                return
+                return .other("<image class=\"emoji\" x=\"\(n(g.x + e.left * g.scale))\" y=\"\(n(g.baseline - e.top * g.scale))\" width=\"\(n(e.width * g.scale))\" height=\"\(n(e.height * g.scale))\" href=\"data:image/png;base64,\(SVGNumber.base64(png))\"/>\n")
             }
             if g.glyph != 0, let id = outlineID(g) {
-                body += "<use class=\"glyph\(g.isEllipsis ? " ellipsis" : "")\" href=\"#\(id)\" transform=\"translate(\(n(g.x)) \(n(g.baseline))) scale(\(scaleString(g.scale)) \(scaleString(-g.scale)))\"/>\n"
-            } else if g.glyph == 0 || GlyphDrawing.extents(of: g.glyph, in: g.font) != nil {
+                return .outline("<use class=\"glyph\(g.isEllipsis ? " ellipsis" : "")\" href=\"#\(id)\" transform=\"translate(\(n(g.x)) \(n(g.baseline))) scale(\(scaleString(g.scale)) \(scaleString(-g.scale)))\"/>\n")
+            } else if g.glyph == 0 || g.face.inkBox(ofGlyph: g.glyph) != nil {
                 // Cannot be drawn (.notdef or no outline): a visible placeholder, never a gap.
-                let h = g.font.metrics.ascender * g.scale
-                let w = max(2, g.font.upem * 0.5 * g.scale)
-                body += "<rect class=\"placeholder\" x=\"\(n(g.x))\" y=\"\(n(g.baseline - h))\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"none\" stroke=\"#ff3b30\" stroke-width=\"0.5\"/>\n"
+                let h = g.face.ascender * g.scale
+                let w = max(2, g.face.unitsPerEm * 0.5 * g.scale)
+                return .other("<rect class=\"placeholder\" x=\"\(n(g.x))\" y=\"\(n(g.baseline - h))\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"none\" stroke=\"#ff3b30\" stroke-width=\"0.5\"/>\n")
             }
+            return .blank
+        }
+
+        /// A row whose numbers are stand-ins (`TextMeasurement.isFallback`): a red dashed
+        /// outline and a label, so it is never mistaken for a measured row.
+        mutating func fallbackMark(_ layout: TextLayout, boxWidth: Double) {
+            let height = SVGRenderer.visibleHeight(layout, options)
+            let reason = layout.measurement.warnings.first(where: \.isFallback).map(\.description) ?? "fallback"
+            body += "<rect class=\"fallback\" x=\"0.5\" y=\"0.5\" width=\"\(n(max(0, boxWidth - 1)))\" height=\"\(n(max(0, height - 1)))\" fill=\"#ff3b30\" fill-opacity=\"0.06\" stroke=\"#ff3b30\" stroke-width=\"1\" stroke-dasharray=\"4 2\"/>\n"
+            // The reason as a tooltip (and in the `warnings` overlay's caption): it can be wider
+            // than the row.
+            body += "<text class=\"fallback-label\" x=\"4\" y=\"\(n(min(max(height / 2 + 3, 9), 12)))\" font-family=\"sans-serif\" font-size=\"9\" fill=\"#b00020\"><title>\(SVGNumber.escape(reason))</title>fallback: stand-in height \(n(layout.size.height)) pt</text>\n"
         }
 
         /// Glyph scales are tiny (size / upem): keep more digits than other numbers.

@@ -1,33 +1,37 @@
 internal import CHarfBuzz
 
-/// Glyph outlines as SVG path data (HarfBuzz's draw API) and color glyph bitmaps (CBDT/sbix
-/// PNG), in font units with y up. The only C calls of the render stage.
+/// Glyph outlines (HarfBuzz's draw API), color glyph bitmaps (CBDT/sbix PNG) and ink boxes, in
+/// font units with y up. The only C calls of the drawing stage; `FontFace` is their public
+/// face.
 ///
-/// - Thread safety: a value per call; `GlyphDrawing` caches nothing itself.
+/// - Thread safety: a value per call; the HarfBuzz font is immutable, so any thread may ask.
 enum GlyphDrawing {
-    /// The outline of `glyph` as SVG path data in font units (y up), or "" for a blank glyph.
-    static func outline(of glyph: UInt32, in font: Font) -> String {
+    /// The outline of `glyph`, or no elements for a blank glyph.
+    ///
+    /// - Complexity: O(outline points); nothing is cached.
+    static func outline(of glyph: UInt32, in font: Font) -> [GlyphPathElement] {
         let sink = PathSink()
         let funcs = hb_draw_funcs_create()
         defer { hb_draw_funcs_destroy(funcs) }
         hb_draw_funcs_set_move_to_func(funcs, { _, data, _, x, y, _ in
-            PathSink.from(data).add("M", [x, y])
+            PathSink.from(data).elements.append(.move(to: GlyphPoint(x, y)))
         }, nil, nil)
         hb_draw_funcs_set_line_to_func(funcs, { _, data, _, x, y, _ in
-            PathSink.from(data).add("L", [x, y])
+            PathSink.from(data).elements.append(.line(to: GlyphPoint(x, y)))
         }, nil, nil)
         hb_draw_funcs_set_quadratic_to_func(funcs, { _, data, _, cx, cy, x, y, _ in
-            PathSink.from(data).add("Q", [cx, cy, x, y])
+            PathSink.from(data).elements.append(.quadCurve(to: GlyphPoint(x, y), control: GlyphPoint(cx, cy)))
         }, nil, nil)
         hb_draw_funcs_set_cubic_to_func(funcs, { _, data, _, c1x, c1y, c2x, c2y, x, y, _ in
-            PathSink.from(data).add("C", [c1x, c1y, c2x, c2y, x, y])
+            PathSink.from(data).elements.append(
+                .curve(to: GlyphPoint(x, y), control1: GlyphPoint(c1x, c1y), control2: GlyphPoint(c2x, c2y)))
         }, nil, nil)
         hb_draw_funcs_set_close_path_func(funcs, { _, data, _, _ in
-            PathSink.from(data).add("Z", [])
+            PathSink.from(data).elements.append(.closeSubpath)
         }, nil, nil)
         let unmanaged = Unmanaged.passUnretained(sink)
         hb_font_get_glyph_shape(font.hbFont, glyph, funcs, unmanaged.toOpaque())
-        return sink.path
+        return sink.elements
     }
 
     /// The PNG of a color glyph, if the font has one (Noto Color Emoji: CBDT).
@@ -41,24 +45,23 @@ enum GlyphDrawing {
         }
     }
 
-    /// Ink box of a glyph in font units: x bearing, top (y up), width, height (≥ 0).
-    static func extents(of glyph: UInt32, in font: Font) -> (x: Double, top: Double, width: Double, height: Double)? {
+    /// Ink box of a glyph in font units (y up), or nil for a glyph without ink.
+    static func extents(of glyph: UInt32, in font: Font) -> GlyphInkBox? {
         var e = hb_glyph_extents_t()
         guard hb_font_get_glyph_extents(font.hbFont, glyph, &e) != 0, e.width != 0 else { return nil }
-        return (Double(e.x_bearing), Double(e.y_bearing), Double(e.width), Double(-e.height))
+        return GlyphInkBox(left: Double(e.x_bearing), top: Double(e.y_bearing), width: Double(e.width), height: Double(-e.height))
     }
 }
 
-/// Accumulates SVG path commands from HarfBuzz's draw callbacks.
+/// Accumulates path elements from HarfBuzz's draw callbacks.
 private final class PathSink {
-    var path = ""
+    var elements: [GlyphPathElement] = []
 
     static func from(_ data: UnsafeMutableRawPointer?) -> PathSink {
         Unmanaged<PathSink>.fromOpaque(data!).takeUnretainedValue()
     }
+}
 
-    func add(_ command: String, _ values: [Float]) {
-        path += command
-        path += values.map { SVGNumber.format(Double($0)) }.joined(separator: " ")
-    }
+extension GlyphPoint {
+    fileprivate init(_ x: Float, _ y: Float) { self.init(x: Double(x), y: Double(y)) }
 }

@@ -1,5 +1,26 @@
+import Plumb
+
 /// Deterministic, compact number formatting for SVG (at most 3 decimals, no exponent).
 enum SVGNumber {
+    /// A glyph outline as SVG path data, in its own units ("" for a blank glyph).
+    static func pathData(_ elements: [GlyphPathElement]) -> String {
+        var path = ""
+        func add(_ command: String, _ points: GlyphPoint...) {
+            path += command
+            path += points.map { format($0.x) + " " + format($0.y) }.joined(separator: " ")
+        }
+        for e in elements {
+            switch e {
+            case .move(let p): add("M", p)
+            case .line(let p): add("L", p)
+            case .quadCurve(let p, let c): add("Q", c, p)
+            case .curve(let p, let c1, let c2): add("C", c1, c2, p)
+            case .closeSubpath: add("Z")
+            }
+        }
+        return path
+    }
+
     static func format(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
         let scaled = (value * 1000).rounded()

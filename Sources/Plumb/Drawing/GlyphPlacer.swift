@@ -1,14 +1,3 @@
-/// A glyph to draw: which glyph of which font, where (pen x, baseline y in points), and
-/// whether it is part of the ellipsis of a truncated line.
-struct PlacedGlyph: Sendable {
-    let font: Font
-    let glyph: UInt32
-    let x: Double
-    let baseline: Double
-    let scale: Double  // points per font unit
-    let isEllipsis: Bool
-}
-
 /// Positions the glyphs of a layout from Plumb's own geometry: each line starts at its rect's
 /// x (its alignment) on its baseline; runs of one font are shaped for their glyphs and placed
 /// from the run's start; after each run the pen moves by the run's advances as the layout
@@ -42,8 +31,7 @@ enum GlyphPlacer {
     /// runs from the last to the first.
     ///
     /// - Complexity: O(graphemes); ICU is asked only for lines that need reordering.
-    static func drawingOrder(of layout: TextLayout) -> [[DrawItem]] {
-        guard let source = layout.rendering else { return [] }
+    static func drawingOrder(of layout: TextLayout, _ source: DrawingSource) -> [[DrawItem]] {
         let p = source.prepared
         var text = layout.text
         return text.withUTF8 { utf8 in
@@ -65,10 +53,13 @@ enum GlyphPlacer {
         }
     }
 
-    static func glyphs(of layout: TextLayout) -> [[PlacedGlyph]] {
-        guard let source = layout.rendering else { return [] }
+    /// Each line's glyphs from left to right, from the line's start (its rect's x, less the
+    /// hanging whitespace of a right-to-left line) on its baseline.
+    ///
+    /// - Complexity: O(glyphs): every font run of the drawn lines is shaped again.
+    static func glyphs(of layout: TextLayout, _ source: DrawingSource) -> [[PlacedGlyph]] {
         let p = source.prepared
-        let order = drawingOrder(of: layout)
+        let order = drawingOrder(of: layout, source)
         var text = layout.text
         let shaper = Shaper()
         return text.withUTF8 { utf8 in
@@ -173,7 +164,7 @@ enum GlyphPlacer {
 
     /// Places one run of one font from `x`; moves `x` by the run's measured advances.
     private static func placeFontRun(
-        _ run: Range<Int>, direction: TextDirection, _ source: RenderingSource, _ utf8: UnsafeBufferPointer<UInt8>,
+        _ run: Range<Int>, direction: TextDirection, _ source: DrawingSource, _ utf8: UnsafeBufferPointer<UInt8>,
         _ shaper: Shaper, baseline: Double, x: inout Double, into out: inout [PlacedGlyph]
     ) {
         let p = source.prepared
@@ -213,7 +204,7 @@ enum GlyphPlacer {
             if let last = lastCluster, last != s.cluster { pen += extraPerCluster }
             lastCluster = s.cluster
             out.append(PlacedGlyph(
-                font: font, glyph: s.id, x: pen + Double(s.xOffset) * k,
+                face: FontFace(font), glyph: s.id, x: pen + Double(s.xOffset) * k,
                 baseline: baseline - Double(s.yOffset) * k, scale: k, isEllipsis: isEllipsis))
             pen += Double(s.advance) * k
         }

@@ -1,0 +1,171 @@
+/// What the engine draws for a cell: its layout and, per line, the glyphs from left to right
+/// at the positions the layout measured. A renderer (SVG, Core Graphics, a canvas) needs
+/// nothing else from the engine: glyph outlines, color bitmaps and ink boxes come from each
+/// glyph's `FontFace`.
+///
+/// Get one from `TextMeasurer.drawing(_:style:width:scale:)`.
+public struct TextDrawing: Sendable {
+    /// The cell's layout: the same value `TextMeasurer.layout` returns for the same input.
+    public let layout: TextLayout
+    /// The width of the box the lines are aligned in (points): the layout width on the device
+    /// grid, or the widest line when the width is unconstrained (+∞); `nil` when the width is
+    /// unusable (NaN, ≤ 0), where the measurement is a flagged fallback and there are no lines.
+    public let boxWidth: Double?
+    /// One list per line of `layout.lines`, in visual order (left to right).
+    public let lines: [[PlacedGlyph]]
+}
+
+/// A glyph to draw: which glyph of which face, where, and at what scale.
+public struct PlacedGlyph: Hashable, Sendable {
+    /// The face the glyph comes from.
+    public let face: FontFace
+    /// The glyph's id in `face`.
+    public let glyph: UInt32
+    /// Pen x (the glyph's origin) in points from the left of the text box.
+    public let x: Double
+    /// y of the glyph's baseline (its origin) in points from the top of the text box.
+    public let baseline: Double
+    /// Points per font unit (font size / units per em): font-unit coordinates × `scale`, with
+    /// y flipped, are points from the glyph's origin.
+    public let scale: Double
+    /// Part of the "…" of a truncated line.
+    public let isEllipsis: Bool
+}
+
+/// One of the engine's loaded font faces, as a renderer sees it: names, metrics in font units
+/// and the glyphs' outlines, color bitmaps and ink boxes.
+///
+/// Equal faces are the same loaded face. Glyph queries ask HarfBuzz each time (nothing is
+/// cached); a renderer that draws a glyph many times keeps its outline.
+///
+/// - Thread safety: immutable; safe from any thread, concurrently.
+public struct FontFace: Hashable, Sendable {
+    let font: Font
+
+    init(_ font: Font) { self.font = font }
+
+    /// The family name fontconfig gave the face.
+    public var familyName: String { font.familyName }
+    /// The font file.
+    public var path: String { font.path }
+    /// The face's index in a collection file (0 for a single-face file).
+    public var faceIndex: Int { font.faceIndex }
+    /// Font units per em.
+    public var unitsPerEm: Double { font.upem }
+    /// The ascender the engine measures with, in font units (y up).
+    public var ascender: Double { font.metrics.ascender }
+    /// Whether the face carries color glyphs (CBDT/sbix/COLR/SVG), e.g. Noto Color Emoji.
+    public var hasColorGlyphs: Bool { font.hasColorGlyphs }
+
+    /// The outline of `glyph` in font units (y up), empty for a blank glyph (a space).
+    ///
+    /// - Complexity: O(outline points).
+    public func outline(ofGlyph glyph: UInt32) -> [GlyphPathElement] { GlyphDrawing.outline(of: glyph, in: font) }
+
+    /// The PNG image of a color glyph (CBDT/sbix), or `nil` when the face has none for it.
+    public func colorImage(ofGlyph glyph: UInt32) -> [UInt8]? { GlyphDrawing.png(of: glyph, in: font) }
+
+    /// The ink box of `glyph` in font units (y up), or `nil` for a glyph without ink.
+    public func inkBox(ofGlyph glyph: UInt32) -> GlyphInkBox? { GlyphDrawing.extents(of: glyph, in: font) }
+
+    /// Faces are equal when they are the same loaded face.
+    public static func == (a: FontFace, b: FontFace) -> Bool { a.font === b.font }
+
+    /// Hashes the face's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(font)) }
+}
+
+/// A point of a glyph outline, in font units (y up).
+public struct GlyphPoint: Hashable, Sendable {
+    /// x in font units.
+    public var x: Double
+    /// y in font units, up from the baseline.
+    public var y: Double
+
+    /// A point at (`x`, `y`) in font units.
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// One element of a glyph outline (as HarfBuzz's draw API gives it), in font units with y up.
+public enum GlyphPathElement: Hashable, Sendable {
+    /// Starts a contour.
+    case move(to: GlyphPoint)
+    /// A straight segment.
+    case line(to: GlyphPoint)
+    /// A quadratic Bézier segment (TrueType outlines).
+    case quadCurve(to: GlyphPoint, control: GlyphPoint)
+    /// A cubic Bézier segment (CFF outlines).
+    case curve(to: GlyphPoint, control1: GlyphPoint, control2: GlyphPoint)
+    /// Closes the current contour.
+    case closeSubpath
+}
+
+/// The ink box of a glyph in font units, y up.
+public struct GlyphInkBox: Hashable, Sendable {
+    /// x of the ink's left edge from the glyph's origin.
+    public var left: Double
+    /// y of the ink's top above the baseline.
+    public var top: Double
+    /// Width of the ink (≥ 0).
+    public var width: Double
+    /// Height of the ink, downwards from `top` (≥ 0).
+    public var height: Double
+}
+
+/// The width-independent data behind a layout that drawing needs (internal: `TextLayout`
+/// carries none of it).
+struct DrawingSource: Sendable {
+    let prepared: PreparedText
+    let fontSize: Double
+    let tabInterval: Double
+    /// Per line: the grapheme ranges drawn, in logical order; a truncated line has its ellipsis
+    /// after the first range (head, ellipsis, tail).
+    let lineGraphemes: [(visible: [Range<Int32>], hasEllipsis: Bool)]
+
+    /// The drawing data of a computed layout, or `nil` when it has no lines.
+    init?(_ r: ComputeResult) {
+        guard let layout = r.layout, let prepared = r.prepared else { return nil }
+        self.prepared = prepared
+        fontSize = r.fontSize
+        tabInterval = r.tabInterval
+        lineGraphemes = layout.lines.map { line in
+            guard let t = line.truncation else { return ([line.box.graphemeStart..<line.box.graphemeEnd], false) }
+            return ([line.box.graphemeStart..<t.headEnd, t.tailStart..<t.tailEnd], true)
+        }
+    }
+}
+
+extension TextMeasurer {
+    /// Lays out one cell and says what to draw: per line, the glyphs left to right (bidi runs
+    /// in visual order, the ellipsis of a truncated line in its place) at the pen positions
+    /// the layout measured, so drawing never drifts from the measured lines.
+    ///
+    /// The layout is the one `layout(_:style:width:scale:)` returns; the glyphs are shaped
+    /// again, per run of one font, for their ids and offsets (measuring keeps advances only).
+    ///
+    /// - Complexity: as `layout`, plus O(glyphs) shaping of the drawn lines (not cached).
+    /// - Thread safety: safe from any thread, concurrently.
+    public func drawing(_ text: String, style: TextStyle, width: Double, scale: Double = 2) -> TextDrawing {
+        let (layout, source, boxWidth) = drawingParts(text, style: style, width: width, scale: scale)
+        let lines = source.map { GlyphPlacer.glyphs(of: layout, $0) } ?? layout.lines.map { _ in [] }
+        return TextDrawing(layout: layout, boxWidth: boxWidth, lines: lines)
+    }
+
+    /// The layout, what drawing it needs and its box width (internal: tests check the
+    /// drawing order against the source).
+    func drawingParts(_ text: String, style: TextStyle, width: Double, scale: Double)
+        -> (layout: TextLayout, source: DrawingSource?, boxWidth: Double?)
+    {
+        let r = compute(text, style: resolve(style), width: width, scale: scale, extraWarnings: [])
+        let boxWidth: Double?
+        switch r.layoutWidth {
+        case .points(let w): boxWidth = w
+        case .unconstrained: boxWidth = r.layout?.widestLine ?? 0
+        case .unmeasurable: boxWidth = nil
+        }
+        return (makeLayout(text, r), DrawingSource(r), boxWidth)
+    }
+}
