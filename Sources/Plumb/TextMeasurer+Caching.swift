@@ -20,10 +20,13 @@ extension TextMeasurer {
     ///   batch's second pass): start at the width range.
     func measure(
         _ text: String, style: ResolvedStyle, width: Double, scale: Double, keys k: CellKeys?,
-        resultMissed: Bool = false
+        resultMissed: Bool = false, content: RichContent? = nil
     ) -> TextMeasurement {
         guard let k else {
-            return compute(text, style: style, width: width, scale: scale, extraWarnings: [], needsLines: false).measurement
+            return compute(
+                text, style: style, width: width, scale: scale, extraWarnings: [], needsLines: false,
+                content: content
+            ).measurement
         }
         let keys = k.keys, w = k.layoutWidth, cleanScale = k.scale
         if !resultMissed, let hit = resultCache.value(for: keys.result) {
@@ -36,7 +39,7 @@ extension TextMeasurer {
         }
         let r = compute(
             text, style: style, width: width, scale: scale, extraWarnings: [], textKey: k.text,
-            needsLines: false)
+            needsLines: false, content: content)
         if r.measurement.warnings.isEmpty, let layout = r.layout,
             let cached = Self.cached(r.measurement, layout: layout, layoutWidth: w, scale: cleanScale)
         {

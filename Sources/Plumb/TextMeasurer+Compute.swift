@@ -15,9 +15,11 @@ struct ComputeResult: Sendable {
 extension TextMeasurer {
     func compute(
         _ text: String, style: ResolvedStyle, width: Double, scale: Double,
-        extraWarnings: [MeasureWarning], textKey: CacheKey? = nil, needsLines: Bool = true
+        extraWarnings: [MeasureWarning], textKey: CacheKey? = nil, needsLines: Bool = true,
+        content: RichContent? = nil
     ) -> ComputeResult {
         var warnings = extraWarnings.isEmpty ? style.warnings : style.warnings + extraWarnings
+        if let content, !content.warnings.isEmpty { warnings += content.warnings }
         let s = style.sanitized
         let scale = Sanitizer.scale(scale, warnings: &warnings)
         let layoutWidth = Self.snap(Sanitizer.width(width, warnings: &warnings), scale: scale)
@@ -44,7 +46,7 @@ extension TextMeasurer {
         var utf8Text = text
         return utf8Text.withUTF8 { utf8 in
             do {
-                let prepared = preparedText(utf8, style: style, textKey: textKey)
+                let prepared = preparedText(utf8, style: style, textKey: content?.key ?? textKey, content: content)
                 let deviceMetrics = s.options.contains(.usesDeviceMetrics)
                 var layout = LayoutAssembler.assemble(
                     prepared, style: s, width: layoutWidth, needsLines: needsLines || deviceMetrics)
@@ -80,13 +82,16 @@ extension TextMeasurer {
     ///
     /// A worker's `TextPreparer` (ICU iterators, HarfBuzz buffer) is taken only on a miss.
     private func preparedText(
-        _ utf8: UnsafeBufferPointer<UInt8>, style: ResolvedStyle, textKey: CacheKey?
+        _ utf8: UnsafeBufferPointer<UInt8>, style: ResolvedStyle, textKey: CacheKey?, content: RichContent?
     ) -> PreparedText {
         let key = CacheKey(value: (textKey ?? CacheKey(bytes: UnsafeRawBufferPointer(utf8), seed: CacheKey.textSeed), style.shapingFingerprint), seed: 0x5052_4550)
         if let hit = preparedCache.value(for: key) { return hit }
         let s = style.sanitized
         let prepared = pool.withPreparer { preparer in
-            preparer.prepare(
+            if let content {
+                return preparer.prepare(utf8, runs: content.runs, ellipsis: content.ellipsis, conventions: s.conventions)
+            }
+            return preparer.prepare(
                 utf8, cascade: style.cascade, size: s.font.size, letterSpacing: s.letterSpacing,
                 conventions: s.conventions)
         }
@@ -159,7 +164,7 @@ extension TextMeasurer {
     }
 
     /// Turns a computed layout into public geometry (string indexes, scalar offsets, rects).
-    func makeLayout(_ text: String, _ r: ComputeResult) -> TextLayout {
+    func makeLayout(_ text: String, _ r: ComputeResult, boxes: [(utf8Offset: Int, box: InlineBox)] = []) -> TextLayout {
         guard let layout = r.layout, let prepared = r.prepared else {
             return TextLayout(text: text, measurement: r.measurement, lines: [], exactHeight: r.exactHeight, scale: r.scale)
         }
@@ -205,7 +210,11 @@ extension TextMeasurer {
                 gapAfter: line.gapAfter, endsParagraph: line.box.endsParagraph,
                 direction: direction, truncation: truncation)
         }
-        return TextLayout(text: text, measurement: r.measurement, lines: lines, exactHeight: r.exactHeight, scale: r.scale)
+        var result = TextLayout(text: text, measurement: r.measurement, lines: lines, exactHeight: r.exactHeight, scale: r.scale)
+        if !boxes.isEmpty {
+            result.inlineBoxes = Self.placeBoxes(boxes, in: text, layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval)
+        }
+        return result
     }
 }
 

@@ -150,8 +150,8 @@ final class Font: @unchecked Sendable, CustomStringConvertible {
 
 extension PreparedText.FontUse {
     /// The font a prepared text's local font stands for (layout sees only its metrics).
-    init(font: Font, ascender: Double, descender: Double, lineGap: Double) {
-        self.init(face: font, ascender: ascender, descender: descender, lineGap: lineGap)
+    init(font: Font, ascender: Double, descender: Double, lineGap: Double, group: Int32 = 0, isShifted: Bool = false) {
+        self.init(face: font, ascender: ascender, descender: descender, lineGap: lineGap, group: group, isShifted: isShifted)
     }
 
     /// The font object behind `face`.

@@ -14,9 +14,15 @@ final class PreparedText: Sendable {
     struct FontUse: Sendable {
         let face: AnyObject & Sendable
         let ascender: Double
-        /// ≤ 0.
+        /// Below the baseline when negative (≤ 0 unless a run is raised).
         let descender: Double
         let lineGap: Double
+        /// The run-style group of the face (0 for plain text): line heights take the tallest
+        /// face within a group and align groups on the baseline (`LineHeightModel`).
+        var group: Int32 = 0
+        /// Whether the face is raised or lowered from the baseline (a run's baseline offset or
+        /// an inline box), so the line's ascent and descent must be taken apart.
+        var isShifted = false
 
         /// Natural line height: ascender − descender, plus the gap with font leading.
         @inline(__always)
@@ -40,6 +46,8 @@ final class PreparedText: Sendable {
         /// This grapheme continues a cluster that was cut because it was too long
         /// (`TextPreparer.maximumClusterScalars`): shaped apart from the piece before it.
         static let continuesCluster = GraphemeFlags(rawValue: 16)
+        /// An inline box (its U+FFFC): its advance is the box's width, its face the box's.
+        static let inlineBox = GraphemeFlags(rawValue: 32)
     }
 
     /// Graphemes between two break opportunities: the unit of word wrapping.
@@ -94,6 +102,10 @@ final class PreparedText: Sendable {
         let ascender: Double
         let heightWithLeading: Double
         let heightWithoutLeading: Double
+        /// `FontUse.group`.
+        let group: Int32
+        /// `FontUse.isShifted`.
+        let isShifted: Bool
     }
     let graphemeStarts: [Int32]
     let graphemeEnds: [Int32]
@@ -129,7 +141,8 @@ final class PreparedText: Sendable {
         self.fonts = fonts
         self.fontLines = fonts.map {
             FontLine(ascender: $0.ascender, heightWithLeading: $0.lineHeight(includingLeading: true),
-                     heightWithoutLeading: $0.lineHeight(includingLeading: false))
+                     heightWithoutLeading: $0.lineHeight(includingLeading: false), group: $0.group,
+                     isShifted: $0.isShifted)
         }
         self.graphemeStarts = graphemeStarts
         self.graphemeEnds = graphemeEnds

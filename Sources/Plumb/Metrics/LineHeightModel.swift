@@ -1,7 +1,11 @@
 /// UIKit's line-height rules, as pure arithmetic over font metrics.
 ///
 /// - natural = max over the line's fonts of (ascender − descender [+ line gap with
-///   `usesFontLeading`]);
+///   `usesFontLeading`]) when they are all of one run style (plain text: the cascade and
+///   its fallbacks); with several run styles, inline boxes or baseline offsets on the line,
+///   baselines align (TextKit): each style group g has ascent A_g = max ascender and descent
+///   D_g = max natural height − A_g, a box ascent height + offset and descent max(0, −offset),
+///   and natural = max A_g + max D_g, the baseline max A_g below the top;
 /// - × `lineHeightMultiple` when > 0; then clamped by `minimumLineHeight` and
 ///   `maximumLineHeight` when > 0;
 /// - gaps: `lineSpacing` between consecutive lines, plus `paragraphSpacing` +
@@ -29,27 +33,73 @@ struct LineHeightModel: Sendable {
     /// Natural height and ascender of the fonts in `mask` (or every grapheme's font of the
     /// line when the mask overflowed).
     func natural(of line: LineBox, in text: PreparedText) -> (height: Double, ascender: Double) {
-        var height = 0.0
-        var ascender = 0.0
-        let fonts = text.fontLines
-        let leading = usesFontLeading
-        func add(_ i: Int) {
-            let f = fonts[i]
-            height = max(height, leading ? f.heightWithLeading : f.heightWithoutLeading)
-            ascender = max(ascender, f.ascender)
-        }
+        var fonts = FontSet()
         var mask = line.fontMask
-        if mask & (1 << 63) != 0 && fonts.count > 63 {
-            for g in line.graphemeStart..<line.graphemeEnd { add(Int(text.graphemeFonts[Int(g)])) }
+        if mask & (1 << 63) != 0 && text.fontLines.count > 63 {
+            for g in line.graphemeStart..<line.graphemeEnd { fonts.insert(Int(text.graphemeFonts[Int(g)])) }
             mask &= ~(1 << 63)
         }
         if mask == 0 && line.graphemeStart == line.graphemeEnd { mask = 1 }
-        while mask != 0 {
-            let i = mask.trailingZeroBitCount
-            if i < fonts.count { add(i) }
-            mask &= mask - 1
+        fonts.mask |= mask
+        return natural(of: fonts, in: text.fontLines)
+    }
+
+    /// The local fonts of a line: a mask, and the faces past 63 when the mask overflowed.
+    struct FontSet {
+        var mask: UInt64 = 0
+        var overflow: [Int] = []
+
+        mutating func insert(_ i: Int) {
+            if i < 63 { mask |= 1 << UInt64(i) } else if !overflow.contains(i) { overflow.append(i) }
         }
-        return (height, ascender)
+
+        func forEach(count: Int, _ body: (Int) -> Void) {
+            var m = mask
+            while m != 0 {
+                let i = m.trailingZeroBitCount
+                if i < count { body(i) }
+                m &= m - 1
+            }
+            for i in overflow where i < count { body(i) }
+        }
+    }
+
+    /// Natural height and ascender of `set` (see the type's rules).
+    func natural(of set: FontSet, in fonts: [PreparedText.FontLine]) -> (height: Double, ascender: Double) {
+        var height = 0.0
+        var ascender = 0.0
+        var firstGroup: Int32 = -1
+        var oneStyle = true
+        let leading = usesFontLeading
+        set.forEach(count: fonts.count) { i in
+            let f = fonts[i]
+            height = max(height, leading ? f.heightWithLeading : f.heightWithoutLeading)
+            ascender = max(ascender, f.ascender)
+            if firstGroup < 0 { firstGroup = f.group }
+            if f.group != firstGroup || f.isShifted { oneStyle = false }
+        }
+        if oneStyle { return (height, ascender) }
+        // Several styles: per group, the tallest face's height and the highest ascender; the
+        // line spans the highest ascent and the deepest descent.
+        var groups: [(group: Int32, ascender: Double, height: Double)] = []
+        set.forEach(count: fonts.count) { i in
+            let f = fonts[i]
+            let h = leading ? f.heightWithLeading : f.heightWithoutLeading
+            if let k = groups.firstIndex(where: { $0.group == f.group }) {
+                groups[k].ascender = max(groups[k].ascender, f.ascender)
+                groups[k].height = max(groups[k].height, h)
+            } else {
+                groups.append((f.group, f.ascender, h))
+            }
+        }
+        var ascent = -Double.infinity
+        var descent = 0.0
+        for g in groups {
+            ascent = max(ascent, g.ascender)
+            descent = max(descent, g.height - g.ascender)
+        }
+        ascent = max(ascent, 0)
+        return (ascent + descent, ascent)
     }
 
     /// The line height after the multiple and the min/max clamps.

@@ -61,6 +61,9 @@ struct LayoutConventions: Hashable, Sendable {
         /// A break after `.` between `%` or `$` and a digit (Pango applies IS × NU only inside
         /// numbers).
         static let afterPeriodFollowingSign = BreakTailoring(rawValue: 1 << 5)
+        /// A break before and after every inline box, as CSS lays out an atomic inline (Blink);
+        /// without it a box breaks like U+FFFC under UAX #14 (ICU, Pango).
+        static let aroundInlineBoxes = BreakTailoring(rawValue: 1 << 6)
     }
 
     /// The font that shapes a run of spaces.
@@ -154,7 +157,7 @@ extension LayoutConventions {
     /// re-shaped.
     static let chromium = LayoutConventions(
         breakRules: .cssLineBreakNormal,
-        breakTailoring: [.lb19aQuotes, .afterEverySpaceRun, .blinkASCIIPairs, .lb21aHebrewHyphen],
+        breakTailoring: [.lb19aQuotes, .afterEverySpaceRun, .blinkASCIIPairs, .lb21aHebrewHyphen, .aroundInlineBoxes],
         spaceFonts: .ownChoice, trailingSpaces: .allHang, lineFit: .layoutUnits(unit: blinkLayoutUnit),
         advanceScaling: .freeTypeFixedPoint, scriptBracketPairing: .bidiBracketsOnly,
         shapesKanaWithKanji: true, reshapesLineEnds: true, shapingLanguage: .document,

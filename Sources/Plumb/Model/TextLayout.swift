@@ -50,6 +50,9 @@ public struct TextLayout: Sendable {
     /// with `usesDeviceMetrics`.
     public let exactHeight: Double
     public let scale: Double
+    /// Where each inline box of an attributed text was placed (in text order; a box on a line
+    /// that was cut, or in text a truncation hid, is absent).
+    public internal(set) var inlineBoxes: [InlineBoxPlacement] = []
 
     init(text: String, measurement: TextMeasurement, lines: [LayoutLine], exactHeight: Double,
          scale: Double) {
@@ -98,4 +101,22 @@ public struct TextLayout: Sendable {
 
     /// The text of line `i` (materialised on demand).
     public func text(ofLine i: Int) -> Substring { text[lines[i].range] }
+}
+
+/// An inline box as laid out: where to draw the avatar or custom emoji it stands for.
+public struct InlineBoxPlacement: Hashable, Sendable {
+    /// The box's caller id (`InlineBox.id`).
+    public var id: String?
+    /// The box as given.
+    public var box: InlineBox
+    /// The offset of its U+FFFC in the text, in UTF-8 bytes, Unicode scalars and UTF-16 code
+    /// units (NSRange).
+    public var utf8Offset: Int
+    public var scalarOffset: Int
+    public var utf16Offset: Int
+    /// The index of its line in `TextLayout.lines`.
+    public var line: Int
+    /// Its rect in the text box (points, y down): its bottom is `baselineOffset` above the
+    /// line's baseline.
+    public var rect: Rect
 }

@@ -10,6 +10,7 @@ extension TextPreparer {
         graphemes range: Range<Int>, firstScalars: ParagraphScratch, into b: inout PreparedTextBuilder
     ) {
         if tailoring.contains(.lb19aQuotes) { addLB19aBreaks(graphemes: range, firstScalars: firstScalars, into: &b) }
+        if tailoring.contains(.aroundInlineBoxes) { addInlineBoxBreaks(graphemes: range, into: &b) }
         let blink: LayoutConventions.BreakTailoring = [.afterEverySpaceRun, .blinkASCIIPairs, .lb21aHebrewHyphen]
         let pango: LayoutConventions.BreakTailoring = [.afterSpacedHyphen, .afterPeriodFollowingSign]
         guard range.count >= 2, !tailoring.isDisjoint(with: blink.union(pango)) else { return }
@@ -19,6 +20,15 @@ extension TextPreparer {
         }
         if !tailoring.isDisjoint(with: pango) {
             addPangoBreaks(tailoring, ascii, graphemes: range, into: &b)
+        }
+    }
+
+    /// A break on both sides of every inline box (CSS atomic inlines), not at the paragraph's
+    /// ends.
+    private func addInlineBoxBreaks(graphemes range: Range<Int>, into b: inout PreparedTextBuilder) {
+        for g in range where b.flags[g].contains(.inlineBox) {
+            if g + 1 < range.upperBound { b.flags[g].insert(.breakAfter) }
+            if g > range.lowerBound { b.flags[g - 1].insert(.breakAfter) }
         }
     }
 
@@ -154,12 +164,12 @@ extension TextPreparer {
         graphemes range: Range<Int>, scripts: ParagraphScratch, into b: inout PreparedTextBuilder
     ) {
         func usable(_ local: UInt8) -> Bool {
-            let font = b.fontList[Int(local)].font
-            return !font.hasColorGlyphs && font.hasGlyph(for: " ")
+            let entry = b.fontList[Int(local)]
+            return entry.box == nil && !entry.font.hasColorGlyphs && entry.font.hasGlyph(for: " ")
         }
         func rank(_ local: UInt8) -> Int {
             let font = b.fontList[Int(local)].font
-            return b.cascade.fonts.firstIndex { $0 === font } ?? Int.max
+            return b.cascade(ofLocal: local).fonts.firstIndex { $0 === font } ?? Int.max
         }
         var g = range.lowerBound
         while g < range.upperBound {

@@ -1,4 +1,29 @@
+/// The character style of one run of a text, as the preparer needs it: resolved fonts and
+/// sanitized numbers. Plain text is one run of the style's own font.
+struct PreparationRun {
+    /// Where the run ends (UTF-8 offset in the text).
+    var byteEnd: Int
+    var cascade: ResolvedCascade
+    var size: Double
+    var letterSpacing: Double
+    /// Raises the run's glyphs (points).
+    var baselineOffset: Double = 0
+    /// The inline box the run stands for (one U+FFFC), sizes sanitized.
+    var box: InlineBoxMetrics? = nil
+}
+
+/// An inline box's layout numbers (points, finite, sizes ≥ 0).
+struct InlineBoxMetrics: Hashable {
+    var width: Double
+    var height: Double
+    var baselineOffset: Double
+}
+
 /// Accumulates the arrays of a `PreparedText`.
+///
+/// Local fonts are faces: a font at one run style (size, letter spacing, baseline offset),
+/// or an inline box. Runs of equal style share a *group*; line heights combine the fonts of a
+/// group as plain text does and align groups on the baseline (see `LineHeightModel`).
 struct PreparedTextBuilder {
     struct FontEntry {
         let font: Font
@@ -6,22 +31,49 @@ struct PreparedTextBuilder {
         let upem: Double
         /// `Font.bitmapStrikePPEM` (0 for outline fonts).
         let strikePPEM: Double
-        /// FreeType's 16.16 `x_scale` at the builder's size (`AdvanceScaling.freeTypeFixedPoint`; see
-        /// ``PreparedTextBuilder/advance(units:font:)``).
+        /// FreeType's 16.16 `x_scale` at the entry's size (`AdvanceScaling.freeTypeFixedPoint`;
+        /// see ``PreparedTextBuilder/advance(units:font:)``).
         let freeTypeXScale: Double
+        let size: Double
+        let letterSpacing: Double
+        let baselineOffset: Double
+        /// The run-style group (0 for the first run's style).
+        let group: Int32
+        /// Set for an inline box's entry.
+        let box: InlineBoxMetrics?
 
-        init(_ font: Font, size: Double) {
+        init(_ font: Font, style: RunStyle, group: Int32, box: InlineBoxMetrics? = nil) {
             self.font = font
             id = font.id
             upem = font.upem
             strikePPEM = font.bitmapStrikePPEM
+            size = style.size
+            letterSpacing = style.letterSpacing
+            baselineOffset = style.baselineOffset
             freeTypeXScale = ((size * 64).rounded() * 65536 / font.upem).rounded()
+            self.group = group
+            self.box = box
         }
     }
 
-    let cascade: ResolvedCascade
-    let size: Double
-    let letterSpacing: Double
+    /// What makes two runs' faces differ.
+    struct RunStyle: Hashable {
+        var cascadeID: ObjectIdentifier
+        var size: Double
+        var letterSpacing: Double
+        var baselineOffset: Double
+        var box: InlineBoxMetrics?
+    }
+
+    /// The current run's cascade, size and letter spacing (the first run's until
+    /// `beginRun(_:)` switches).
+    private(set) var cascade: ResolvedCascade
+    private(set) var size: Double
+    private(set) var letterSpacing: Double
+    private(set) var runStyle: RunStyle
+    private(set) var group: Int32 = 0
+    /// Distinct run styles seen, by group, with their cascades.
+    private(set) var groups: [(style: RunStyle, cascade: ResolvedCascade)] = []
     var fontList: [FontEntry] = []
     var graphemeStarts: [Int32] = []
     var graphemeEnds: [Int32] = []
@@ -38,14 +90,47 @@ struct PreparedTextBuilder {
     /// `conventions.advanceScaling == .freeTypeFixedPoint`, read per cluster.
     private let scalesLikeFreeType: Bool
 
-    init(cascade: ResolvedCascade, size: Double, letterSpacing: Double, conventions: LayoutConventions) {
-        self.cascade = cascade
-        self.size = size
-        self.letterSpacing = letterSpacing
+    init(first run: PreparationRun, conventions: LayoutConventions) {
+        cascade = run.cascade
+        size = run.size
+        letterSpacing = run.letterSpacing
+        runStyle = RunStyle(
+            cascadeID: ObjectIdentifier(run.cascade), size: run.size, letterSpacing: run.letterSpacing,
+            baselineOffset: run.baselineOffset, box: run.box)
+        groups = [(runStyle, run.cascade)]
         self.conventions = conventions
         scalesLikeFreeType = conventions.advanceScaling == .freeTypeFixedPoint
-        // Local font 0 is always the cascade's primary font (empty lines use it).
+        // Local font 0 is always the first run's primary font (empty lines use it).
         _ = localIndex(of: cascade.primary)
+    }
+
+    /// Makes `run` the current run: later clusters take its fonts and numbers.
+    mutating func beginRun(_ run: PreparationRun) {
+        let style = RunStyle(
+            cascadeID: ObjectIdentifier(run.cascade), size: run.size, letterSpacing: run.letterSpacing,
+            baselineOffset: run.baselineOffset, box: run.box)
+        guard style != runStyle else { return }
+        runStyle = style
+        cascade = run.cascade
+        size = run.size
+        letterSpacing = run.letterSpacing
+        if let known = groups.firstIndex(where: { $0.style == style }) {
+            group = Int32(known)
+        } else {
+            group = Int32(groups.count)
+            groups.append((style, run.cascade))
+        }
+        cascadeLocal.removeAll(keepingCapacity: true)
+    }
+
+    /// The local index of the current run's inline box.
+    mutating func boxLocalIndex() -> UInt8 {
+        localIndex(of: cascade.primary)
+    }
+
+    /// The cascade of a local font's run (the Pango space rule ranks fonts in it).
+    func cascade(ofLocal local: UInt8) -> ResolvedCascade {
+        groups[Int(fontList[Int(local)].group)].cascade
     }
 
     /// A cluster's advance in points from its shaped advance in font units, with letter
@@ -64,6 +149,7 @@ struct PreparedTextBuilder {
     @inline(__always)
     func advance(units: Int32, font: FontEntry) -> Double {
         let points: Double
+        let size = font.size
         if scalesLikeFreeType && font.strikePPEM > 0 {
             // A bitmap font: whole pixels at the strike, scaled to the size (16.16).
             let atStrike = (Double(units) * font.strikePPEM / font.upem).rounded()
@@ -74,7 +160,7 @@ struct PreparedTextBuilder {
         } else {
             points = Double(units) * size / font.upem
         }
-        return max(0, points + letterSpacing)
+        return max(0, points + font.letterSpacing)
     }
 
     mutating func reserve(graphemes n: Int) {
@@ -101,22 +187,38 @@ struct PreparedTextBuilder {
         return local
     }
 
-    /// The local index of `font`, adding it on first use (at most 255 distinct fonts).
+    /// The local index of `font` in the current run's style, adding it on first use (at most
+    /// 255 distinct faces).
     mutating func localIndex(of font: Font) -> UInt8 {
         let id = font.id
-        for i in fontList.indices where fontList[i].id == id { return UInt8(i) }
+        for i in fontList.indices where fontList[i].id == id && fontList[i].group == group { return UInt8(i) }
         guard fontList.count < 255 else { return 0 }
-        fontList.append(FontEntry(font, size: size))
+        fontList.append(FontEntry(font, style: runStyle, group: group, box: runStyle.box))
         return UInt8(fontList.count - 1)
     }
 
     /// The prepared text, with the layout knobs it carries (`trailingSpaces`, `lineFit`).
     func finish(utf8Count: Int, ellipsisFont: UInt8, ellipsisWidth: Double) -> PreparedText {
         let uses = fontList.map { entry -> PreparedText.FontUse in
+            if let box = entry.box {
+                // A box rises height + offset above the baseline and descends by a negative
+                // offset (NSTextAttachment's bounds).
+                return PreparedText.FontUse(
+                    font: entry.font, ascender: box.height + box.baselineOffset,
+                    descender: min(0, box.baselineOffset), lineGap: 0, group: entry.group, isShifted: true)
+            }
             let m = entry.font.metrics
+            let size = entry.size
+            let offset = entry.baselineOffset
+            if offset == 0 {
+                return PreparedText.FontUse(
+                    font: entry.font, ascender: m.ascender(atSize: size),
+                    descender: m.descender(atSize: size), lineGap: m.lineGap(atSize: size), group: entry.group)
+            }
             return PreparedText.FontUse(
-                font: entry.font, ascender: m.ascender(atSize: size),
-                descender: m.descender(atSize: size), lineGap: m.lineGap(atSize: size))
+                font: entry.font, ascender: m.ascender(atSize: size) + offset,
+                descender: m.descender(atSize: size) + offset, lineGap: m.lineGap(atSize: size),
+                group: entry.group, isShifted: true)
         }
         return PreparedText(
             fonts: uses, graphemeStarts: graphemeStarts, graphemeEnds: graphemeEnds,

@@ -25,6 +25,9 @@ extension TextPreparer {
         /// `bytes.upperBound`). A segment never crosses a run end, so each run is shaped
         /// alone; break opportunities come from the whole paragraph. Plain text has one run.
         let runEnds: [Int32]
+        /// The text's runs, and the first one that reaches into this paragraph.
+        let runs: [PreparationRun]
+        let firstRun: Int
 
         /// The paragraph's bytes.
         var paragraph: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: text[bytes]) }
@@ -63,14 +66,27 @@ extension TextPreparer {
         scratch.paragraph.begin(at: first)
         var start: Int32 = 0
         var previousFont: UInt8 = 0
+        var run = input.firstRun
+        b.beginRun(input.runs[run])
+        var runEnd = Int32(input.runs[run].byteEnd) - base
         for boundary in iterators.graphemeBreaks(para) {
             // A cluster of more than `maximumClusterScalars` scalars (thousands of combining
             // marks, an endless jamo or ZWJ chain) is cut into bounded pieces, so no stage —
-            // HarfBuzz above all — ever sees an unbounded cluster.
+            // HarfBuzz above all — ever sees an unbounded cluster; so is a cluster that a run
+            // end cuts (each run has its own fonts).
             let clusterStart = start
             while start < boundary {
-                let end = boundedClusterEnd(para, start: start, end: boundary)
-                previousFont = appendCluster(para, base: base, start: start, end: end, previousFont: previousFont, into: &b)
+                while start >= runEnd && run + 1 < input.runs.count {
+                    run += 1
+                    b.beginRun(input.runs[run])
+                    runEnd = Int32(input.runs[run].byteEnd) - base
+                }
+                let end = boundedClusterEnd(para, start: start, end: min(boundary, max(runEnd, start + 1)))
+                if let box = input.runs[run].box {
+                    previousFont = appendBox(box, base: base, start: start, end: end, into: &b)
+                } else {
+                    previousFont = appendCluster(para, base: base, start: start, end: end, previousFont: previousFont, into: &b)
+                }
                 if start > clusterStart { b.flags[b.flags.count - 1].insert(.continuesCluster) }
                 start = end
             }
@@ -128,6 +144,21 @@ extension TextPreparer {
         b.graphemeFonts.append(fontIndex)
         b.flags.append(flags)
         b.advances.append(0)
+        if b.conventions.reshapesLineEnds { b.cutAdjustments.append(0) }
+        return fontIndex
+    }
+
+    /// Appends an inline box's U+FFFC: its own face, its width as advance, never shaped.
+    private func appendBox(
+        _ box: InlineBoxMetrics, base: Int32, start: Int32, end: Int32, into b: inout PreparedTextBuilder
+    ) -> UInt8 {
+        let fontIndex = b.boxLocalIndex()
+        scratch.paragraph.append(script: 0, firstScalar: 0xFFFC)
+        b.graphemeStarts.append(base + start)
+        b.graphemeEnds.append(base + end)
+        b.graphemeFonts.append(fontIndex)
+        b.flags.append(.inlineBox)
+        b.advances.append(box.width)
         if b.conventions.reshapesLineEnds { b.cutAdjustments.append(0) }
         return fontIndex
     }
@@ -239,7 +270,7 @@ extension TextPreparer {
                         && !(kanaWithKanji && Self.isJapanese(next) && Self.isJapanese(segScript)))
             }
             guard endsHere else { continue }
-            if !isTab {
+            if !isTab && !b.flags[segStart].contains(.inlineBox) {
                 shapeSegment(input.text, graphemes: segStart..<(g + 1), script: segScript, into: &b)
                 // Segments of one font and script that meet at a break opportunity were shaped
                 // apart: restore the kerning between them (below).
@@ -288,7 +319,7 @@ extension TextPreparer {
             // The cluster before a line end (a break or an overflow-wrap cut) re-shaped alone:
             // its own glyphs, without the kerning or ligature it formed with the next cluster
             // of the same font.
-            if reshapes && !f.contains(.hangingSpace) && g + 1 < range.upperBound
+            if reshapes && !f.contains(.hangingSpace) && !f.contains(.inlineBox) && g + 1 < range.upperBound
                 && b.graphemeFonts[g] == b.graphemeFonts[g + 1]
             {
                 b.cutAdjustments[g] = Float(aloneAdvance(input.text, at: g, script: scratch.paragraph[g], b) - advance)

@@ -47,15 +47,38 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         _ utf8: UnsafeBufferPointer<UInt8>, cascade: ResolvedCascade, size: Double,
         letterSpacing: Double, conventions: LayoutConventions = .standard
     ) -> PreparedText {
-        var builder = PreparedTextBuilder(
-            cascade: cascade, size: size, letterSpacing: letterSpacing, conventions: conventions)
+        let run = PreparationRun(byteEnd: utf8.count, cascade: cascade, size: size, letterSpacing: letterSpacing)
+        return prepare(utf8, runs: [run], ellipsis: run, conventions: conventions)
+    }
+
+    /// Prepares `utf8` (valid UTF-8) in runs of character styles: breaks over each whole
+    /// paragraph, fonts and shaping per run (no kerning or ligature across a run end; a
+    /// cluster never spans one), "…" in the `ellipsis` run's font.
+    ///
+    /// - Parameter runs: ascending, the last one ending at `utf8.count`; not empty.
+    /// - Complexity: O(n) in the text length, as the one-run call.
+    func prepare(
+        _ utf8: UnsafeBufferPointer<UInt8>, runs: [PreparationRun], ellipsis: PreparationRun,
+        conventions: LayoutConventions
+    ) -> PreparedText {
+        var builder = PreparedTextBuilder(first: runs[0], conventions: conventions)
         shaper.language = conventions.shapingLanguage
         builder.reserve(graphemes: utf8.count)
+        var run = 0
         for range in Paragraphs.ranges(in: utf8) {
+            var runEnds: [Int32] = []
+            while run < runs.count && runs[run].byteEnd <= range.lowerBound && runs[run].byteEnd < utf8.count { run += 1 }
+            var k = run
+            while k < runs.count && runs[k].byteEnd < range.upperBound {
+                if runs[k].byteEnd > range.lowerBound { runEnds.append(Int32(runs[k].byteEnd)) }
+                k += 1
+            }
+            runEnds.append(Int32(range.upperBound))
             let input = ParagraphInput(
-                text: utf8, bytes: range, graphemes: 0..<0, runEnds: [Int32(range.upperBound)])
+                text: utf8, bytes: range, graphemes: 0..<0, runEnds: runEnds, runs: runs, firstRun: run)
             prepareParagraph(input, into: &builder)
         }
+        builder.beginRun(ellipsis)
         let (ellipsisFont, ellipsisWidth) = measureEllipsis(into: &builder)
         return builder.finish(utf8Count: utf8.count, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth)
     }
@@ -242,7 +265,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let units = ellipsis.withUnsafeBufferPointer {
             cachedUnits(of: $0, clusters: 1, clusterEnd: { _ in 3 }, font: font, script: 0)[0]
         }
-        return (index, b.advance(units: units, font: .init(font, size: b.size)))
+        return (index, b.advance(units: units, font: .init(font, style: b.runStyle, group: b.group)))
     }
 
     /// Decodes the scalars of `text[start..<end]` (valid UTF-8) into `scratch.scalars`.

@@ -1,0 +1,173 @@
+/// Attributed text: runs of character styles and inline boxes in one cell.
+///
+/// The runs are resolved to fonts here, then the cell goes through the same pipeline as plain
+/// text (`compute`), with its runs as the preparer's input and a content key that covers the
+/// text, every run end and every layout attribute (a box's id and colours excluded).
+extension TextMeasurer {
+    /// Measures one attributed cell.
+    ///
+    /// A text whose runs set nothing that changes a layout (``AttributedText/isPlain``) is
+    /// measured exactly as its plain string.
+    ///
+    /// - Parameters:
+    ///   - text: the runs; each run's attributes override `style`'s font fields.
+    ///   - style: paragraph settings, drawing options and the default font.
+    ///   - width: the layout width in points (as for plain text).
+    ///   - scale: device pixels per point.
+    /// - Complexity: O(n) in the text plus O(runs) to resolve their fonts (cached per cascade).
+    /// - Thread safety: safe from any thread, concurrently.
+    public func measure(_ text: AttributedText, style: TextStyle, width: Double, scale: Double = 2)
+        -> TextMeasurement
+    {
+        if text.isPlain { return measure(text.string, style: style, width: width, scale: scale) }
+        let resolved = resolve(style)
+        let content = richContent(text, style: resolved)
+        let keys = content.isCacheable ? cellKeys(text.string, style: resolved, width: width, scale: scale) : nil
+        return measure(
+            text.string, style: resolved, width: width, scale: scale,
+            keys: keys.map { Self.withContent($0, content) }, content: content)
+    }
+
+    /// Measures one attributed cell and returns its geometry, inline boxes included.
+    ///
+    /// - Complexity: as `measure`, plus O(n) for the geometry.
+    /// - Thread safety: safe from any thread, concurrently.
+    public func layout(_ text: AttributedText, style: TextStyle, width: Double, scale: Double = 2)
+        -> TextLayout
+    {
+        if text.isPlain { return layout(text.string, style: style, width: width, scale: scale) }
+        let resolved = resolve(style)
+        let content = richContent(text, style: resolved)
+        let r = compute(text.string, style: resolved, width: width, scale: scale, extraWarnings: [], content: content)
+        return makeLayout(text.string, r, boxes: text.inlineBoxes)
+    }
+
+    /// The cell keys of attributed content: the text key replaced by the content key, so
+    /// results, width ranges and prepared texts are all keyed by text + runs.
+    static func withContent(_ k: CellKeys, _ content: RichContent) -> CellKeys {
+        var k = k
+        k.text = content.key
+        k.keys = keys(text: content.key, fingerprint: content.fingerprint, width: k.layoutWidth, scale: k.scale)
+        return k
+    }
+
+    /// Resolves `text`'s runs against `style`: a cascade per distinct font, sanitized numbers
+    /// (with warnings), the content key.
+    func richContent(_ text: AttributedText, style: ResolvedStyle) -> RichContent {
+        var warnings: [MeasureWarning] = []
+        let s = style.sanitized
+        let base = PreparationRun(byteEnd: 0, cascade: style.cascade, size: s.font.size, letterSpacing: s.letterSpacing)
+        var runs: [PreparationRun] = []
+        var encoder = RunKeyEncoder()
+        for run in text.runs {
+            var r = resolveRun(run.attributes, style: style, base: base, warnings: &warnings)
+            r.byteEnd = run.utf8Range.upperBound
+            if let box = run.inlineBox { r.box = Self.sanitized(box, warnings: &warnings) }
+            runs.append(r)
+            encoder.append(run, resolved: r)
+        }
+        if runs.isEmpty { runs = [base] }
+        let textKey = text.string.utf8Span.span.withUnsafeBytes { CacheKey(bytes: $0, seed: CacheKey.textSeed) }
+        let runsKey = encoder.key
+        let key = CacheKey(value: (textKey.low, textKey.high, runsKey.low, runsKey.high), seed: CacheKey.textSeed)
+        return RichContent(
+            runs: runs, ellipsis: base, key: key, fingerprint: style.layoutFingerprint, warnings: warnings)
+    }
+
+    /// One run's fonts and numbers: the style's, overridden by the set attributes.
+    private func resolveRun(
+        _ a: TextAttributes, style: ResolvedStyle, base: PreparationRun, warnings: inout [MeasureWarning]
+    ) -> PreparationRun {
+        var run = base
+        var font = style.sanitized.font
+        let fontChanged = a.families != nil || a.weight != nil || a.italic != nil
+        if let families = a.families, !families.isEmpty { font.families = families }
+        if let weight = a.weight { font.weight = min(1000, max(1, weight)) }
+        if let italic = a.italic { font.italic = italic }
+        if let size = a.size {
+            if size.isFinite && size > 0 {
+                run.size = min(size, Sanitizer.maximumFontSize)
+            } else {
+                warnings.append(.invalidFontSize(size, replacement: run.size))
+            }
+        }
+        if let spacing = a.letterSpacing {
+            if spacing.isFinite { run.letterSpacing = spacing } else { warnings.append(.invalidSpacing(field: "letterSpacing", value: spacing)) }
+        }
+        if a.baselineOffset.isFinite {
+            run.baselineOffset = a.baselineOffset
+        } else {
+            warnings.append(.invalidSpacing(field: "baselineOffset", value: a.baselineOffset))
+        }
+        if fontChanged {
+            let cascade = fonts.cascade(for: font)
+            for w in cascade.warnings where !warnings.contains(w) { warnings.append(w) }
+            run.cascade = cascade
+        }
+        return run
+    }
+
+    /// A box's numbers made usable: NaN, ∞ or negative sizes → 0, a non-finite offset → 0, each
+    /// with a warning (the result is then flagged).
+    static func sanitized(_ box: InlineBox, warnings: inout [MeasureWarning]) -> InlineBoxMetrics {
+        func size(_ v: Double, _ name: String) -> Double {
+            if v.isFinite && v >= 0 { return min(v, Sanitizer.maximumLength) }
+            warnings.append(.invalidValue(field: "attachment.\(name)", description: "\(v) is not a usable size; used 0"))
+            return 0
+        }
+        var offset = box.baselineOffset
+        if !offset.isFinite {
+            warnings.append(.invalidValue(field: "attachment.baselineOffset", description: "\(offset) is not finite; used 0"))
+            offset = 0
+        }
+        return InlineBoxMetrics(width: size(box.width, "width"), height: size(box.height, "height"), baselineOffset: offset)
+    }
+}
+
+/// An attributed cell's runs resolved for the preparer, with its key.
+struct RichContent: @unchecked Sendable {  // immutable; ResolvedCascade is shared read-only
+    let runs: [PreparationRun]
+    /// The run whose font draws "…" (the style's own).
+    let ellipsis: PreparationRun
+    /// XXH3-128 over the text and the layout fields of every run.
+    let key: CacheKey
+    /// The style's layout fingerprint (result keys).
+    let fingerprint: CacheKey
+    let warnings: [MeasureWarning]
+
+    var isCacheable: Bool { !warnings.contains { $0.isFallback } }
+}
+
+/// Encodes runs' layout fields as 64-bit words for the content key: every run end, the
+/// resolved size, letter spacing and baseline offset, the cascade's families, weight and slant,
+/// and a box's width, height and offset. Drawing-only fields (colours, a box's id) are left
+/// out, so they never split keys.
+private struct RunKeyEncoder {
+    var words: [UInt64] = []
+
+    mutating func append(_ run: AttributedText.Run, resolved r: PreparationRun) {
+        words.append(UInt64(run.utf8Range.upperBound))
+        words.append(r.size.bitPattern)
+        words.append(r.letterSpacing.bitPattern)
+        words.append(r.baselineOffset.bitPattern)
+        var families: UInt64 = 0x4641_4D49
+        for family in run.attributes.families ?? [] {
+            families = KeyHasher.combine(families, KeyHasher.hash64(family))
+        }
+        words.append(families)
+        words.append(UInt64(bitPattern: Int64(run.attributes.weight ?? -1)))
+        words.append(run.attributes.italic.map { $0 ? 1 : 0 } ?? 2)
+        if let box = r.box {
+            words.append(1)
+            words.append(box.width.bitPattern)
+            words.append(box.height.bitPattern)
+            words.append(box.baselineOffset.bitPattern)
+        } else {
+            words.append(0)
+        }
+    }
+
+    var key: CacheKey {
+        words.withUnsafeBytes { CacheKey(bytes: $0, seed: 0x5255_4E53) }
+    }
+}

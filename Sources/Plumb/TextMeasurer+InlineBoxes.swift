@@ -1,0 +1,69 @@
+/// Placing inline boxes in a finished layout.
+extension TextMeasurer {
+    /// The rect of every box that a line shows: x from the advances before it on its line
+    /// (tabs to their stops; after the ellipsis for the tail of a truncated line), y from the
+    /// line's baseline and the box's offset. In a right-to-left paragraph x is mirrored within
+    /// the line (exact for lines of one direction).
+    ///
+    /// - Complexity: O(log graphemes) per box, plus the advances before it on its line.
+    static func placeBoxes(
+        _ boxes: [(utf8Offset: Int, box: InlineBox)], in text: String, layout: ComputedLayout,
+        lines: [LayoutLine], prepared: PreparedText, tabInterval: Double
+    ) -> [InlineBoxPlacement] {
+        var placements: [InlineBoxPlacement] = []
+        var lineIndex = 0
+        let utf8 = text.utf8
+        for (offset, box) in boxes {
+            guard let g = grapheme(startingAt: Int32(offset), in: prepared) else { continue }
+            while lineIndex < layout.lines.count && layout.lines[lineIndex].box.graphemeEnd <= g { lineIndex += 1 }
+            guard lineIndex < layout.lines.count, layout.lines[lineIndex].box.graphemeStart <= g else { continue }
+            let placed = layout.lines[lineIndex]
+            guard let x = xWithinLine(of: g, placed, prepared: prepared, tabInterval: tabInterval) else { continue }
+            let line = lines[lineIndex]
+            let width = prepared.advances[Int(g)]
+            let visualX = line.direction == .rightToLeft ? line.rect.maxX - x - width : line.rect.x + x
+            let bottom = line.baseline - box.baselineOffset
+            let height = max(0, box.height.isFinite ? box.height : 0)
+            let index = utf8.index(utf8.startIndex, offsetBy: offset)
+            placements.append(
+                InlineBoxPlacement(
+                    id: box.id, box: box, utf8Offset: offset,
+                    scalarOffset: text.unicodeScalars.distance(from: text.startIndex, to: index),
+                    utf16Offset: text.utf16.distance(from: text.startIndex, to: index), line: lineIndex,
+                    rect: Rect(x: visualX, y: bottom - height, width: width, height: height)))
+        }
+        return placements
+    }
+
+    /// The grapheme whose first byte is `offset` (binary search).
+    private static func grapheme(startingAt offset: Int32, in p: PreparedText) -> Int32? {
+        var lo = 0
+        var hi = p.graphemeStarts.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if p.graphemeStarts[mid] < offset { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < p.graphemeStarts.count, p.graphemeStarts[lo] == offset, p.flags[lo].contains(.inlineBox) else { return nil }
+        return Int32(lo)
+    }
+
+    /// The pen position of grapheme `g` from its line's start, or `nil` when truncation hid it.
+    private static func xWithinLine(of g: Int32, _ line: PlacedLine, prepared p: PreparedText, tabInterval: Double) -> Double? {
+        func advance(from start: Int32, to end: Int32, at x0: Double) -> Double {
+            var x = x0
+            for k in start..<end {
+                if p.flags[Int(k)].contains(.tab) {
+                    x = (x / tabInterval).rounded(.down) * tabInterval + tabInterval
+                } else {
+                    x += p.advances[Int(k)]
+                }
+            }
+            return x
+        }
+        guard let t = line.truncation else { return advance(from: line.box.graphemeStart, to: g, at: 0) }
+        if g < t.headEnd { return advance(from: line.box.graphemeStart, to: g, at: 0) }
+        guard g >= t.tailStart && g < t.tailEnd else { return nil }
+        let head = advance(from: line.box.graphemeStart, to: t.headEnd, at: 0)
+        return advance(from: t.tailStart, to: g, at: head + t.ellipsisWidth)
+    }
+}

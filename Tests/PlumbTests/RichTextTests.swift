@@ -1,0 +1,182 @@
+@testable import Plumb
+import PropertyTesting
+import Testing
+
+/// Attributed text: runs of character styles and inline boxes. Heights are checked against
+/// numbers computed from the fonts' hhea metrics (Noto Sans: ascender 1069, descender −293,
+/// gap 0, upem 1000).
+@Suite struct RichTextTests {
+    let style = style15(["Noto Sans"])
+    /// Noto Sans at `size`: (ascender, descent) in points.
+    func noto(_ size: Double) -> (ascender: Double, descent: Double) { (1069 * size / 1000, 293 * size / 1000) }
+
+    func lineStarts(_ l: TextLayout) -> [Int] { l.lines.map(\.scalarRange.lowerBound) }
+
+    func check<T>(_ name: String, _ gen: Gen<T>, iterations: Int = 60, _ body: @escaping (T) -> Bool) {
+        if let failure = checkProperty(name, gen, iterations: iterations, body) {
+            Issue.record("\(failure)")
+        }
+    }
+
+    @Test func oneRunWithTheStylesOwnAttributesIsThePlainText() {
+        let text = "Hello, 世界 — a longer message that wraps onto a second line 😀"
+        let plain = engine.layout(text, style: style, width: 150)
+        let rich = engine.layout(AttributedText(text), style: style, width: 150)
+        #expect(rich.measurement == plain.measurement)
+        #expect(rich.lines == plain.lines)
+    }
+
+    @Test func oneRunThatRestatesTheStyleAnswersBitIdentically() {
+        // Attributes that are set but equal to the style's go through the run pipeline and
+        // must give the same numbers as the plain call.
+        let style = self.style
+        check("one run == plain", Gen<String>.text(maxClusters: 40)) { text in
+            let attributes = TextAttributes(families: ["Noto Sans"], size: 15, weight: 400, italic: false, letterSpacing: 0)
+            let rich = AttributedText(text, attributes)
+            guard !rich.isPlain || text.isEmpty else { return false }
+            for width in [60.0, 200] {
+                let plain = engine.layout(text, style: style, width: width)
+                let layout = engine.layout(rich, style: style, width: width)
+                guard layout.measurement == plain.measurement, layout.lines == plain.lines,
+                    engine.measure(rich, style: style, width: width) == plain.measurement
+                else { return false }
+            }
+            return true
+        }
+    }
+
+    @Test func splittingARunChangesNothing() {
+        let style = self.style
+        check("split run == one run", Gen.zip(Gen<String>.text(maxClusters: 30), Gen.int(in: 0...60))) { text, cut in
+            let scalars = Array(text.unicodeScalars)
+            let k = min(cut, scalars.count)
+            var head = String.UnicodeScalarView(), tail = String.UnicodeScalarView()
+            head.append(contentsOf: scalars[..<k])
+            tail.append(contentsOf: scalars[k...])
+            let bold = TextAttributes(weight: 700)
+            var split = AttributedText(String(head), bold)
+            split.append(String(tail), bold)
+            let whole = AttributedText(text, bold)
+            return split == whole
+                && engine.layout(split, style: style, width: 120).lines == engine.layout(whole, style: style, width: 120).lines
+        }
+    }
+
+    @Test func runsShapeInTheirOwnFonts() {
+        var rich = AttributedText("Alice ", TextAttributes(weight: 700))
+        rich.append("replied")
+        let boldWidth = engine.layout("Alice ", style: TextStyle(families: ["Noto Sans"], size: 15, weight: 700), width: 1000).lines[0].rect.width
+        let regular = engine.layout("replied", style: style, width: 1000).lines[0].rect.width
+        let space = engine.layout("Alice", style: TextStyle(families: ["Noto Sans"], size: 15, weight: 700), width: 1000).lines[0].rect.width
+        let line = engine.layout(rich, style: style, width: 1000).lines[0]
+        #expect(boldWidth == space)  // the trailing space hangs
+        // Bold "Alice " + regular "replied": the bold space counts inside the line.
+        #expect(abs(line.usedWidth - (boldWidth + boldSpace() + regular)) < 1e-9)
+    }
+
+    func boldSpace() -> Double {
+        let bold = TextStyle(families: ["Noto Sans"], size: 15, weight: 700)
+        return engine.layout("a a", style: bold, width: 1000).lines[0].rect.width
+            - 2 * engine.layout("a", style: bold, width: 1000).lines[0].rect.width
+    }
+
+    @Test func mixedSizesAlignBaselines() {
+        var rich = AttributedText("small ")
+        rich.append("BIG", TextAttributes(size: 30))
+        let l = engine.layout(rich, style: style, width: 1000)
+        let big = noto(30)
+        // One font, two sizes: ascent 32.07 + descent 8.79.
+        #expect(abs(l.lines[0].naturalHeight - (big.ascender + big.descent)) < 1e-9)
+        #expect(abs(l.lines[0].baseline - big.ascender) < 1e-9)
+    }
+
+    @Test func aBaselineOffsetRaisesTheAscent() {
+        var rich = AttributedText("x")
+        rich.append("2", TextAttributes(baselineOffset: 5))
+        let l = engine.layout(rich, style: style, width: 1000)
+        let n = noto(15)
+        // Raised run: ascent 16.035 + 5; the deepest descent is the unshifted run's 4.395.
+        #expect(abs(l.lines[0].naturalHeight - (n.ascender + 5 + n.descent)) < 1e-9)
+        #expect(l.measurement.height == 25.5)  // 25.43 ceiled to half points
+    }
+
+    @Test func aBoxRaisesItsLineAndSitsOnTheBaseline() {
+        var rich = AttributedText("Hi ")
+        rich.append(InlineBox(width: 18, height: 30, baselineOffset: -5, id: "avatar"))
+        rich.append(" there")
+        let l = engine.layout(rich, style: style, width: 1000)
+        let n = noto(15)
+        // Box: ascent 30 − 5 = 25, descent 5 (> text's 4.395).
+        #expect(abs(l.lines[0].naturalHeight - 30) < 1e-9)
+        #expect(l.lines[0].baseline == 25)
+        let box = l.inlineBoxes[0]
+        #expect(box.id == "avatar")
+        #expect(box.rect.y == 0 && box.rect.height == 30 && box.rect.width == 18)
+        let hi = engine.layout("Hi a", style: style, width: 1000).lines[0].usedWidth
+            - engine.layout("a", style: style, width: 1000).lines[0].usedWidth
+        #expect(abs(box.rect.x - hi) < 1e-9)
+        #expect(box.utf8Offset == 3 && box.scalarOffset == 3 && box.utf16Offset == 3)
+        #expect(box.rect.maxY <= l.lines[0].rect.maxY && box.rect.y >= l.lines[0].rect.y)
+        _ = n
+    }
+
+    @Test func aTallRunRaisesOnlyItsLine() {
+        var rich = AttributedText("first line of words ")
+        rich.append("BIG", TextAttributes(size: 40))
+        let l = engine.layout(rich, style: style, width: 130)
+        #expect(l.lines.count == 2)
+        #expect(abs(l.lines[0].naturalHeight - notoSansLine15) < 1e-9)
+        #expect(l.lines[1].naturalHeight > 50)
+    }
+
+    @Test func boxesBreakLikeObjectReplacementOrAtomicInlines() {
+        // "a" + box + "," : UAX #14 keeps the comma with the box (no break before CL/IS);
+        // Blink breaks around an atomic inline.
+        var rich = AttributedText("aaaa")
+        rich.append(InlineBox(width: 40, height: 10))
+        rich.append(",bbbb")
+        let narrow = 45.0
+        var chromium = style
+        chromium.compatibility = .chromium
+        let standard = engine.layout(rich, style: style, width: narrow)
+        let blink = engine.layout(rich, style: chromium, width: narrow)
+        #expect(lineStarts(standard) != lineStarts(blink))
+        #expect(lineStarts(blink).contains(4) && lineStarts(blink).contains(5))
+    }
+
+    @Test func keysCoverEveryRunAttributeAndNotTheBoxID() {
+        let fresh = TextMeasurer()
+        var bold = AttributedText("Alice ", TextAttributes(weight: 700))
+        bold.append("replied to you")
+        var regular = AttributedText("Alice ", TextAttributes(weight: 400))
+        regular.append("replied to you")
+        let a = fresh.measure(bold, style: style, width: 1000)
+        let b = fresh.measure(regular, style: style, width: 1000)
+        #expect(a.width != b.width)
+        #expect(b == TextMeasurer().measure(regular, style: style, width: 1000))
+        // Where a run ends is part of the key.
+        var shifted = AttributedText("Alice r", TextAttributes(weight: 700))
+        shifted.append("eplied to you")
+        #expect(fresh.measure(shifted, style: style, width: 1000) == TextMeasurer().measure(shifted, style: style, width: 1000))
+        // A box's id does not split keys: the second is a result hit.
+        func row(_ id: String) -> AttributedText {
+            var r = AttributedText("x")
+            r.append(InlineBox(width: 10, height: 10, id: id))
+            return r
+        }
+        _ = fresh.measure(row("one"), style: style, width: 300)
+        let hits = fresh.cacheStatistics.results.hits
+        _ = fresh.measure(row("two"), style: style, width: 300)
+        #expect(fresh.cacheStatistics.results.hits == hits + 1)
+    }
+
+    @Test func badBoxesAreFlaggedAndFinite() {
+        for bad in [Double.nan, -4, .infinity] {
+            var rich = AttributedText("x")
+            rich.append(InlineBox(width: bad, height: bad, baselineOffset: bad))
+            let m = engine.measure(rich, style: style, width: 200)
+            #expect(m.isFallback)
+            #expect(m.height.isFinite && m.height >= 0 && (m.height * 2).rounded() == m.height * 2)
+        }
+    }
+}
