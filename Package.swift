@@ -35,8 +35,12 @@ let package = Package(
         // Hand-written JSON Lines and argument parsing for the `plumb` command line.
         .target(name: "CLIKit", path: "Sources/CLIKit"),
         .executableTarget(name: "plumb", dependencies: ["Plumb", "PlumbRender", "CLIKit"], path: "Sources/plumb"),
+        // Pango, the reference engine timed next to Plumb: the benchmark's dependency only.
+        .systemLibrary(
+            name: "CPango", path: "Benchmarks/CPango", pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev"])]),
         .executableTarget(
-            name: "PlumbBenchmarks", dependencies: ["Plumb", "CHarfBuzz", "CFontconfig"],
+            name: "PlumbBenchmarks", dependencies: ["Plumb", "CHarfBuzz", "CFontconfig", "CPango"],
             path: "Benchmarks/PlumbBenchmarks"),
 
         .target(name: "PropertyTesting", path: "Tests/PropertyTesting"),

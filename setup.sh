@@ -18,6 +18,8 @@ PACKAGES=(
   python3-gi
   python3-gi-cairo
   gir1.2-pango-1.0
+  # Pango's C headers: the benchmark times Pango next to Plumb (Benchmarks/CPango).
+  libpango1.0-dev
   # The renderer's browser test: headless Chromium screenshots checked with Pillow.
   chromium
   python3-pil

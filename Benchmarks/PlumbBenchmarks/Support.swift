@@ -143,7 +143,7 @@ struct Report {
         }
         guard !ratios.isEmpty else { return }
         Swift.print("")
-        Swift.print("speed-up (runs interleaved in pairs)".padding(toLength: 56, withPad: " ", startingAt: 0) + "     median ratio        min        max")
+        Swift.print("speed-up (runs interleaved, ratio per round)".padding(toLength: 56, withPad: " ", startingAt: 0) + "     median ratio        min        max")
         for r in ratios {
             Swift.print(r.name.padding(toLength: 56, withPad: " ", startingAt: 0)
                 + String(format: " %15.2fx %9.2fx %9.2fx", r.median, r.min, r.max))

@@ -1,0 +1,73 @@
+import CPango
+
+/// Pango (C, through pangocairo) set up as `Tests/Conformance/conformance.py` sets it up, so the
+/// benchmark times the engine the accuracy report compares against: unhinted metrics (cairo
+/// font options hint-metrics off, hint-style none), unrounded glyph positions, language "en",
+/// WRAP_WORD_CHAR, no inserted hyphens, the cascade as one font description at an absolute
+/// size.
+///
+/// One value is one cold engine: a fresh fontconfig configuration (as each `TextMeasurer`'s
+/// `FontResolver` loads its own) in a fresh font map, so fonts are found and loaded on the way
+/// and no run is privileged by the one before. Everything is released in `deinit`, which the
+/// benchmark runs after its clock stops, as it does for Plumb's engines.
+///
+/// - Thread safety: none; one thread at a time.
+final class PangoReference {
+    private let fontMap: UnsafeMutablePointer<PangoFontMap>
+    private let context: OpaquePointer
+    private let attributes: OpaquePointer
+    private let font: OpaquePointer
+    private let width: Int32
+
+    /// The Pango library's version ("1.50.12").
+    static var version: String { String(cString: pango_version_string()) }
+
+    /// A fresh engine for `families` at `size` points, lines at most `width` points wide.
+    init(families: [String], size: Double, width: Double) {
+        let config = FcInitLoadConfigAndFonts()
+        fontMap = pango_cairo_font_map_new()
+        // pango_cairo_font_map_new() is a PangoFcFontMap here (the FreeType backend); it takes
+        // its own reference to the configuration.
+        pango_fc_font_map_set_config(OpaquePointer(fontMap), config)
+        FcConfigDestroy(config)
+        context = pango_font_map_create_context(fontMap)
+        let options = cairo_font_options_create()
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        pango_cairo_context_set_font_options(context, options)
+        cairo_font_options_destroy(options)
+        pango_context_set_round_glyph_positions(context, 0)
+        pango_context_set_language(context, pango_language_from_string("en"))
+        attributes = pango_attr_list_new()
+        pango_attr_list_insert(attributes, pango_attr_insert_hyphens_new(0))
+        font = pango_font_description_from_string(families.joined(separator: ", "))
+        pango_font_description_set_absolute_size(font, size * Double(PANGO_SCALE))
+        self.width = Int32((width * Double(PANGO_SCALE)).rounded())
+    }
+
+    deinit {
+        pango_font_description_free(font)
+        pango_attr_list_unref(attributes)
+        g_object_unref(UnsafeMutableRawPointer(context))
+        g_object_unref(UnsafeMutableRawPointer(fontMap))
+    }
+
+    /// Lays `text` out in a new `PangoLayout` (one per cell, as a table view would) and returns
+    /// its line count and height in points (`pango_layout_get_size`, so extents are computed
+    /// as Plumb computes a size).
+    func measure(_ text: String) -> (lines: Int, height: Double) {
+        let layout = pango_layout_new(context)!
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        pango_layout_set_attributes(layout, attributes)
+        pango_layout_set_font_description(layout, font)
+        pango_layout_set_width(layout, width)
+        var t = text
+        t.withUTF8 { u in
+            u.withMemoryRebound(to: CChar.self) { pango_layout_set_text(layout, $0.baseAddress, Int32(u.count)) }
+        }
+        var w: Int32 = 0, h: Int32 = 0
+        pango_layout_get_size(layout, &w, &h)
+        return (Int(pango_layout_get_line_count(layout)), Double(h) / Double(PANGO_SCALE))
+    }
+}
