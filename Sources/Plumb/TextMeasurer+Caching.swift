@@ -5,12 +5,15 @@ extension TextMeasurer {
     ///
     /// - Complexity: a tier-2 hit costs two XXH3-128 hashes and one shard lookup (~100 ns for
     ///   a 150-character cell); a width change with a known text is arithmetic only.
+    ///   A style resolved before `reloadFontsIfChanged()` replaced the fonts is re-resolved
+    ///   first (the answer is always the current fonts'); resolve it again to skip that.
     /// - Thread safety: safe from any thread, concurrently.
     public func measure(_ text: String, style: ResolvedStyle, width: Double, scale: Double = 2)
         -> TextMeasurement
     {
-        measure(text, style: style, width: width, scale: scale,
-                keys: cellKeys(text, style: style, width: width, scale: scale))
+        let style = current(style)
+        return measure(text, style: style, width: width, scale: scale,
+                       keys: cellKeys(text, style: style, width: width, scale: scale))
     }
 
     /// The cached path once the keys are known (batches compute them in a parallel pass);

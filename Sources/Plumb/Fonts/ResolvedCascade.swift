@@ -2,6 +2,12 @@ import Synchronization
 
 /// A family cascade resolved to loaded fonts, with the per-cluster font choice.
 ///
+/// A cascade keeps the `FontLibrary` it was resolved from alive (a strong reference): after
+/// `TextMeasurer.reloadFontsIfChanged()` it goes on answering from the fonts it was resolved
+/// with. The engine re-resolves a style whose cascade came from another resolver before
+/// measuring with it (`resolverID`), so only work already in flight during a reload finishes
+/// on the old fonts.
+///
 /// - Thread safety: immutable except for the fallback cache, which is behind a `Mutex`.
 final class ResolvedCascade: Sendable {
     let key: FontResolver.CascadeKey
@@ -11,7 +17,10 @@ final class ResolvedCascade: Sendable {
     let cjkFont: Font?
     /// Unknown families, or the default-family substitution.
     let warnings: [MeasureWarning]
-    private unowned let resolver: FontResolver
+    /// The id of the `FontResolver` that resolved this cascade.
+    let resolverID: Int
+    /// Where fallback lookups go (strong: see the type's documentation).
+    private let library: FontLibrary
     /// Clusters the cascade cannot render → the fallback font fontconfig chose.
     private let fallbackCache = Mutex<[FallbackKey: Font]>([:])
 
@@ -22,14 +31,15 @@ final class ResolvedCascade: Sendable {
 
     init(
         key: FontResolver.CascadeKey, fonts: [Font], emojiFont: Font?, cjkFont: Font?,
-        warnings: [MeasureWarning], resolver: FontResolver
+        warnings: [MeasureWarning], library: FontLibrary, resolverID: Int
     ) {
         self.key = key
         self.fonts = fonts
         self.emojiFont = emojiFont
         self.cjkFont = cjkFont
         self.warnings = warnings
-        self.resolver = resolver
+        self.library = library
+        self.resolverID = resolverID
         fontRefs = fonts.map { Unmanaged.passUnretained($0) }
         emojiRef = emojiFont.map { Unmanaged.passUnretained($0) }
         cjkRef = cjkFont.map { Unmanaged.passUnretained($0) }
@@ -132,10 +142,15 @@ final class ResolvedCascade: Sendable {
         if let hit = fallbackCache.withLock({ $0[key] }) { return .font(hit) }
         var chosen: Font? = nil
         let language = needed.lazy.compactMap { ClusterClassifier.sampleLanguage(of: $0) }.first
-        if let sorted = resolver.sortedFallbacks(for: self.key, language: language) {
+        // The requested weight and slant travel with the pattern: faces of that weight and
+        // slant sort first within a family (fontconfig's nearest face when there is none).
+        if let sorted = library.sortedFallbacks(
+            family: self.key.families.first, weight: self.key.weight, italic: self.key.italic,
+            language: language)
+        {
             // Text presentation skips color fonts here; they are the last resort below.
             for i in 0..<sorted.count {
-                if let font = resolver.loadSortedFallback(sorted, at: i, covering: needed),
+                if let font = library.loadSortedFallback(sorted, at: i, covering: needed),
                     !font.hasColorGlyphs || emoji
                 {
                     chosen = font
