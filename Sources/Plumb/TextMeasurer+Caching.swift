@@ -30,17 +30,19 @@ extension TextMeasurer {
         }
         let keys = k.keys, w = k.layoutWidth, cleanScale = k.scale
         if !resultMissed, let hit = resultCache.value(for: keys.result) {
-            return Self.measurement(hit, scale: cleanScale)
+            return Self.measurement(hit, scale: cleanScale, warnings: style.warnings)
         }
         let range = resultCache.value(for: keys.range)
         if let range, range.isReusableAcrossWidths, range.widestLine <= w, w <= range.layoutWidth {
             resultCache.insert(range, for: keys.result)
-            return Self.measurement(range, scale: cleanScale)
+            return Self.measurement(range, scale: cleanScale, warnings: style.warnings)
         }
         let r = compute(
             text, style: style, width: width, scale: scale, extraWarnings: [], textKey: k.text,
             needsLines: false)
-        if r.measurement.warnings.isEmpty, let layout = r.layout,
+        // A cacheable style's warnings (a skipped family) are the same for every cell and are
+        // given back with every hit; a cell with warnings of its own is not cached.
+        if r.measurement.warnings.count == style.warnings.count, let layout = r.layout,
             let cached = Self.cached(r.measurement, layout: layout, layoutWidth: w, scale: cleanScale)
         {
             resultCache.insert(cached, for: keys.result)
@@ -111,12 +113,14 @@ extension TextMeasurer {
             flags: flags, widestLine: layout.widestLine, layoutWidth: layoutWidth)
     }
 
+    /// A cached result as a measurement, with the style's warnings (none but skipped
+    /// families: styles with fallback warnings are never cached).
     @inline(__always)
-    static func measurement(_ c: CachedResult, scale: Double) -> TextMeasurement {
+    static func measurement(_ c: CachedResult, scale: Double, warnings: [MeasureWarning] = []) -> TextMeasurement {
         TextMeasurement(
             size: Size(width: Double(c.widthPixels) / scale, height: Double(c.heightPixels) / scale),
             lineCount: Int(c.lineCount), isTruncated: c.flags & CachedResult.truncated != 0,
-            warnings: [])
+            warnings: warnings)
     }
 
     // MARK: Invalidation and statistics

@@ -11,7 +11,9 @@ public enum MeasureWarning: Hashable, Sendable, CustomStringConvertible {
     case invalidScale(Double, replacement: Double)
     /// A spacing or line-height field was NaN, ∞ or negative and was treated as 0.
     case invalidSpacing(field: String, value: Double)
-    /// A family of the cascade is not installed; it was skipped.
+    /// A family of the cascade is not installed; it was skipped. Not a fallback: the result
+    /// is what the rest of the cascade gives, and it is cached like any other (the cache keys
+    /// hold the installed font set, so installing the family later gives new keys).
     case unknownFontFamily(String)
     /// No family of the cascade exists; the default sans family was used (a stand-in font).
     case cascadeFellBackToDefault(String)
@@ -32,9 +34,9 @@ public enum MeasureWarning: Hashable, Sendable, CustomStringConvertible {
     public var isFallback: Bool {
         switch self {
         case .unmeasurableWidth, .invalidFontSize, .invalidScale, .invalidSpacing,
-            .unknownFontFamily, .cascadeFellBackToDefault, .noFontsAvailable, .invalidValue:
+            .cascadeFellBackToDefault, .noFontsAvailable, .invalidValue:
             true
-        case .invalidTextRepaired, .heightLimitBelowFirstLine, .missingGlyphs:
+        case .unknownFontFamily, .invalidTextRepaired, .heightLimitBelowFirstLine, .missingGlyphs:
             false
         }
     }
