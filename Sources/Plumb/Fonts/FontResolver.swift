@@ -104,7 +104,7 @@ public final class FontResolver: Sendable {
     private func resolveCascade(_ key: CascadeKey) -> ResolvedCascade {
         guard defaultFont != nil else {
             return ResolvedCascade(
-                key: key, fonts: [standIn], emojiFont: nil, cjkFont: nil,
+                key: key, fonts: [standIn], emojiFont: nil, cjkFont: nil, regularCJKFont: nil,
                 warnings: [.noFontsAvailable], library: library, resolverID: id)
         }
         var fonts: [Font] = []
@@ -125,12 +125,17 @@ public final class FontResolver: Sendable {
             fonts.append(font)
             warnings.append(.cascadeFellBackToDefault(font.familyName))
         }
+        // The per-script preferences ask for the cascade's weight and slant, as fontconfig's
+        // fallback list does (bold Chinese is measured with the bold CJK face).
         let emoji = library.preferredFont(
-            configuration.emojiFamily, weight: 400, italic: false, color: true)
+            configuration.emojiFamily, weight: key.weight, italic: key.italic, color: true)
         let cjk = library.preferredFont(
-            configuration.cjkFamily, weight: 400, italic: false, color: nil)
+            configuration.cjkFamily, weight: key.weight, italic: key.italic, color: nil)
+        let regularCJK = key.weight == 400 && !key.italic ? cjk
+            : library.preferredFont(configuration.cjkFamily, weight: 400, italic: false, color: nil)
         return ResolvedCascade(
-            key: key, fonts: fonts, emojiFont: emoji, cjkFont: cjk, warnings: warnings,
+            key: key, fonts: fonts, emojiFont: emoji, cjkFont: cjk, regularCJKFont: regularCJK,
+            warnings: warnings,
             library: library, resolverID: id)
     }
 }

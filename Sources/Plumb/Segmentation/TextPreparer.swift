@@ -115,7 +115,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                 }
                 let chromium = b.compatibility == .chromium
                 let choice = scratch.scalars.withUnsafeBufferPointer {
-                    b.cascade.chooseIndexed(forCluster: $0, familyGlyphsForLoneEmoji: chromium)
+                    b.cascade.chooseIndexed(forCluster: $0, familyGlyphsForLoneEmoji: chromium, regularFallbackFaces: chromium)
                 }
                 switch choice {
                 case .inherit: fontIndex = previousFont
