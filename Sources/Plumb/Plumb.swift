@@ -134,7 +134,7 @@ public final class TextMeasurer: Sendable {
     /// Checks a style, resolves its fonts and fingerprints it, for measuring many cells.
     ///
     /// A resolved style stays valid across `reloadFontsIfChanged()`: measuring with a style
-    /// resolved on fonts since replaced re-resolves it first (see `current(_:)`).
+    /// resolved on fonts since replaced re-resolves it first (see `isCurrent(_:)`).
     public func resolve(_ style: TextStyle) -> ResolvedStyle {
         // The resolver and its salt are read together: a concurrent reload never pairs new
         // fonts with the old salt (or the reverse).
@@ -147,13 +147,14 @@ public final class TextMeasurer: Sendable {
         return resolved
     }
 
-    /// `style` itself when it was resolved on this engine's current fonts, else `style`
-    /// resolved again (after `reloadFontsIfChanged()`, or a style of another engine).
+    /// Whether `style` was resolved on this engine's current fonts (not before a
+    /// `reloadFontsIfChanged()` that replaced them, nor by another engine); measuring with a
+    /// style that is not re-resolves it first.
     ///
-    /// - Complexity: one relaxed atomic load when current; a `resolve(_:)` otherwise.
+    /// - Complexity: one relaxed atomic load.
     @inline(__always)
-    func current(_ style: ResolvedStyle) -> ResolvedStyle {
-        style.cascade.resolverID == resolverID.load(ordering: .relaxed) ? style : resolve(style.style)
+    func isCurrent(_ style: borrowing ResolvedStyle) -> Bool {
+        style.cascade.resolverID == resolverID.load(ordering: .relaxed)
     }
 
     /// Forgets every cached result measured with `style` (O(1): later lookups use new keys).

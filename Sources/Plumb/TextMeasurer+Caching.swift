@@ -11,7 +11,12 @@ extension TextMeasurer {
     public func measure(_ text: String, style: ResolvedStyle, width: Double, scale: Double = 2)
         -> TextMeasurement
     {
-        let style = current(style)
+        // Checked in place (no copy of the style on the hot path: a copy retains its members).
+        guard isCurrent(style) else {
+            let fresh = resolve(style.style)
+            return measure(text, style: fresh, width: width, scale: scale,
+                           keys: cellKeys(text, style: fresh, width: width, scale: scale))
+        }
         return measure(text, style: style, width: width, scale: scale,
                        keys: cellKeys(text, style: style, width: width, scale: scale))
     }
@@ -30,12 +35,16 @@ extension TextMeasurer {
         }
         let keys = k.keys, w = k.layoutWidth, cleanScale = k.scale
         if !resultMissed, let hit = resultCache.value(for: keys.result) {
-            return Self.measurement(hit, scale: cleanScale, warnings: style.warnings)
+            return style.warnings.isEmpty
+                ? Self.measurement(hit, scale: cleanScale)
+                : Self.measurement(hit, scale: cleanScale, warnings: style.warnings)
         }
         let range = resultCache.value(for: keys.range)
         if let range, range.isReusableAcrossWidths, range.widestLine <= w, w <= range.layoutWidth {
             resultCache.insert(range, for: keys.result)
-            return Self.measurement(range, scale: cleanScale, warnings: style.warnings)
+            return style.warnings.isEmpty
+                ? Self.measurement(range, scale: cleanScale)
+                : Self.measurement(range, scale: cleanScale, warnings: style.warnings)
         }
         let r = compute(
             text, style: style, width: width, scale: scale, extraWarnings: [], textKey: k.text,
@@ -116,7 +125,15 @@ extension TextMeasurer {
     /// A cached result as a measurement, with the style's warnings (none but skipped
     /// families: styles with fallback warnings are never cached).
     @inline(__always)
-    static func measurement(_ c: CachedResult, scale: Double, warnings: [MeasureWarning] = []) -> TextMeasurement {
+    static func measurement(_ c: CachedResult, scale: Double) -> TextMeasurement {
+        TextMeasurement(
+            size: Size(width: Double(c.widthPixels) / scale, height: Double(c.heightPixels) / scale),
+            lineCount: Int(c.lineCount), isTruncated: c.flags & CachedResult.truncated != 0,
+            warnings: [])
+    }
+
+    /// ``measurement(_:scale:)`` with warnings (kept apart so an ordinary hit passes none).
+    static func measurement(_ c: CachedResult, scale: Double, warnings: [MeasureWarning]) -> TextMeasurement {
         TextMeasurement(
             size: Size(width: Double(c.widthPixels) / scale, height: Double(c.heightPixels) / scale),
             lineCount: Int(c.lineCount), isTruncated: c.flags & CachedResult.truncated != 0,
