@@ -45,14 +45,11 @@ final class FontLibrary: Sendable {
     let language: String
     /// Fingerprint of the font set (see `FontResolver.fontSetFingerprint`).
     let fontSetFingerprint: [String]
-    /// Whether fontconfig's configuration could not be loaded (an empty one is used instead).
-    let configurationFailed: Bool
     private let state: Mutex<State>
 
     /// Loads fontconfig's configuration (as the environment says: `FONTCONFIG_FILE`, …) and
     /// adds the application font folders. Never fails: when fontconfig cannot load its
-    /// configuration the library is empty (`configurationFailed`), and every lookup finds no
-    /// font.
+    /// configuration the library is empty, and every lookup finds no font.
     ///
     /// - Parameter systemFonts: `false` starts from an empty configuration instead (only the
     ///   application folders' fonts; tests use it for a machine without fonts).
@@ -60,7 +57,6 @@ final class FontLibrary: Sendable {
         self.language = language
         let loaded = systemFonts ? Fontconfig.loadConfig() : nil
         let config = loaded ?? Fontconfig.emptyConfig()
-        configurationFailed = systemFonts && loaded == nil
         for dir in applicationFontDirectories {
             Fontconfig.addApplicationFontDirectory(dir, to: config)
         }
