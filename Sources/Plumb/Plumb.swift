@@ -95,24 +95,31 @@ public final class TextMeasurer: Sendable {
     ///   milliseconds) and compares file fingerprints; a full reload when changed.
     @discardableResult
     public func reloadFontsIfChanged() -> Bool {
-        let current = fonts
-        // FcConfigUptoDate sees changes inside directories fontconfig already scanned; a new
-        // font directory (e.g. a first ~/.fonts) only shows in a freshly loaded font list.
-        let fresh = current.reloaded()
-        guard current.fontsChangedOnDisk || fresh.fontSetFingerprint != current.fontSetFingerprint else {
-            return false
+        var changed = false
+        while true {
+            let current = fonts
+            // FcConfigUptoDate sees changes inside directories fontconfig already scanned; a new
+            // font directory (e.g. a first ~/.fonts) only shows in a freshly loaded font list.
+            let fresh = current.reloaded()
+            guard current.fontsChangedOnDisk || fresh.fontSetFingerprint != current.fontSetFingerprint else {
+                return changed
+            }
+            let salt = Self.salt(fonts: fresh, locale: configuration.breakLocale)
+            let replaced = fontState.withLock { state -> Bool in
+                guard state.resolver === current else { return false }
+                state.resolver = fresh
+                saltStorage.store(salt, ordering: .relaxed)
+                resolverID.store(fresh.id, ordering: .relaxed)
+                return true
+            }
+            if replaced {
+                removeAllCachedResults()
+                return true
+            }
+            // Another thread's reload replaced `current` meanwhile, possibly with fonts loaded
+            // before the latest change: check again against the resolver it installed.
+            changed = true
         }
-        let salt = Self.salt(fonts: fresh, locale: configuration.breakLocale)
-        let replaced = fontState.withLock { state -> Bool in
-            // Another thread's reload may have won the race: keep its (as fresh) resolver.
-            guard state.resolver === current else { return false }
-            state.resolver = fresh
-            saltStorage.store(salt, ordering: .relaxed)
-            resolverID.store(fresh.id, ordering: .relaxed)
-            return true
-        }
-        if replaced { removeAllCachedResults() }
-        return true
     }
 
     /// `reloadFontsIfChanged()`, at most once every ten seconds (a check loads fontconfig's
