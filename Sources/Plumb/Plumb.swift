@@ -47,7 +47,11 @@ public final class TextMeasurer: Sendable {
         var resolver: FontResolver
         var lastCheck: UInt64 = 0
     }
+    /// The resolver, and the salt of its fonts, always changed together under this lock.
     private let fontState: Mutex<FontState>
+    /// The id of `fonts`, readable without the lock (a style whose cascade has another id was
+    /// resolved on other fonts and is re-resolved before use).
+    private let resolverID: Atomic<Int>
     let segmentCache: SegmentCache
     let preparedCache: ClockCache<PreparedText>
     let resultCache: ResultCache
@@ -69,6 +73,7 @@ public final class TextMeasurer: Sendable {
         self.resultCache = ResultCache(budgetBytes: configuration.resultCacheBytes)
         self.pool = PreparerPool(locale: configuration.breakLocale, segmentCache: segmentCache)
         self.saltStorage = Atomic(Self.salt(fonts: fonts, locale: configuration.breakLocale))
+        self.resolverID = Atomic(fonts.id)
     }
 
     /// Engine version, ICU version, break locale and every installed font file (path, face,
@@ -83,22 +88,43 @@ public final class TextMeasurer: Sendable {
     /// and salt, and every cache tier emptied, so results from the old fonts are never served.
     /// Batches call this themselves at most once every ten seconds; call it after installing fonts.
     ///
+    /// Every call that starts after this returns measures with the new fonts, including calls
+    /// given a `ResolvedStyle` resolved before: such a style is transparently re-resolved on
+    /// the new fonts (at the cost of a `resolve(_:)` per call until you resolve it again).
+    /// Work already in flight on other threads finishes on the fonts it started with (they
+    /// stay loaded while it runs); its results go under the old salt, which no later lookup
+    /// uses.
+    ///
     /// - Returns: whether fonts changed.
     /// - Complexity: loads fontconfig's configuration and font list (from its caches: a few
     ///   milliseconds) and compares file fingerprints; a full reload when changed.
     @discardableResult
     public func reloadFontsIfChanged() -> Bool {
-        let current = fonts
-        // FcConfigUptoDate sees changes inside directories fontconfig already scanned; a new
-        // font directory (e.g. a first ~/.fonts) only shows in a freshly loaded font list.
-        let fresh = FontResolver(configuration: current.configuration)
-        guard current.fontsChangedOnDisk || fresh.fontSetFingerprint != current.fontSetFingerprint else {
-            return false
+        var changed = false
+        while true {
+            let current = fonts
+            // FcConfigUptoDate sees changes inside directories fontconfig already scanned; a new
+            // font directory (e.g. a first ~/.fonts) only shows in a freshly loaded font list.
+            let fresh = current.reloaded()
+            guard current.fontsChangedOnDisk || fresh.fontSetFingerprint != current.fontSetFingerprint else {
+                return changed
+            }
+            let salt = Self.salt(fonts: fresh, locale: configuration.breakLocale)
+            let replaced = fontState.withLock { state -> Bool in
+                guard state.resolver === current else { return false }
+                state.resolver = fresh
+                saltStorage.store(salt, ordering: .relaxed)
+                resolverID.store(fresh.id, ordering: .relaxed)
+                return true
+            }
+            if replaced {
+                removeAllCachedResults()
+                return true
+            }
+            // Another thread's reload replaced `current` meanwhile, possibly with fonts loaded
+            // before the latest change: check again against the resolver it installed.
+            changed = true
         }
-        fontState.withLock { $0.resolver = fresh }
-        saltStorage.store(Self.salt(fonts: fresh, locale: configuration.breakLocale), ordering: .relaxed)
-        removeAllCachedResults()
-        return true
     }
 
     /// `reloadFontsIfChanged()`, at most once every ten seconds (a check loads fontconfig's
@@ -118,7 +144,13 @@ public final class TextMeasurer: Sendable {
     let styleGenerations = Mutex<[CacheKey: UInt64]>([:])
 
     /// Checks a style, resolves its fonts and fingerprints it, for measuring many cells.
+    ///
+    /// A resolved style stays valid across `reloadFontsIfChanged()`: measuring with a style
+    /// resolved on fonts since replaced re-resolves it first (see `isCurrent(_:)`).
     public func resolve(_ style: TextStyle) -> ResolvedStyle {
+        // The resolver and its salt are read together: a concurrent reload never pairs new
+        // fonts with the old salt (or the reverse).
+        let (fonts, salt) = fontState.withLock { ($0.resolver, saltStorage.load(ordering: .relaxed)) }
         var resolved = ResolvedStyle(style, fonts: fonts, salt: salt)
         let base = resolved.layoutFingerprint
         if let generation = styleGenerations.withLock({ $0[base] }) {
@@ -127,8 +159,19 @@ public final class TextMeasurer: Sendable {
         return resolved
     }
 
+    /// Whether `style` was resolved on this engine's current fonts (not before a
+    /// `reloadFontsIfChanged()` that replaced them, nor by another engine); measuring with a
+    /// style that is not re-resolves it first.
+    ///
+    /// - Complexity: one relaxed atomic load.
+    @inline(__always)
+    func isCurrent(_ style: borrowing ResolvedStyle) -> Bool {
+        style.cascade.resolverID == resolverID.load(ordering: .relaxed)
+    }
+
     /// Forgets every cached result measured with `style` (O(1): later lookups use new keys).
     public func invalidate(style: TextStyle) {
+        let (fonts, salt) = fontState.withLock { ($0.resolver, saltStorage.load(ordering: .relaxed)) }
         let base = ResolvedStyle(style, fonts: fonts, salt: salt).layoutFingerprint
         styleGenerations.withLock { $0[base, default: 0] += 1 }
     }

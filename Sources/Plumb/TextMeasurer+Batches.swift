@@ -68,13 +68,29 @@ extension TextMeasurer {
         reloadFontsIfChangedPeriodically()
         let resolved = resolve(style)
         let cacheable = resolved.isCacheable, fingerprint = resolved.layoutFingerprint
-        return try texts.withUnsafeBufferPointer { buffer in
+        var results = try texts.withUnsafeBufferPointer { buffer in
             // Read through a pointer: the key pass borrows each text instead of retaining it
             // (a retain writes the string's header, a line the other core then has to fetch).
             nonisolated(unsafe) let texts = buffer
             return try run(count: texts.count, workers: workers, progress: progress,
                            key: { i in Self.cellKeys(texts[i], cacheable: cacheable, fingerprint: fingerprint, width: width, scale: scale) },
                            measure: { i, k in self.measure(texts[i], style: resolved, width: width, scale: scale, keys: k, resultMissed: true) })
+        }
+        if cacheable && !resolved.warnings.isEmpty {
+            Self.addStyleWarnings(to: &results) { _ in resolved.warnings }
+        }
+        return results
+    }
+
+    /// Gives cache hits of a style with warnings (a skipped family) those warnings: the first
+    /// pass answers hits without touching them. A measured result always has its style's
+    /// warnings, so a result without any is a hit. O(n), only for styles with warnings.
+    private static func addStyleWarnings(
+        to results: inout [TextMeasurement], of cell: (Int) -> [MeasureWarning]
+    ) {
+        for i in results.indices where results[i].warnings.isEmpty {
+            let warnings = cell(i)
+            if !warnings.isEmpty { results[i].warnings = warnings }
         }
     }
 
@@ -100,9 +116,13 @@ extension TextMeasurer {
         }
         let styles = resolvedStyles
         let index = styleIndex
-        return try run(count: cells.count, workers: workers, progress: progress,
+        var results = try run(count: cells.count, workers: workers, progress: progress,
                        key: { i in self.cellKeys(cells[i].text, style: styles[index[i]], width: cells[i].width, scale: scale) },
                        measure: { i, k in self.measure(cells[i].text, style: styles[index[i]], width: cells[i].width, scale: scale, keys: k, resultMissed: true) })
+        if styles.contains(where: { $0.isCacheable && !$0.warnings.isEmpty }) {
+            Self.addStyleWarnings(to: &results) { i in styles[index[i]].isCacheable ? styles[index[i]].warnings : [] }
+        }
+        return results
     }
 
     /// Layouts (lines, rects, baselines) of many cells on all cores, in input order; each is

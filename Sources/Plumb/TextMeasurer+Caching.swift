@@ -5,12 +5,20 @@ extension TextMeasurer {
     ///
     /// - Complexity: a tier-2 hit costs two XXH3-128 hashes and one shard lookup (~100 ns for
     ///   a 150-character cell); a width change with a known text is arithmetic only.
+    ///   A style resolved before `reloadFontsIfChanged()` replaced the fonts is re-resolved
+    ///   first (the answer is always the current fonts'); resolve it again to skip that.
     /// - Thread safety: safe from any thread, concurrently.
     public func measure(_ text: String, style: ResolvedStyle, width: Double, scale: Double = 2)
         -> TextMeasurement
     {
-        measure(text, style: style, width: width, scale: scale,
-                keys: cellKeys(text, style: style, width: width, scale: scale))
+        // Checked in place (no copy of the style on the hot path: a copy retains its members).
+        guard isCurrent(style) else {
+            let fresh = resolve(style.style)
+            return measure(text, style: fresh, width: width, scale: scale,
+                           keys: cellKeys(text, style: fresh, width: width, scale: scale))
+        }
+        return measure(text, style: style, width: width, scale: scale,
+                       keys: cellKeys(text, style: style, width: width, scale: scale))
     }
 
     /// The cached path once the keys are known (batches compute them in a parallel pass);
@@ -30,17 +38,23 @@ extension TextMeasurer {
         }
         let keys = k.keys, w = k.layoutWidth, cleanScale = k.scale
         if !resultMissed, let hit = resultCache.value(for: keys.result) {
-            return Self.measurement(hit, scale: cleanScale)
+            return style.warnings.isEmpty
+                ? Self.measurement(hit, scale: cleanScale)
+                : Self.measurement(hit, scale: cleanScale, warnings: style.warnings)
         }
         let range = resultCache.value(for: keys.range)
         if let range, range.isReusableAcrossWidths, range.widestLine <= w, w <= range.layoutWidth {
             resultCache.insert(range, for: keys.result)
-            return Self.measurement(range, scale: cleanScale)
+            return style.warnings.isEmpty
+                ? Self.measurement(range, scale: cleanScale)
+                : Self.measurement(range, scale: cleanScale, warnings: style.warnings)
         }
         let r = compute(
             text, style: style, width: width, scale: scale, extraWarnings: [], textKey: k.text,
             needsLines: false, content: content)
-        if r.measurement.warnings.isEmpty, let layout = r.layout,
+        // A cacheable style's warnings (a skipped family) are the same for every cell and are
+        // given back with every hit; a cell with warnings of its own is not cached.
+        if r.measurement.warnings.count == style.warnings.count, let layout = r.layout,
             let cached = Self.cached(r.measurement, layout: layout, layoutWidth: w, scale: cleanScale)
         {
             resultCache.insert(cached, for: keys.result)
@@ -111,12 +125,22 @@ extension TextMeasurer {
             flags: flags, widestLine: layout.widestLine, layoutWidth: layoutWidth)
     }
 
+    /// A cached result as a measurement, with the style's warnings (none but skipped
+    /// families: styles with fallback warnings are never cached).
     @inline(__always)
     static func measurement(_ c: CachedResult, scale: Double) -> TextMeasurement {
         TextMeasurement(
             size: Size(width: Double(c.widthPixels) / scale, height: Double(c.heightPixels) / scale),
             lineCount: Int(c.lineCount), isTruncated: c.flags & CachedResult.truncated != 0,
             warnings: [])
+    }
+
+    /// ``measurement(_:scale:)`` with warnings (kept apart so an ordinary hit passes none).
+    static func measurement(_ c: CachedResult, scale: Double, warnings: [MeasureWarning]) -> TextMeasurement {
+        TextMeasurement(
+            size: Size(width: Double(c.widthPixels) / scale, height: Double(c.heightPixels) / scale),
+            lineCount: Int(c.lineCount), isTruncated: c.flags & CachedResult.truncated != 0,
+            warnings: warnings)
     }
 
     // MARK: Invalidation and statistics

@@ -32,21 +32,42 @@ final class Font: @unchecked Sendable, CustomStringConvertible {
     private let bmpCoverage: UnsafeMutablePointer<Atomic<UInt64>>
     private static let coverageWords = 0x10000 * 2 / 64
 
+    /// Process-wide font ids: unique across resolvers, so caches keyed by font id can never
+    /// confuse a font of an old resolver with one of a new resolver.
+    private static let ids = Atomic<Int>(0)
+
+    /// A fresh process-wide font id.
+    static func nextID() -> Int { ids.add(1, ordering: .relaxed).oldValue }
+
     /// Loads face `faceIndex` of the file at `path`; `nil` when the file cannot be read.
-    init?(id: Int, path: String, faceIndex: Int, familyName: String) {
+    convenience init?(id: Int, path: String, faceIndex: Int, familyName: String) {
         guard let blob = hb_blob_create_from_file_or_fail(path) else { return nil }
         defer { hb_blob_destroy(blob) }
         guard let face = hb_face_create(blob, UInt32(faceIndex)) else { return nil }
+        guard hb_face_get_upem(face) > 0, hb_face_get_glyph_count(face) > 0 else {
+            hb_face_destroy(face)
+            return nil
+        }
+        self.init(id: id, face: face, path: path, faceIndex: faceIndex, familyName: familyName)
+    }
+
+    /// The stand-in of an engine that found no font at all (fontconfig's configuration is
+    /// empty or could not be loaded): HarfBuzz's empty face, with no glyphs. HarfBuzz gives
+    /// every character of it the default advance of a face without `hmtx` (half an em) and
+    /// `FontMetrics` the em box (ascender 0.8 em, descender 0.2 em), so answers are a rough,
+    /// flagged estimate rather than a trap.
+    static func standIn() -> Font {
+        // HarfBuzz never returns NULL from a constructor (it returns its inert empty object
+        // instead), so these unwraps cannot fail.
+        let face = hb_face_create(hb_blob_get_empty(), 0)!
+        return Font(id: nextID(), face: face, path: "", faceIndex: 0, familyName: "(no font)")
+    }
+
+    /// Takes ownership of `face` (one reference).
+    private init(id: Int, face: OpaquePointer, path: String, faceIndex: Int, familyName: String) {
         let upem = hb_face_get_upem(face)
-        guard upem > 0, hb_face_get_glyph_count(face) > 0 else {
-            hb_face_destroy(face)
-            return nil
-        }
         hb_face_make_immutable(face)
-        guard let font = hb_font_create(face) else {
-            hb_face_destroy(face)
-            return nil
-        }
+        let font = hb_font_create(face)!  // never NULL (HarfBuzz returns its empty font)
         hb_font_set_scale(font, Int32(upem), Int32(upem))
         hb_font_make_immutable(font)
         bmpCoverage = .allocate(capacity: Self.coverageWords)

@@ -32,70 +32,87 @@ public final class FontResolver: Sendable {
         var italic: Bool
     }
 
-    struct SortKey: Hashable {
-        var cascade: CascadeKey
-        var language: String
-    }
-
-    private struct State: ~Copyable {
-        var config: OpaquePointer
-        var fonts: [String: Font] = [:]
-        var cascades: [CascadeKey: ResolvedCascade] = [:]
-        var preferred: [String: Font?] = [:]
-        var sorted: [SortKey: SortedFonts] = [:]
-    }
-
     public let configuration: Configuration
-    /// Font ids are unique in the process (across resolvers), so caches keyed by font id can
-    /// never confuse a font of an old resolver with one of a new resolver.
-    static let nextFontID = Atomic<Int>(0)
+    /// Process-wide identity of this resolver: a `ResolvedCascade` carries the id of the
+    /// resolver that made it, so an engine can tell a style resolved on other fonts (before a
+    /// reload, or by another engine) from one of its own.
+    let id: Int
+    private static let ids = Atomic<Int>(1)
     /// Fingerprint of the installed font set (path, face index, file size and modification
     /// time of every face): part of every cache salt, so results measured with other fonts are
     /// never served.
-    public let fontSetFingerprint: [String]
-    private let state: Mutex<State>
+    public var fontSetFingerprint: [String] { library.fontSetFingerprint }
+    /// Whether this resolver has no font at all (fontconfig's configuration is empty, could
+    /// not be loaded, or lists no usable font). Such a resolver still answers: every cascade
+    /// is HarfBuzz's empty face, every result carries `MeasureWarning.noFontsAvailable` and is
+    /// flagged as a fallback (never cached).
+    public var hasNoFonts: Bool { defaultFont == nil }
+    private let library: FontLibrary
+    private let cascades = Mutex<[CascadeKey: ResolvedCascade]>([:])
+    /// The default family's regular face, loaded once; `nil` when no font can be loaded.
+    private let defaultFont: Font?
+    /// Shared by every cascade of a resolver without fonts.
+    private let standIn: Font
 
-    public init(configuration: Configuration = Configuration()) {
-        self.configuration = configuration
-        guard let config = Fontconfig.loadConfig() else {
-            fatalError("fontconfig could not load its configuration")
-        }
-        for dir in configuration.applicationFontDirectories {
-            Fontconfig.addApplicationFontDirectory(dir, to: config)
-        }
-        self.fontSetFingerprint = Fontconfig.fontSetFingerprint(config: config)
-        self.state = Mutex(State(config: config))
+    /// Loads fontconfig's configuration and font list (from its caches: a few milliseconds).
+    ///
+    /// Never traps: when fontconfig cannot load its configuration, or it lists no font, the
+    /// resolver has no fonts (`hasNoFonts`) and every answer is a flagged stand-in.
+    public convenience init(configuration: Configuration = Configuration()) {
+        self.init(configuration: configuration, systemFonts: true)
     }
 
-    deinit {
-        state.withLock { Fontconfig.destroy(config: $0.config) }
+    /// - Parameter systemFonts: `false` ignores fontconfig's configuration (only the
+    ///   application font folders count): a machine without fonts, for tests.
+    init(configuration: Configuration, systemFonts: Bool) {
+        self.configuration = configuration
+        self.systemFonts = systemFonts
+        self.id = Self.ids.add(1, ordering: .relaxed).oldValue
+        let library = FontLibrary(
+            language: configuration.language,
+            applicationFontDirectories: configuration.applicationFontDirectories,
+            systemFonts: systemFonts)
+        self.library = library
+        self.defaultFont = library.loadFamily(configuration.defaultFamily, weight: 400, italic: false, strict: false)
+        self.standIn = Font.standIn()
+    }
+
+    /// Whether this resolver reads fontconfig's configuration (`false`: application folders only).
+    private let systemFonts: Bool
+
+    /// A new resolver of the same configuration, on the fonts on disk now (for a reload).
+    func reloaded() -> FontResolver {
+        FontResolver(configuration: configuration, systemFonts: systemFonts)
     }
 
     /// Whether fonts were added or removed on disk since this resolver was created.
-    public var fontsChangedOnDisk: Bool {
-        state.withLock { !Fontconfig.isUpToDate(config: $0.config) }
-    }
+    public var fontsChangedOnDisk: Bool { !library.isUpToDate }
 
     /// The resolved cascade for a descriptor (cached per families + weight + slant).
     func cascade(for descriptor: FontDescriptor) -> ResolvedCascade {
         let key = CascadeKey(
             families: descriptor.families, weight: descriptor.weight, italic: descriptor.italic)
-        if let hit = state.withLock({ $0.cascades[key] }) { return hit }
+        if let hit = cascades.withLock({ $0[key] }) { return hit }
         let resolved = resolveCascade(key)
-        return state.withLock { state in
-            if let raced = state.cascades[key] { return raced }
-            state.cascades[key] = resolved
+        return cascades.withLock { cascades in
+            if let raced = cascades[key] { return raced }
+            cascades[key] = resolved
             return resolved
         }
     }
 
     private func resolveCascade(_ key: CascadeKey) -> ResolvedCascade {
+        guard defaultFont != nil else {
+            return ResolvedCascade(
+                key: key, fonts: [standIn], emojiFont: nil, cjkFont: nil, regularCJKFont: nil,
+                warnings: [.noFontsAvailable], library: library, resolverID: id)
+        }
         var fonts: [Font] = []
         var warnings: [MeasureWarning] = []
         for family in key.families {
             let name = family.trimmingSpaces
             guard !name.isEmpty else { continue }
-            if let font = loadFamily(name, weight: key.weight, italic: key.italic, strict: true) {
+            if let font = library.loadFamily(name, weight: key.weight, italic: key.italic, strict: true) {
                 if !fonts.contains(where: { $0 === font }) { fonts.append(font) }
             } else {
                 warnings.append(.unknownFontFamily(name))
@@ -103,116 +120,27 @@ public final class FontResolver: Sendable {
         }
         if fonts.isEmpty {
             let fallback = configuration.defaultFamily
-            if let font = loadFamily(fallback, weight: key.weight, italic: key.italic, strict: false) {
-                fonts.append(font)
-            } else {
-                fatalError("fontconfig found no font at all for '\(fallback)'")
-            }
-            warnings.append(.cascadeFellBackToDefault(fonts[0].familyName))
+            let font = library.loadFamily(fallback, weight: key.weight, italic: key.italic, strict: false)
+                ?? defaultFont ?? standIn
+            fonts.append(font)
+            warnings.append(.cascadeFellBackToDefault(font.familyName))
         }
-        let emoji = preferredFont(configuration.emojiFamily, color: true)
-        let cjk = preferredFont(configuration.cjkFamily, color: nil)
+        // The per-script preferences ask for the cascade's weight and slant, as fontconfig's
+        // fallback list does (bold Chinese is measured with the bold CJK face).
+        let emoji = library.preferredFont(
+            configuration.emojiFamily, weight: key.weight, italic: key.italic, color: true)
+        let cjk = library.preferredFont(
+            configuration.cjkFamily, weight: key.weight, italic: key.italic, color: nil)
+        let regularCJK = key.weight == 400 && !key.italic ? cjk
+            : library.preferredFont(configuration.cjkFamily, weight: 400, italic: false, color: nil)
         return ResolvedCascade(
-            key: key, fonts: fonts, emojiFont: emoji, cjkFont: cjk, warnings: warnings,
-            resolver: self)
-    }
-
-    private static let genericFamilies: Set<String> = [
-        "sans-serif", "sans", "serif", "monospace", "mono", "emoji", "system-ui", "cursive",
-        "fantasy",
-    ]
-
-    /// Loads the face fontconfig matches for `family`. With `strict`, a match whose family
-    /// differs from the request (fontconfig's silent substitution) counts as "not installed".
-    private func loadFamily(_ family: String, weight: Int, italic: Bool, strict: Bool) -> Font? {
-        state.withLock { state -> Font? in
-            guard
-                let pattern = Fontconfig.makePattern(
-                    family: family, weight: weight, italic: italic,
-                    language: configuration.language, color: nil)
-            else { return nil }
-            defer { Fontconfig.destroy(pattern: pattern) }
-            guard let match = Fontconfig.match(config: state.config, pattern: pattern) else {
-                return nil
-            }
-            if strict && !Self.genericFamilies.contains(family.lowercased()) {
-                let wanted = family.familyKey
-                guard match.families.contains(where: { $0.familyKey == wanted }) else { return nil }
-            }
-            return Self.load(match, into: &state)
-        }
-    }
-
-    private func preferredFont(_ family: String, color: Bool?) -> Font? {
-        state.withLock { state -> Font? in
-            if let cached = state.preferred[family] { return cached }
-            var font: Font? = nil
-            if let pattern = Fontconfig.makePattern(
-                family: family, weight: 400, italic: false, language: configuration.language,
-                color: color)
-            {
-                if let match = Fontconfig.match(config: state.config, pattern: pattern),
-                    match.families.contains(where: { $0.familyKey == family.familyKey })
-                        || (color == true && match.isColor)
-                {
-                    font = Self.load(match, into: &state)
-                }
-                Fontconfig.destroy(pattern: pattern)
-            }
-            state.preferred[family] = font
-            return font
-        }
-    }
-
-    private static func load(_ match: Fontconfig.Match, into state: inout State) -> Font? {
-        let key = "\(match.path)#\(match.faceIndex)"
-        if let font = state.fonts[key] { return font }
-        guard
-            let font = Font(
-                id: FontResolver.nextFontID.add(1, ordering: .relaxed).oldValue, path: match.path, faceIndex: match.faceIndex,
-                familyName: match.families.first ?? match.path)
-        else { return nil }
-        state.fonts[key] = font
-        return font
-    }
-
-    /// Fontconfig's sorted fallback list for a cascade and a language (computed once per
-    /// pair, cached). The language is the sample language of the cluster's script (as Pango
-    /// does), so Arabic falls back to an Arabic font first, Thai to a Thai font, and so on.
-    func sortedFallbacks(for cascade: CascadeKey, language: String?) -> SortedFonts? {
-        let key = SortKey(cascade: cascade, language: language ?? configuration.language)
-        return state.withLock { state -> SortedFonts? in
-            if let hit = state.sorted[key] { return hit }
-            guard
-                let pattern = Fontconfig.makePattern(
-                    family: cascade.families.first, weight: cascade.weight, italic: cascade.italic,
-                    language: key.language, color: nil)
-            else { return nil }
-            defer { Fontconfig.destroy(pattern: pattern) }
-            guard let sorted = Fontconfig.sort(config: state.config, pattern: pattern) else {
-                return nil
-            }
-            state.sorted[key] = sorted
-            return sorted
-        }
-    }
-
-    /// Loads (or finds) the `i`-th sorted fallback face if it covers `scalars`.
-    func loadSortedFallback(_ sorted: SortedFonts, at i: Int, covering scalars: [Unicode.Scalar])
-        -> Font?
-    {
-        state.withLock { state -> Font? in
-            guard let match = sorted.match(at: i, covering: scalars) else { return nil }
-            return Self.load(match, into: &state)
-        }
+            key: key, fonts: fonts, emojiFont: emoji, cjkFont: cjk, regularCJKFont: regularCJK,
+            warnings: warnings,
+            library: library, resolverID: id)
     }
 }
 
 extension String {
-    /// Lowercased with spaces removed, as fontconfig compares family names.
-    fileprivate var familyKey: String {
-        String(lowercased().unicodeScalars.filter { $0 != " " })
-    }
     fileprivate var trimmingSpaces: String {
         var s = Substring(self)
         while s.first?.isWhitespace == true { s = s.dropFirst() }

@@ -18,8 +18,16 @@ enum Fontconfig {
         var isColor: Bool
     }
 
+    /// fontconfig's configuration and font list as the environment says (`FONTCONFIG_FILE`,
+    /// …); `nil` when it cannot be loaded.
     static func loadConfig() -> OpaquePointer? {
         FcInitLoadConfigAndFonts()
+    }
+
+    /// A configuration with no font directories and no fonts (when none can be loaded).
+    static func emptyConfig() -> OpaquePointer {
+        // FcConfigCreate fails only when malloc does.
+        FcConfigCreate()!
     }
 
     static func destroy(config: OpaquePointer) {

@@ -2,34 +2,51 @@ import Synchronization
 
 /// A family cascade resolved to loaded fonts, with the per-cluster font choice.
 ///
+/// A cascade keeps the `FontLibrary` it was resolved from alive (a strong reference): after
+/// `TextMeasurer.reloadFontsIfChanged()` it goes on answering from the fonts it was resolved
+/// with. The engine re-resolves a style whose cascade came from another resolver before
+/// measuring with it (`resolverID`), so only work already in flight during a reload finishes
+/// on the old fonts.
+///
 /// - Thread safety: immutable except for the fallback cache, which is behind a `Mutex`.
 final class ResolvedCascade: Sendable {
     let key: FontResolver.CascadeKey
     /// The cascade's fonts in order (at least one).
     let fonts: [Font]
     let emojiFont: Font?
+    /// The CJK preference in the cascade's weight and slant (fontconfig's nearest face).
     let cjkFont: Font?
+    /// The CJK preference in the regular upright style, for `regularFallbackFaces` (the same
+    /// font as `cjkFont` when the cascade is regular and upright).
+    let regularCJKFont: Font?
     /// Unknown families, or the default-family substitution.
     let warnings: [MeasureWarning]
-    private unowned let resolver: FontResolver
+    /// The id of the `FontResolver` that resolved this cascade.
+    let resolverID: Int
+    /// Where fallback lookups go (strong: see the type's documentation).
+    private let library: FontLibrary
     /// Clusters the cascade cannot render → the fallback font fontconfig chose.
     private let fallbackCache = Mutex<[FallbackKey: Font]>([:])
 
     private struct FallbackKey: Hashable {
         var scalars: [Unicode.Scalar]
         var emoji: Bool
+        var regular: Bool
     }
 
     init(
         key: FontResolver.CascadeKey, fonts: [Font], emojiFont: Font?, cjkFont: Font?,
-        warnings: [MeasureWarning], resolver: FontResolver
+        regularCJKFont: Font?, warnings: [MeasureWarning], library: FontLibrary, resolverID: Int
     ) {
         self.key = key
         self.fonts = fonts
         self.emojiFont = emojiFont
         self.cjkFont = cjkFont
+        self.regularCJKFont = regularCJKFont
+        isRegularStyle = key.weight == 400 && !key.italic
         self.warnings = warnings
-        self.resolver = resolver
+        self.library = library
+        self.resolverID = resolverID
         fontRefs = fonts.map { Unmanaged.passUnretained($0) }
         emojiRef = emojiFont.map { Unmanaged.passUnretained($0) }
         cjkRef = cjkFont.map { Unmanaged.passUnretained($0) }
@@ -41,6 +58,9 @@ final class ResolvedCascade: Sendable {
     private let cjkRef: Unmanaged<Font>?
 
     var primary: Font { fonts[0] }
+    /// Whether the cascade asks for weight 400, upright (then fallback faces are the same
+    /// with or without `regularFallbackFaces`).
+    private let isRegularStyle: Bool
 
     /// The outcome of choosing a font for one cluster.
     enum Choice {
@@ -83,12 +103,19 @@ final class ResolvedCascade: Sendable {
 
     /// ``choose(forCluster:)`` without retaining the cascade's fonts (see `IndexedChoice`).
     ///
-    /// - Parameter familyGlyphsForLoneEmoji: Chromium's rule (chromium profile): a lone
-    ///   emoji-presentation character without U+FE0F takes a cascade font's own (monochrome)
-    ///   glyph when one has it (`☕` in DejaVu Sans); sequences and U+FE0F still take the emoji
-    ///   font.
+    /// - Parameters:
+    ///   - familyGlyphsForLoneEmoji: Chromium's rule (chromium profile): a lone
+    ///     emoji-presentation character without U+FE0F takes a cascade font's own (monochrome)
+    ///     glyph when one has it (`☕` in DejaVu Sans); sequences and U+FE0F still take the
+    ///     emoji font.
+    ///   - regularFallbackFaces: Chromium's rule (chromium profile): a cluster no cascade font
+    ///     has falls back to the regular upright face whatever the style's weight and slant
+    ///     (Blink asks fontconfig for the character only and synthesises bold and oblique,
+    ///     which leaves advances as they are). Otherwise (Pango, UIKit) fallback faces are
+    ///     asked for the style's weight and slant.
     func chooseIndexed(
-        forCluster scalars: UnsafeBufferPointer<Unicode.Scalar>, familyGlyphsForLoneEmoji: Bool = false
+        forCluster scalars: UnsafeBufferPointer<Unicode.Scalar>, familyGlyphsForLoneEmoji: Bool = false,
+        regularFallbackFaces: Bool = false
     ) -> IndexedChoice {
         var needsGlyph = false
         for s in scalars where !ClusterClassifier.isIgnorableForCoverage(s) {
@@ -106,12 +133,15 @@ final class ResolvedCascade: Sendable {
         for i in fontRefs.indices where fontRefs[i]._withUnsafeGuaranteedRef({ covers($0, scalars) }) {
             return .cascade(i)
         }
-        if let cjkRef, let first = scalars.first, ClusterClassifier.isCJK(first),
-            cjkRef._withUnsafeGuaranteedRef({ covers($0, scalars) })
-        {
-            return .cjk
+        let regular = regularFallbackFaces && !isRegularStyle
+        if let first = scalars.first, ClusterClassifier.isCJK(first) {
+            if regular {
+                if let regularCJKFont, covers(regularCJKFont, scalars) { return .fallback(regularCJKFont) }
+            } else if let cjkRef, cjkRef._withUnsafeGuaranteedRef({ covers($0, scalars) }) {
+                return .cjk
+            }
         }
-        switch fallback(for: scalars, emoji: emoji) {
+        switch fallback(for: scalars, emoji: emoji, regular: regular) {
         case .font(let font): return .fallback(font)
         case .missing(let font): return .missing(font)
         case .inherit: return .inherit
@@ -126,16 +156,24 @@ final class ResolvedCascade: Sendable {
         return true
     }
 
-    private func fallback(for scalars: UnsafeBufferPointer<Unicode.Scalar>, emoji: Bool) -> Choice {
+    /// fontconfig's fallback for a cluster no cascade font has: the first face of the sorted
+    /// list (for the cascade's first family, weight and slant, or the regular upright style
+    /// with `regular`) that has every character.
+    private func fallback(for scalars: UnsafeBufferPointer<Unicode.Scalar>, emoji: Bool, regular: Bool) -> Choice {
         let needed = scalars.filter { !ClusterClassifier.isIgnorableForCoverage($0) }
-        let key = FallbackKey(scalars: needed, emoji: emoji)
+        let key = FallbackKey(scalars: needed, emoji: emoji, regular: regular)
         if let hit = fallbackCache.withLock({ $0[key] }) { return .font(hit) }
         var chosen: Font? = nil
         let language = needed.lazy.compactMap { ClusterClassifier.sampleLanguage(of: $0) }.first
-        if let sorted = resolver.sortedFallbacks(for: self.key, language: language) {
+        // The requested weight and slant travel with the pattern: faces of that weight and
+        // slant sort first within a family (fontconfig's nearest face when there is none).
+        if let sorted = library.sortedFallbacks(
+            family: self.key.families.first, weight: regular ? 400 : self.key.weight,
+            italic: regular ? false : self.key.italic, language: language)
+        {
             // Text presentation skips color fonts here; they are the last resort below.
             for i in 0..<sorted.count {
-                if let font = resolver.loadSortedFallback(sorted, at: i, covering: needed),
+                if let font = library.loadSortedFallback(sorted, at: i, covering: needed),
                     !font.hasColorGlyphs || emoji
                 {
                     chosen = font

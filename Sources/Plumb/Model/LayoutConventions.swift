@@ -33,6 +33,10 @@ struct LayoutConventions: Hashable, Sendable {
     /// Whether a lone emoji with a text-style glyph in a cascade font takes that glyph rather
     /// than the color emoji font (Blink's font choice).
     var loneEmojiTakesFamilyGlyph: Bool
+    /// Whether a cluster no cascade font covers falls back to a regular upright face whatever
+    /// the requested weight and slant (Blink, which then synthesises bold and oblique without
+    /// changing advances); otherwise fallback asks for the requested weight and slant.
+    var fallbackFacesAreRegular: Bool = false
 
     /// The ICU rule set for base break opportunities.
     enum BreakRules: Hashable, Sendable {
@@ -161,7 +165,7 @@ extension LayoutConventions {
         spaceFonts: .ownChoice, trailingSpaces: .allHang, lineFit: .layoutUnits(unit: blinkLayoutUnit),
         advanceScaling: .freeTypeFixedPoint, scriptBracketPairing: .bidiBracketsOnly,
         shapesKanaWithKanji: true, reshapesLineEnds: true, shapingLanguage: .document,
-        loneEmojiTakesFamilyGlyph: true)
+        loneEmojiTakesFamilyGlyph: true, fallbackFacesAreRegular: true)
 }
 
 extension Compatibility {

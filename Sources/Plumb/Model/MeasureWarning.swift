@@ -11,10 +11,16 @@ public enum MeasureWarning: Hashable, Sendable, CustomStringConvertible {
     case invalidScale(Double, replacement: Double)
     /// A spacing or line-height field was NaN, ∞ or negative and was treated as 0.
     case invalidSpacing(field: String, value: Double)
-    /// A family of the cascade is not installed; it was skipped.
+    /// A family of the cascade is not installed; it was skipped. Not a fallback: the result
+    /// is what the rest of the cascade gives, and it is cached like any other (the cache keys
+    /// hold the installed font set, so installing the family later gives new keys).
     case unknownFontFamily(String)
-    /// No family of the cascade exists; the default sans family was used.
+    /// No family of the cascade exists; the default sans family was used (a stand-in font).
     case cascadeFellBackToDefault(String)
+    /// fontconfig found no usable font at all (its configuration is empty, could not be
+    /// loaded, or lists no font that loads): the answer is a rough stand-in from a font without
+    /// glyphs (half an em per character, one em per line).
+    case noFontsAvailable
     /// The text had invalid UTF-8/UTF-16 (e.g. a lone surrogate), repaired with U+FFFD.
     case invalidTextRepaired
     /// The height limit is smaller than the first line: no line fits.
@@ -31,9 +37,9 @@ public enum MeasureWarning: Hashable, Sendable, CustomStringConvertible {
     public var isFallback: Bool {
         switch self {
         case .unmeasurableWidth, .invalidFontSize, .invalidScale, .invalidSpacing,
-            .unknownFontFamily, .cascadeFellBackToDefault, .invalidValue, .textTooLong:
+            .cascadeFellBackToDefault, .noFontsAvailable, .invalidValue, .textTooLong:
             true
-        case .invalidTextRepaired, .heightLimitBelowFirstLine, .missingGlyphs:
+        case .unknownFontFamily, .invalidTextRepaired, .heightLimitBelowFirstLine, .missingGlyphs:
             false
         }
     }
@@ -48,6 +54,8 @@ public enum MeasureWarning: Hashable, Sendable, CustomStringConvertible {
         case .unknownFontFamily(let f): "font family '\(f)' is not installed; skipped"
         case .cascadeFellBackToDefault(let f):
             "no family of the cascade is installed; used '\(f)'"
+        case .noFontsAvailable:
+            "fontconfig found no usable font (empty or unloadable configuration); the size is a stand-in"
         case .invalidTextRepaired: "invalid text was repaired with U+FFFD"
         case .heightLimitBelowFirstLine(let h): "height limit \(h) is below the first line; no line fits"
         case .missingGlyphs(let n): "\(n) cluster(s) have no glyph in any installed font"

@@ -167,8 +167,10 @@ extension TextPreparer {
     @inline(__always)
     private func chooseFont(previousFont: UInt8, into b: inout PreparedTextBuilder) -> UInt8 {
         let loneEmojiGlyph = b.conventions.loneEmojiTakesFamilyGlyph
+        let regularFallback = b.conventions.fallbackFacesAreRegular
         let choice = scratch.scalars.withUnsafeBufferPointer {
-            b.cascade.chooseIndexed(forCluster: $0, familyGlyphsForLoneEmoji: loneEmojiGlyph)
+            b.cascade.chooseIndexed(
+                forCluster: $0, familyGlyphsForLoneEmoji: loneEmojiGlyph, regularFallbackFaces: regularFallback)
         }
         switch choice {
         case .inherit: return previousFont

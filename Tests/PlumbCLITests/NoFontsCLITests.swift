@@ -1,0 +1,43 @@
+import Foundation
+import XCTest
+
+/// Issue 12 item 6 through fontconfig's own environment: `FONTCONFIG_FILE` names an empty
+/// configuration (no font directory, so no font at all). The engine must not trap on set-up:
+/// every line is answered, flagged as a fallback, with a warning that says why.
+final class NoFontsCLITests: XCTestCase {
+    func testAnEmptyFontconfigConfigurationGivesFlaggedAnswersNotATrap() throws {
+        let conf = FileManager.default.temporaryDirectory
+            .appendingPathComponent("plumb-empty-fonts-\(getpid()).conf")
+        try Data("<fontconfig></fontconfig>\n".utf8).write(to: conf)
+        defer { try? FileManager.default.removeItem(at: conf) }
+
+        let p = Process()
+        p.executableURL = CLITests.binary
+        p.arguments = ["measure"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["FONTCONFIG_FILE"] = conf.path
+        p.environment = environment
+        let out = Pipe(), err = Pipe(), inp = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = inp
+        try p.run()
+        inp.fileHandleForWriting.write(Data((
+            #"{"id":1,"text":"Hello, world","width":200,"size":15}"# + "\n"
+            + #"{"id":2,"text":"中文 🎉","width":100,"families":["Noto Sans CJK SC"],"weight":700}"# + "\n").utf8))
+        try inp.fileHandleForWriting.close()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        _ = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+
+        XCTAssertEqual(p.terminationReason, .exit)
+        let lines = String(decoding: o, as: UTF8.self).split(separator: "\n")
+        XCTAssertEqual(lines.count, 2)
+        for line in lines {
+            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            XCTAssertEqual(json["fallback"] as? Bool, true, String(line))
+            let warnings = (json["warnings"] as? [String]) ?? []
+            XCTAssertTrue(warnings.contains { $0.contains("no usable font") }, String(line))
+        }
+    }
+}
