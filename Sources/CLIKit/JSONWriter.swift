@@ -164,6 +164,19 @@ public struct JSONWriter: Sendable {
         if !inExponent { stripPointZero(&out, from: mantissaStart) }
     }
 
+    /// `value` rounded to a multiple of 10⁻⁶ (half away from zero), so that its shortest
+    /// round-trip text has at most 6 decimals: `119.80499999999999` → `119.805`,
+    /// `1.0 / 3` → `0.333333`. Magnitudes of 10⁹ and more (where a millionth is near the
+    /// precision of a Double) and non-finite values are returned unchanged; -0 becomes 0.
+    ///
+    /// The rounded value is the Double nearest to k × 10⁻⁶ (k an exact integer), whose
+    /// shortest text is at most 15 significant digits, so the printed text is k × 10⁻⁶ with
+    /// trailing zeros trimmed.
+    public static func roundedToMillionths(_ value: Double) -> Double {
+        guard value.isFinite, value.magnitude < 1e9 else { return value }
+        return (value * 1e6).rounded(.toNearestOrAwayFromZero) / 1e6 + 0.0
+    }
+
     private static func stripPointZero(_ out: inout [UInt8], from start: Int) {
         let c = out.count
         if c - start >= 2, out[c - 1] == 0x30, out[c - 2] == 0x2E { out.removeLast(2) }

@@ -29,7 +29,9 @@ extension TextMeasurer {
         if !resultMissed, let hit = resultCache.value(for: keys.result) {
             return Self.measurement(hit, scale: cleanScale)
         }
-        let range = resultCache.value(for: keys.range)
+        // Not counted: the range entry is an internal probe, and the cell's lookup was the one
+        // above (or the batch's), so a cell is one hit or one miss in the statistics.
+        let range = resultCache.value(for: keys.range, counted: false)
         if let range, range.isReusableAcrossWidths, range.widestLine <= w, w <= range.layoutWidth {
             resultCache.insert(range, for: keys.result)
             return Self.measurement(range, scale: cleanScale)

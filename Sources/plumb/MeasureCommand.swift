@@ -11,13 +11,16 @@ struct MeasureCommand {
         options: StyleFields.options + [
             OptionSpec(name: "line-starts", kind: .flag, help: "Add \"lineStarts\": Unicode-scalar offsets where each line begins."),
             OptionSpec(name: "lines", kind: .flag, help: "Add \"lineBoxes\": start, end, rect, baseline and used width of each line."),
-            OptionSpec(name: "workers", valueName: "n", kind: .int, help: "Threads to measure with. (default: every core)"),
-            OptionSpec(name: "cache-budget", valueName: "bytes", kind: .int, help: "Memory for cached results, in bytes. (default: 33554432)"),
-            OptionSpec(name: "batch-size", valueName: "n", kind: .int, help: "Lines measured together; output follows each batch. (default: 1024)"),
+            OptionSpec(name: "exact-numbers", kind: .flag,
+                       help: "Print every number in its shortest round-trip form instead of rounded to 6 decimals."),
+            OptionSpec(name: "workers", valueName: "n", kind: .int, help: "Threads to measure with, ≥ 1. (default: every core)"),
+            OptionSpec(name: "cache-budget", valueName: "bytes", kind: .int, help: "Memory for cached results, in bytes, ≥ 0. (default: 33554432)"),
+            OptionSpec(name: "batch-size", valueName: "n", kind: .int,
+                       help: "Lines measured together, ≥ 1; output follows each batch, and a batch also ends when input pauses. (default: 1024)"),
             OptionSpec(name: "progress", kind: .flag, help: "Print progress lines (done/total, rate, ETA) on standard error."),
             OptionSpec(name: "stats", kind: .flag, help: "Print a cache and timing summary on standard error at the end."),
         ],
-        positionals: [PositionalSpec(name: "file", help: "JSON Lines input ('-' or none: standard input).", isOptional: true)])
+        positionals: [PositionalSpec(name: "file", help: "JSON Lines input ('-' or none: standard input). Blank lines are skipped; a byte-order mark at the start is ignored.", isOptional: true)])
 
     /// One input line after parsing.
     struct Input {
@@ -34,7 +37,9 @@ struct MeasureCommand {
     let engine: TextMeasurer
     let wantsStarts: Bool
     let wantsBoxes: Bool
+    let exactNumbers: Bool
     let workers: Int?
+    let batchSize: Int
     var parser = JSONParser()
     var errors = 0
     var done = 0
@@ -46,11 +51,19 @@ struct MeasureCommand {
         self.args = args
         defaults = try StyleFields.defaults(from: args)
         var config = TextMeasurer.Configuration()
-        if let budget = args.int("cache-budget") { config.resultCacheBytes = max(0, budget) }
+        if let budget = args.int("cache-budget") {
+            guard budget >= 0 else { throw args.invalidValue(of: "cache-budget", "\(budget) is out of range (must be ≥ 0)") }
+            config.resultCacheBytes = budget
+        }
+        for name in ["workers", "batch-size"] {
+            if let n = args.int(name), n < 1 { throw args.invalidValue(of: name, "\(n) is out of range (must be ≥ 1)") }
+        }
         engine = TextMeasurer(configuration: config)
         wantsStarts = args.flag("line-starts")
         wantsBoxes = args.flag("lines")
-        workers = args.int("workers").map { max(1, $0) }
+        exactNumbers = args.flag("exact-numbers")
+        workers = args.int("workers")
+        batchSize = args.int("batch-size") ?? 1024
     }
 
     /// Runs the command; returns the exit status (1 if any line failed).
@@ -58,11 +71,18 @@ struct MeasureCommand {
         let path = args.positional("file")
         let reader = try LineReader.openInput(path)
         if args.flag("progress"), let path, path != "-" { total = Self.countLines(path) }
-        let batchSize = max(1, args.int("batch-size") ?? 1024)
         var batch: [Input] = []
         batch.reserveCapacity(batchSize)
-        try reader.forEachLine { number, bytes in
-            batch.append(parse(number, bytes))
+        // A batch ends when it is full, and when input pauses: output never waits for lines
+        // that have not arrived (a slow producer, a terminal).
+        try reader.forEachLine(onPause: {
+            if !batch.isEmpty {
+                flush(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }) { number, bytes in
+            guard let input = parse(number, bytes) else { return }
+            batch.append(input)
             if batch.count >= batchSize {
                 flush(batch)
                 batch.removeAll(keepingCapacity: true)
@@ -75,14 +95,17 @@ struct MeasureCommand {
         return errors > 0 ? 1 : 0
     }
 
-    /// Parses one line into a cell request or an error for that line.
-    mutating func parse(_ number: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Input {
+    /// Parses one line into a cell request or an error for that line; nil for a blank line
+    /// (empty or only spaces, tabs and carriage returns), which is skipped. Line numbers are
+    /// the reader's, so skipped lines still count in the `"line"` of later errors.
+    mutating func parse(_ number: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Input? {
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
         var input = Input(line: number, id: .null, text: "", request: defaults, warnings: [], error: nil)
         let value: JSONValue
         do {
             value = try parser.parse(bytes)
         } catch {
-            input.error = bytes.isEmpty ? "empty line" : "invalid JSON: \(error.message)"
+            input.error = "invalid JSON: \(error.message)"
             return input
         }
         guard let object = value.objectValue else {
@@ -94,7 +117,19 @@ struct MeasureCommand {
         if parser.replacedSurrogateCount > 0 {
             input.warnings.append(MeasureWarning.invalidTextRepaired.description)
         }
-        for (key, field) in object.pairs {
+        let pairs = object.pairs
+        let repeated = Self.repeatedKeys(pairs)
+        for (i, (key, field)) in pairs.enumerated() {
+            // A repeated key: the last value is used (the earlier ones are not read), with a
+            // warning once per key.
+            if !repeated.isEmpty, repeated.contains(key) {
+                if pairs[(i + 1)...].contains(where: { $0.key == key }) {
+                    if !pairs[..<i].contains(where: { $0.key == key }) {
+                        input.warnings.append("duplicate field '\(key)': the last value is used")
+                    }
+                    continue
+                }
+            }
             switch key {
             case "id": continue
             case "text":
@@ -123,6 +158,27 @@ struct MeasureCommand {
         if object["text"] == nil { input.error = "missing field 'text'" }
         return input
     }
+
+    /// The keys that occur more than once in an object (usually none).
+    ///
+    /// - Complexity: O(n²) for the few keys of a cell, O(n) through a set beyond 32 keys.
+    static func repeatedKeys(_ pairs: [JSONObject.Pair]) -> Set<String> {
+        var out: Set<String> = []
+        if pairs.count <= 32 {
+            for i in pairs.indices where pairs[(i + 1)...].contains(where: { $0.key == pairs[i].key }) {
+                out.insert(pairs[i].key)
+            }
+            return out
+        }
+        var seen: Set<String> = []
+        for p in pairs where !seen.insert(p.key).inserted { out.insert(p.key) }
+        return out
+    }
+
+    /// A number as printed: rounded to 6 decimals (``JSONWriter/roundedToMillionths(_:)``)
+    /// unless `--exact-numbers` asks for the shortest round-trip form.
+    @inline(__always)
+    func printed(_ v: Double) -> Double { exactNumbers ? v : JSONWriter.roundedToMillionths(v) }
 
     /// Measures a batch on all workers and writes its lines in input order.
     mutating func flush(_ batch: [Input]) {
@@ -163,7 +219,8 @@ struct MeasureCommand {
             all.append(contentsOf: out.bytes)
             all.append(0x0A)
         }
-        Output.standardOutput(all)
+        // Whole batches only: an interrupt waits for this write to finish (see Interruption).
+        Interruption.whileWritingOutput { Output.standardOutput(all) }
         done += batch.count
         if args.flag("progress") {
             let now = DispatchTime.now().uptimeNanoseconds
@@ -172,8 +229,8 @@ struct MeasureCommand {
     }
 
     func write(_ m: TextMeasurement, layout: TextLayout?, input: Input, to out: inout JSONWriter) {
-        out.field("height", m.height)
-        out.field("width", m.width)
+        out.field("height", printed(m.height))
+        out.field("width", printed(m.width))
         out.field("lines", m.lineCount)
         out.field("truncated", m.isTruncated)
         if m.isFallback { out.field("fallback", true) }
@@ -193,10 +250,10 @@ struct MeasureCommand {
                     out.field("end", line.scalarRange.upperBound)
                     out.key("rect")
                     out.beginArray()
-                    for v in [line.rect.x, line.rect.y, line.rect.width, line.rect.height] { out.write(v) }
+                    for v in [line.rect.x, line.rect.y, line.rect.width, line.rect.height] { out.write(printed(v)) }
                     out.endArray()
-                    out.field("baseline", line.baseline)
-                    out.field("usedWidth", line.usedWidth)
+                    out.field("baseline", printed(line.baseline))
+                    out.field("usedWidth", printed(line.usedWidth))
                     if line.direction == .rightToLeft { out.field("rtl", true) }
                     out.endObject()
                 }
@@ -228,13 +285,21 @@ struct MeasureCommand {
         lastProgress = now
     }
 
+    /// The `--stats` summary. Hits and misses count cells: a miss is a cell that was measured
+    /// (a duplicate of a cell measured in the same batch counts as a hit), a hit one answered
+    /// from the cache. Bytes: what the entries use, and for the result table what it has
+    /// allocated (it reserves slots ahead of its entries).
     func printStats() {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let s = engine.cacheStatistics
+        let table = engine.resultTableBytes
+        func counts(_ c: CacheStatistics, misses: String = "misses") -> String {
+            "hits \(c.hits), \(misses) \(c.misses), insertions \(c.insertions), evictions \(c.evictions), entries \(c.entries)"
+        }
         var text = "stats: \(done) lines, \(errors) errors, \(String(format2: seconds)) s, \(Int(Double(done) / max(seconds, 1e-9))) lines/s\n"
-        text += "stats: results: \(s.results)\n"
-        text += "stats: prepared texts: \(s.prepared)\n"
-        text += "stats: shaped segments: \(s.segments)\n"
+        text += "stats: results: \(counts(s.results, misses: "misses (measured)")); bytes in use \(table.inUse), allocated \(table.allocated), budget \(s.results.budget)\n"
+        text += "stats: prepared texts: \(counts(s.prepared)); bytes in use \(s.prepared.bytes), budget \(s.prepared.budget)\n"
+        text += "stats: shaped segments: \(counts(s.segments)); bytes in use \(s.segments.bytes), budget \(s.segments.budget)\n"
         Output.standardError(text)
     }
 

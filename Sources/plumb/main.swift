@@ -9,6 +9,7 @@ let root = CommandSpec(
     subcommands: [MeasureCommand.spec, LayoutCommand.spec, FontsCommand.spec, RenderCommand.spec],
     version: "0.1.0 (engine \(TextMeasurer.engineVersion))")
 
+Interruption.install()
 let status: Int32
 do {
     switch try CommandLineParser.parse(Array(CommandLine.arguments.dropFirst()), spec: root) {

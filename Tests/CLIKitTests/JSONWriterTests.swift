@@ -127,4 +127,25 @@ final class JSONWriterTests: XCTestCase {
         w.write(Double.nan)
         XCTAssertEqual(w.bytes, Array("null".utf8))
     }
+
+    /// Numbers printed without float noise: at most 6 decimals, within half a millionth.
+    func testRoundedToMillionthsPrintsAtMostSixDecimals() {
+        func text(_ v: Double) -> String { JSONWriter.encodeToString(.number(JSONWriter.roundedToMillionths(v))) }
+        XCTAssertEqual(text(119.80499999999999), "119.805")
+        XCTAssertEqual(text(1.0 / 3), "0.333333")
+        XCTAssertEqual(text(28.43), "28.43")
+        XCTAssertEqual(text(-0.0000001), "0")
+        XCTAssertEqual(text(2.5e-7), "0")
+        XCTAssertEqual(text(5e-7), "0.000001")
+        XCTAssertEqual(text(1e12 + 0.1), "1000000000000.1")  // beyond 1e9: unchanged
+        let failure = checkProperty("roundedToMillionths", Gen<Double>.edgyDouble(in: -1e9...1e9), iterations: 2000) { v in
+            guard v.isFinite, abs(v) < 1e9 else { return }
+            let t = text(v)
+            let decimals = t.split(separator: ".").dropFirst().first?.count ?? 0
+            try propertyAssert(!t.contains("e") || abs(v) < 5e-7, "exponent in \(t) for \(v)")
+            try propertyAssert(decimals <= 6, "\(t) for \(v)")
+            try propertyAssert(abs((Double(t) ?? .nan) - v) <= 5e-7 * (1 + abs(v) * 1e-9), "\(t) for \(v)")
+        }
+        XCTAssertNil(failure, failure.map { "\($0)" } ?? "")
+    }
 }
