@@ -25,7 +25,7 @@ final class CLITests: XCTestCase {
     func run(_ arguments: [String], input: Data? = nil, executable: URL? = nil) throws -> Run {
         let p = Process()
         p.executableURL = executable ?? Self.binary
-        p.arguments = executable == nil ? arguments : Array(arguments.dropFirst())
+        p.arguments = arguments
         let out = Pipe(), err = Pipe(), inp = Pipe()
         p.standardOutput = out
         p.standardError = err
@@ -389,7 +389,7 @@ extension CLITests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-pipe-\(getpid()).jsonl")
         try String(repeating: #"{"text":"Hello, world"}"# + "\n", count: 5000).write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let r = try run(["/bin/bash", "-c", #""$0" measure "$1" | head -1; echo "status ${PIPESTATUS[0]}" >&2"#,
+        let r = try run(["-c", #""$0" measure "$1" | head -1; echo "status ${PIPESTATUS[0]}" >&2"#,
                          Self.binary.path, file.path], executable: URL(fileURLWithPath: "/bin/bash"))
         XCTAssertEqual(r.lines.count, 1)
         XCTAssertEqual(try r.json(0)["lines"] as? Int, 1)
@@ -408,5 +408,38 @@ extension CLITests {
         let allocated = Int(results.split(separator: "allocated ")[1].prefix { $0.isNumber }) ?? 0
         XCTAssertGreaterThan(allocated, 96)
         XCTAssertTrue(results.hasSuffix(", budget 33554432"), results)
+    }
+}
+
+extension CLITests {
+    /// Issue 15: `--reveal-line` without `--cover-lines` and colours an SVG viewer cannot read
+    /// are usage errors in `plumb render` (a colour goes into an SVG attribute as it is).
+    func testRenderRejectsRevealWithoutCoverAndBadColors() throws {
+        for args in [["--reveal-line", "0"], ["--reveal-at-y", "3"], ["--gradient", "#ff0000,notacolor"],
+                     ["--gradient", #"red,"/><script>"#], ["--gradient", "#ff00,#00f"], ["--gradient", "red,blue,nan"]] {
+            let r = try run(["render", "Hello", "-o", "/dev/null"] + args)
+            XCTAssertEqual(r.status, 64, "\(args): \(r.stderr)")
+            XCTAssertFalse(r.stderr.isEmpty)
+        }
+        for args in [["--cover-lines", "--reveal-line", "0"], ["--gradient", "#f00,#0000ff,45"], ["--gradient", "Red,navy"],
+                     ["--gradient", "rgb(255 0 0),hsl(240deg 100% 50%)"], ["--gradient", "#ff000080,transparent"]] {
+            let r = try run(["render", "Hello", "-o", "/dev/null"] + args)
+            XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)")
+        }
+    }
+}
+
+extension CLITests {
+    /// Issue 15: `PlumbBenchmarks --help` prints help and exits instead of starting the run;
+    /// a mistyped argument is a usage error.
+    func testBenchmarksHelpDoesNotRun() throws {
+        let benchmarks = Self.binary.deletingLastPathComponent().appendingPathComponent("PlumbBenchmarks")
+        let help = try run(["--help"], executable: benchmarks)
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.hasPrefix("OVERVIEW: "), help.stdout)
+        XCTAssertFalse(help.stdout.contains("cells: "), "the run started")
+        let bad = try run(["--rnus", "3"], executable: benchmarks)
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.stderr.contains("unknown argument '--rnus'"), bad.stderr)
     }
 }
