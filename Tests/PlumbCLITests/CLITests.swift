@@ -416,7 +416,7 @@ extension CLITests {
     /// are usage errors in `plumb render` (a colour goes into an SVG attribute as it is).
     func testRenderRejectsRevealWithoutCoverAndBadColors() throws {
         for args in [["--reveal-line", "0"], ["--reveal-at-y", "3"], ["--gradient", "#ff0000,notacolor"],
-                     ["--gradient", #"red,"/><script>"#], ["--gradient", "#ff00,#00f"], ["--gradient", "red,blue,nan"]] {
+                     ["--gradient", #"red,"/><script>"#], ["--gradient", "#ff0,#00ff0"], ["--gradient", "red,blue,nan"]] {
             let r = try run(["render", "Hello", "-o", "/dev/null"] + args)
             XCTAssertEqual(r.status, 64, "\(args): \(r.stderr)")
             XCTAssertFalse(r.stderr.isEmpty)
