@@ -3,24 +3,28 @@ import Dispatch
 import Glibc
 import Plumb
 
-/// `plumb measure`: JSON Lines in, one JSON line out per input line, in order, streaming.
+/// `plumb measure`: JSON Lines in, one JSON line out per non-blank input line, in order,
+/// streaming.
 struct MeasureCommand {
     static let spec = CommandSpec(
         name: "measure",
-        overview: "Measure JSON Lines of cells and print one result per line.",
+        overview: "Measure JSON Lines of cells and print one result per line (blank lines are skipped).",
         options: StyleFields.options + [
             OptionSpec(name: "line-starts", kind: .flag, help: "Add \"lineStarts\": Unicode-scalar offsets where each line begins."),
             OptionSpec(name: "lines", kind: .flag, help: "Add \"lineBoxes\": start, end, rect, baseline and used width of each line."),
             OptionSpec(name: "exact-numbers", kind: .flag,
                        help: "Print every number in its shortest round-trip form instead of rounded to 6 decimals."),
             OptionSpec(name: "workers", valueName: "n", kind: .int, help: "Threads to measure with, ≥ 1. (default: every core)"),
-            OptionSpec(name: "cache-budget", valueName: "bytes", kind: .int, help: "Memory for cached results, in bytes, ≥ 0. (default: 33554432)"),
+            OptionSpec(name: "cache-budget", valueName: "bytes", kind: .int, help: "Memory for cached results, in bytes, ≥ 0. (default: \(TextMeasurer.Configuration().resultCacheBytes))"),
             OptionSpec(name: "batch-size", valueName: "n", kind: .int,
-                       help: "Lines measured together, ≥ 1; output follows each batch, and a batch also ends when input pauses. (default: 1024)"),
+                       help: "Lines measured together, ≥ 1; output follows each batch, and a batch also ends when input pauses. (default: \(Self.defaultBatchSize))"),
             OptionSpec(name: "progress", kind: .flag, help: "Print progress lines (done/total, rate, ETA) on standard error."),
             OptionSpec(name: "stats", kind: .flag, help: "Print a cache and timing summary on standard error at the end."),
         ],
         positionals: [PositionalSpec(name: "file", help: "JSON Lines input ('-' or none: standard input). Blank lines are skipped; a byte-order mark at the start is ignored.", isOptional: true)])
+
+    /// Lines per batch unless `--batch-size` says otherwise.
+    static let defaultBatchSize = 1024
 
     /// One input line after parsing.
     struct Input {
@@ -63,7 +67,7 @@ struct MeasureCommand {
         wantsBoxes = args.flag("lines")
         exactNumbers = args.flag("exact-numbers")
         workers = args.int("workers")
-        batchSize = args.int("batch-size") ?? 1024
+        batchSize = args.int("batch-size") ?? Self.defaultBatchSize
     }
 
     /// Runs the command; returns the exit status (1 if any line failed).

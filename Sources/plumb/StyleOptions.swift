@@ -91,15 +91,15 @@ struct CellRequest: Sendable {
 enum StyleFields {
     static let all: [StyleField] = [
         StyleField(json: "families", option: "families", valueName: "families", kind: .stringList,
-                   help: "Comma-separated font cascade. (default: Noto Sans,Noto Sans CJK SC)") { r, v in r.style.font.families = v.strings; return nil },
-        StyleField(json: "size", option: "size", valueName: "points", kind: .double, help: "Font size in points, > 0 and at most 10000. (default: 17)",
+                   help: "Comma-separated font cascade. (default: \(FontDescriptor.defaultFamilies.joined(separator: ",")))") { r, v in r.style.font.families = v.strings; return nil },
+        StyleField(json: "size", option: "size", valueName: "points", kind: .double, help: "Font size in points, > 0 and at most 10000. (default: \(LayoutCommand.num(FontDescriptor.defaultSize)))",
                    domain: .positive(maximum: 10_000)) { r, v in r.style.font.size = v.double; return nil },
-        StyleField(json: "weight", option: "weight", valueName: "weight", kind: .int, help: "CSS font weight, 1–1000. (default: 400)",
+        StyleField(json: "weight", option: "weight", valueName: "weight", kind: .int, help: "CSS font weight, 1–1000. (default: \(FontDescriptor().weight))",
                    domain: .closed(1...1000)) { r, v in r.style.font.weight = v.int; return nil },
         StyleField(json: "italic", option: "italic", valueName: "", kind: .bool, help: "Use an italic face.") { r, v in r.style.font.italic = v.bool; return nil },
-        StyleField(json: "width", option: "width", valueName: "points", kind: .double, help: "Layout width in points, > 0. (default: 375)",
+        StyleField(json: "width", option: "width", valueName: "points", kind: .double, help: "Layout width in points, > 0. (default: \(LayoutCommand.num(CellRequest().width)))",
                    domain: .positive(maximum: .infinity)) { r, v in r.width = v.double; return nil },
-        StyleField(json: "scale", option: "scale", valueName: "scale", kind: .double, help: "Device pixels per point for rounding, 0.01–100. (default: 2)",
+        StyleField(json: "scale", option: "scale", valueName: "scale", kind: .double, help: "Device pixels per point for rounding, 0.01–100. (default: \(LayoutCommand.num(CellRequest().scale)))",
                    domain: .closed(0.01...100)) { r, v in r.scale = v.double; return nil },
         StyleField(json: "lineSpacing", option: "line-spacing", valueName: "points", kind: .double, help: "Space between lines (n lines, n − 1 gaps).",
                    domain: .nonNegative) { r, v in r.style.lineSpacing = v.double; return nil },
@@ -130,7 +130,7 @@ enum StyleFields {
                 help: "Where lines sit in the box (line rects only, never heights): natural, left, right or center. (default: natural)", \.alignment),
         .choice(json: "compatibility", option: "compatibility", valueName: "profile",
                 help: "Follow whose conventions where engines differ: standard, pango or chromium. (default: standard)", \.compatibility),
-        StyleField(json: "tabInterval", option: "tab-interval", valueName: "points", kind: .double, help: "Tab stops every this many points, > 0. (default: 28)",
+        StyleField(json: "tabInterval", option: "tab-interval", valueName: "points", kind: .double, help: "Tab stops every this many points, > 0. (default: \(LayoutCommand.num(TextStyle().tabInterval)))",
                    domain: .positive(maximum: .infinity)) { r, v in r.style.tabInterval = v.double; return nil },
     ]
 

@@ -2,7 +2,7 @@ import CLIKit
 import Glibc
 import Plumb
 
-/// The `plumb` command line: measure, layout, fonts.
+/// The `plumb` command line: measure, layout, fonts, render.
 let root = CommandSpec(
     name: "plumb",
     overview: "Measure text for tables and lists: row heights and the lines behind them.",

@@ -443,3 +443,33 @@ extension CLITests {
         XCTAssertTrue(bad.stderr.contains("unknown argument '--rnus'"), bad.stderr)
     }
 }
+
+extension CLITests {
+    /// The defaults `plumb measure --help` states are the ones used: giving each explicitly
+    /// changes no answer, and the cache budget is the one `--stats` reports.
+    func testHelpDefaultsAreTheDefaultsUsed() throws {
+        let text = try run(["measure", "--help"]).stdout
+        let help = String(text[try XCTUnwrap(text.range(of: "OPTIONS:")).upperBound...])
+            .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        func stated(_ option: String) throws -> String {
+            let after = try XCTUnwrap(help.range(of: "--\(option) <"), option).upperBound
+            let start = try XCTUnwrap(help.range(of: "(default: ", range: after..<help.endIndex), option).upperBound
+            let end = try XCTUnwrap(help.range(of: ")", range: start..<help.endIndex), option).lowerBound
+            return String(help[start..<end])
+        }
+        var explicit: [String] = []
+        for option in ["families", "size", "weight", "width", "scale", "tab-interval", "line-break-mode", "alignment",
+                       "compatibility", "batch-size"] {
+            explicit += ["--\(option)", try stated(option)]
+        }
+        let input = Data(((0..<40).map { #"{"text":"Hello\tworld, 你好 \#($0) \#(String(repeating: "word ", count: $0))"}"# }
+            .joined(separator: "\n") + "\n").utf8)
+        let plain = try run(["measure", "--lines", "--stats"], input: input)
+        let given = try run(["measure", "--lines"] + explicit, input: input)
+        XCTAssertEqual(given.status, 0, given.stderr)
+        XCTAssertEqual(plain.stdout, given.stdout)
+        XCTAssertEqual(plain.lines.count, 40)
+        XCTAssertTrue(plain.stderr.contains("budget \(try stated("cache-budget"))\n"), plain.stderr)
+        XCTAssertEqual(try stated("workers"), "every core")
+    }
+}
