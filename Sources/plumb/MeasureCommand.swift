@@ -179,11 +179,6 @@ struct MeasureCommand {
         return out
     }
 
-    /// A number as printed: rounded to 6 decimals (``JSONWriter/roundedToMillionths(_:)``)
-    /// unless `--exact-numbers` asks for the shortest round-trip form.
-    @inline(__always)
-    func printed(_ v: Double) -> Double { exactNumbers ? v : JSONWriter.roundedToMillionths(v) }
-
     /// Measures a batch on all workers and writes its lines in input order.
     mutating func flush(_ batch: [Input]) {
         let valid = batch.indices.filter { batch[$0].error == nil }
@@ -208,6 +203,8 @@ struct MeasureCommand {
         var all: [UInt8] = []
         all.reserveCapacity(batch.count * 96)
         var out = JSONWriter(reservingCapacity: 256)
+        // Numbers rounded to 6 decimals unless --exact-numbers asks for the shortest round-trip text.
+        out.roundsNumbers = !exactNumbers
         for (i, input) in batch.enumerated() {
             out.reset()
             out.beginObject()
@@ -233,8 +230,8 @@ struct MeasureCommand {
     }
 
     func write(_ m: TextMeasurement, layout: TextLayout?, input: Input, to out: inout JSONWriter) {
-        out.field("height", printed(m.height))
-        out.field("width", printed(m.width))
+        out.field("height", m.height)
+        out.field("width", m.width)
         out.field("lines", m.lineCount)
         out.field("truncated", m.isTruncated)
         if m.isFallback { out.field("fallback", true) }
@@ -254,10 +251,10 @@ struct MeasureCommand {
                     out.field("end", line.scalarRange.upperBound)
                     out.key("rect")
                     out.beginArray()
-                    for v in [line.rect.x, line.rect.y, line.rect.width, line.rect.height] { out.write(printed(v)) }
+                    for v in [line.rect.x, line.rect.y, line.rect.width, line.rect.height] { out.write(v) }
                     out.endArray()
-                    out.field("baseline", printed(line.baseline))
-                    out.field("usedWidth", printed(line.usedWidth))
+                    out.field("baseline", line.baseline)
+                    out.field("usedWidth", line.usedWidth)
                     if line.direction == .rightToLeft { out.field("rtl", true) }
                     out.endObject()
                 }
