@@ -46,10 +46,15 @@ struct MeasureCommand {
     let batchSize: Int
     var parser = JSONParser()
     var errors = 0
+    /// Lines answered so far.
     var done = 0
+    /// Blank lines skipped so far (progress counts them: its total is the file's line count).
+    var skipped = 0
     var total: Int? = nil
     let started = DispatchTime.now().uptimeNanoseconds
     var lastProgress: UInt64 = 0
+    /// Lines read when the last progress line was printed.
+    var lastProgressCount = 0
 
     init(args: ParsedArguments) throws(UsageError) {
         self.args = args
@@ -85,7 +90,10 @@ struct MeasureCommand {
                 batch.removeAll(keepingCapacity: true)
             }
         }) { number, bytes in
-            guard let input = parse(number, bytes) else { return }
+            guard let input = parse(number, bytes) else {
+                skipped += 1
+                return
+            }
             batch.append(input)
             if batch.count >= batchSize {
                 flush(batch)
@@ -93,8 +101,11 @@ struct MeasureCommand {
             }
         }
         if !batch.isEmpty { flush(batch) }
-        // A closing progress line when none was printed yet or the total was unknown.
-        if args.flag("progress") && (lastProgress == 0 || total == nil) { printProgress() }
+        // A closing progress line when none was printed yet, the total was unknown or lines
+        // were read since the last one (blank lines after the last batch).
+        if args.flag("progress") && (lastProgress == 0 || total == nil || lastProgressCount != done + skipped) {
+            printProgress()
+        }
         if args.flag("stats") { printStats() }
         return errors > 0 ? 1 : 0
     }
@@ -225,7 +236,7 @@ struct MeasureCommand {
         done += batch.count
         if args.flag("progress") {
             let now = DispatchTime.now().uptimeNanoseconds
-            if now - lastProgress >= 1_000_000_000 || done == total { printProgress() }
+            if now - lastProgress >= 1_000_000_000 || done + skipped == total { printProgress() }
         }
     }
 
@@ -273,17 +284,19 @@ struct MeasureCommand {
     mutating func printProgress() {
         let now = DispatchTime.now().uptimeNanoseconds
         let seconds = Double(now - started) / 1e9
-        let rate = seconds > 0 ? Double(done) / seconds : 0
-        var line = "progress: \(done)"
+        let read = done + skipped
+        let rate = seconds > 0 ? Double(read) / seconds : 0
+        var line = "progress: \(read)"
         if let total {
-            let pct = total > 0 ? 100 * Double(done) / Double(total) : 100
-            let eta = rate > 0 ? Double(max(0, total - done)) / rate : 0
+            let pct = total > 0 ? 100 * Double(read) / Double(total) : 100
+            let eta = rate > 0 ? Double(max(0, total - read)) / rate : 0
             line += "/\(total) (\(Int(pct))%), \(Int(rate)) lines/s, ETA \(Int(eta.rounded(.up))) s"
         } else {
             line += " lines, \(Int(rate)) lines/s"
         }
         Output.standardError(line + "\n")
         lastProgress = now
+        lastProgressCount = read
     }
 
     /// The `--stats` summary. Hits and misses count cells: a miss is a cell that was measured
@@ -297,7 +310,7 @@ struct MeasureCommand {
         func counts(_ c: CacheStatistics, misses: String = "misses") -> String {
             "hits \(c.hits), \(misses) \(c.misses), insertions \(c.insertions), evictions \(c.evictions), entries \(c.entries)"
         }
-        var text = "stats: \(done) lines, \(errors) errors, \(String(format2: seconds)) s, \(Int(Double(done) / max(seconds, 1e-9))) lines/s\n"
+        var text = "stats: \(done) lines, \(errors) errors, \(skipped) blank lines skipped, \(String(format2: seconds)) s, \(Int(Double(done) / max(seconds, 1e-9))) lines/s\n"
         text += "stats: results: \(counts(s.results, misses: "misses (measured)")); bytes in use \(table.inUse), allocated \(table.allocated), budget \(s.results.budget)\n"
         text += "stats: prepared texts: \(counts(s.prepared)); bytes in use \(s.prepared.bytes), budget \(s.prepared.budget)\n"
         text += "stats: shaped segments: \(counts(s.segments)); bytes in use \(s.segments.bytes), budget \(s.segments.budget)\n"

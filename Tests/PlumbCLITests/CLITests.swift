@@ -227,14 +227,16 @@ final class CLITests: XCTestCase {
 
     func testProgressAndStatsGoToStandardError() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-cli-\(getpid()).jsonl")
-        let body = (0..<50).map { #"{"id":\#($0),"text":"row \#($0) with words"}"# }.joined(separator: "\n") + "\n"
+        // Blank lines (one inside, one at the end) count in the progress total, not as lines.
+        let body = (0..<50).map { #"{"id":\#($0),"text":"row \#($0) with words"}"# + ($0 == 20 ? "\n" : "") }
+            .joined(separator: "\n") + "\n\n"
         try body.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let r = try run(["measure", file.path, "--progress", "--stats", "--batch-size", "10"])
         XCTAssertEqual(r.status, 0)
         XCTAssertEqual(r.lines.count, 50)
-        XCTAssertTrue(r.stderr.contains("progress: 50/50 (100%)"), r.stderr)
-        XCTAssertTrue(r.stderr.contains("stats: 50 lines, 0 errors"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("progress: 52/52 (100%)"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("stats: 50 lines, 0 errors, 2 blank lines skipped"), r.stderr)
         XCTAssertTrue(r.stderr.contains("stats: results: hits"), r.stderr)
     }
 
