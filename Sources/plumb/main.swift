@@ -30,7 +30,7 @@ do {
                 status = 1
             }
         case "layout": status = try LayoutCommand.run(args)
-        case "fonts": status = FontsCommand.run(args)
+        case "fonts": status = try FontsCommand.run(args)
         case "render": status = try RenderCommand.run(args)
         default:
             print(CommandLineParser.helpText(for: root, path: ["plumb"]))

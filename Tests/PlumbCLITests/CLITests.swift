@@ -145,6 +145,7 @@ final class CLITests: XCTestCase {
             XCTAssertEqual(r.status, 64)
             XCTAssertTrue(r.stderr.contains("unknown option '--widht' (did you mean '--width'?)"), r.stderr)
         }
+        XCTAssertEqual(try run(["fonts", "Noto Sans", "--weight", "0"]).status, 64)
         XCTAssertEqual(try run(["meassure"]).status, 64)
         XCTAssertTrue(try run(["meassure"]).stderr.contains("did you mean 'measure'?"))
     }
