@@ -133,17 +133,16 @@ struct MeasureCommand {
             input.warnings.append(MeasureWarning.invalidTextRepaired.description)
         }
         let pairs = object.pairs
-        let repeated = Self.repeatedKeys(pairs)
+        let lastOfRepeated = Self.lastIndexOfRepeatedKeys(pairs)
+        var warned: Set<String> = []
         for (i, (key, field)) in pairs.enumerated() {
             // A repeated key: the last value is used (the earlier ones are not read), with a
             // warning once per key.
-            if !repeated.isEmpty, repeated.contains(key) {
-                if pairs[(i + 1)...].contains(where: { $0.key == key }) {
-                    if !pairs[..<i].contains(where: { $0.key == key }) {
-                        input.warnings.append("duplicate field '\(key)': the last value is used")
-                    }
-                    continue
+            if !lastOfRepeated.isEmpty, let last = lastOfRepeated[key], i != last {
+                if warned.insert(key).inserted {
+                    input.warnings.append("duplicate field '\(key)': the last value is used")
                 }
+                continue
             }
             switch key {
             case "id": continue
@@ -174,19 +173,25 @@ struct MeasureCommand {
         return input
     }
 
-    /// The keys that occur more than once in an object (usually none).
+    /// The index of the last pair of each key that occurs more than once (usually none).
     ///
-    /// - Complexity: O(n²) for the few keys of a cell, O(n) through a set beyond 32 keys.
-    static func repeatedKeys(_ pairs: [JSONObject.Pair]) -> Set<String> {
-        var out: Set<String> = []
+    /// - Complexity: O(n²) comparisons for the few keys of a cell (no allocation when no key
+    ///   repeats), O(n) through a dictionary beyond 32 keys.
+    static func lastIndexOfRepeatedKeys(_ pairs: [JSONObject.Pair]) -> [String: Int] {
+        var out: [String: Int] = [:]
         if pairs.count <= 32 {
-            for i in pairs.indices where pairs[(i + 1)...].contains(where: { $0.key == pairs[i].key }) {
-                out.insert(pairs[i].key)
+            for i in pairs.indices where pairs[..<i].contains(where: { $0.key == pairs[i].key }) {
+                out[pairs[i].key] = i
             }
             return out
         }
-        var seen: Set<String> = []
-        for p in pairs where !seen.insert(p.key).inserted { out.insert(p.key) }
+        var last: [String: Int] = [:]
+        var count: [String: Int] = [:]
+        for (i, p) in pairs.enumerated() {
+            last[p.key] = i
+            count[p.key, default: 0] += 1
+        }
+        for (key, n) in count where n > 1 { out[key] = last[key] }
         return out
     }
 

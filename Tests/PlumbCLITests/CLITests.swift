@@ -87,9 +87,20 @@ final class CLITests: XCTestCase {
             #"{"id":3,"text":"x","lineSpacing":1e-400}"#,
             #"{"id":4,"text":"x","lineSpacing":1e400}"#,
             #"{"id":5,"text":"x","lineSpacing":0e-400,"size":15}"#,
+            // Beyond 32 keys (a dictionary finds the repeats): still one warning per key.
+            #"{"id":6,"text":"x","# + (0..<40).map { #""size":\#(10 + $0),"a\#($0 % 3)":1"# }.joined(separator: ",") + "}",
         ] { input.append(Data((line + "\n").utf8)) }
         let r = try run(["measure"], input: input)
-        XCTAssertEqual(r.lines.count, 5, r.stdout)
+        XCTAssertEqual(r.lines.count, 6, r.stdout)
+        XCTAssertEqual(try r.json(5)["warnings"] as? [String], ["duplicate field 'size': the last value is used",
+                                                               "duplicate field 'a0': the last value is used",
+                                                               "duplicate field 'a1': the last value is used",
+                                                               "duplicate field 'a2': the last value is used",
+                                                               // in the order of the values used (the last ones)
+                                                               "unknown field 'a1' ignored", "unknown field 'a2' ignored",
+                                                               "unknown field 'a0' ignored"])
+        XCTAssertEqual(try r.json(5)["height"] as? Double,
+                       try run(["measure"], input: Data(#"{"text":"x","size":49}"#.utf8)).json(0)["height"] as? Double)
         XCTAssertEqual(try r.json(0)["id"] as? Int, 1)
         XCTAssertEqual(try r.json(0)["height"] as? Double, 20.5)
         XCTAssertEqual(try r.json(1)["id"] as? Int, 2)
