@@ -39,7 +39,7 @@ struct StyleField: Sendable {
 
         /// Why `value` is refused, or nil if it is accepted.
         func problem(_ value: Double) -> String? {
-            let shown = LayoutCommand.num(value)
+            let shown = JSONWriter.encodeToString(.number(value))  // shortest form: -5, 0.0001
             switch self {
             case .any: return nil
             case .positive(let maximum):
