@@ -1,5 +1,6 @@
 // Plumb's benchmark executable. Build and run in release:
 //   swift build -c release --product PlumbBenchmarks && .build/release/PlumbBenchmarks [--json FILE] [--runs N]
+//   (--help lists the options)
 // Reports ns per cell (median, min, max over runs) for named scenarios over the real
 // multilingual cell set in Benchmarks/Corpus/cells.jsonl, with a naive baseline measured in the
 // same run so speed-ups are ratios, not claims.
@@ -7,6 +8,41 @@ import Foundation
 import Plumb
 
 let arguments = CommandLine.arguments
+let usage = """
+    OVERVIEW: Time Plumb's scenarios over the corpus (ns per cell: median, min, max over runs).
+
+    USAGE: PlumbBenchmarks [--runs <n>] [--corpus <file>] [--only <text>] [--json <file>]
+
+    OPTIONS:
+      --runs <n>              Runs per scenario, ≥ 1. (default: 5)
+      --corpus <file>         JSON Lines of cells with a "text" field.
+                              (default: Benchmarks/Corpus/cells.jsonl)
+      --only <text>           Run only the scenarios whose name contains this text.
+      --json <file>           Also write the results as JSON to this file.
+      -h, --help              Show help information.
+
+    """
+/// The arguments are checked before anything runs: `--help` prints help, a mistake is a
+/// usage error (exit 64) instead of a long run with defaults.
+func checkArguments() {
+    func fail(_ message: String) -> Never {
+        FileHandle.standardError.write("Error: \(message)\n\(usage)".data(using: .utf8)!)
+        exit(64)
+    }
+    var i = 1
+    while i < arguments.count {
+        let a = arguments[i]
+        if a == "-h" || a == "--help" {
+            print(usage, terminator: "")
+            exit(0)
+        }
+        guard ["--runs", "--corpus", "--only", "--json"].contains(a) else { fail("unknown argument '\(a)'") }
+        guard i + 1 < arguments.count else { fail("missing value for '\(a)'") }
+        if a == "--runs", (Int(arguments[i + 1]) ?? 0) < 1 { fail("--runs must be an integer ≥ 1, not '\(arguments[i + 1])'") }
+        i += 2
+    }
+}
+checkArguments()
 func option(_ name: String) -> String? {
     guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
     return arguments[i + 1]

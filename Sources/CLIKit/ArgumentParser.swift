@@ -212,7 +212,9 @@ public enum CommandLineParser {
                     option = rest.count == 1 ? spec.options.first { $0.short == rest.first } : nil
                 }
                 guard let option else {
-                    firstError = firstError ?? fail("unknown option '\(inline == nil ? arg : "--" + name)'")
+                    let hint = arg.hasPrefix("--") ? suggestion(for: String(name), among: spec.options.map(\.name)) : nil
+                    firstError = firstError ?? fail("unknown option '\(inline == nil ? arg : "--" + name)'"
+                        + (hint.map { " (did you mean '--\($0)'?)" } ?? ""))
                     continue
                 }
                 if option.kind == .flag {
@@ -241,7 +243,8 @@ public enum CommandLineParser {
             }
             if !spec.subcommands.isEmpty, spec.positionals.isEmpty, !optionsEnded {
                 guard let sub = spec.subcommands.first(where: { $0.name == arg }) else {
-                    firstError = firstError ?? fail("unknown subcommand '\(arg)'")
+                    let hint = suggestion(for: arg, among: spec.subcommands.map(\.name))
+                    firstError = firstError ?? fail("unknown subcommand '\(arg)'" + (hint.map { " (did you mean '\($0)'?)" } ?? ""))
                     continue
                 }
                 if let firstError { throw firstError }
@@ -281,6 +284,42 @@ public enum CommandLineParser {
         }
         return .run(ParsedArguments(commandPath: path, command: spec, givenOptions: given,
                                     values: values, positionalValues: assigned))
+    }
+
+    /// The name in `names` nearest to a mistyped `name`, if one is near enough to be what was
+    /// meant: at most 2 edits (insertions, deletions, substitutions or swaps of neighbours)
+    /// and fewer than half the typed name's length, so `widht` suggests `width` but `x` does
+    /// not suggest `max-lines`. Ties go to the first name.
+    ///
+    /// - Complexity: O(names × length²); called once, on an error.
+    static func suggestion(for name: String, among names: [String]) -> String? {
+        let typed = Array(name.lowercased())
+        var best: (name: String, distance: Int)?
+        for candidate in names {
+            let d = editDistance(typed, Array(candidate))
+            if d <= 2, 2 * d < typed.count, d < (best?.distance ?? .max) { best = (candidate, d) }
+        }
+        return best?.name
+    }
+
+    /// Optimal string alignment distance (Levenshtein plus swaps of adjacent characters).
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var previous2 = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], previous2[j - 2] + 1)
+                }
+            }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        return previous[b.count]
     }
 
     /// "-x", "--x" but not "-", "--" or a negative number such as "-3" or "-.5".

@@ -6,7 +6,9 @@
 // - A lone surrogate escape (\uD800 without a following \uDC00-\uDFFF, or a lone low
 //   surrogate) decodes to U+FFFD and is counted in `JSONParser.replacedSurrogateCount`.
 // - Numbers must match the JSON grammar (no leading zeros, "1.", ".5", "+1", NaN,
-//   Infinity); numbers whose magnitude overflows Double (e.g. 1e400) are rejected.
+//   Infinity); numbers whose magnitude overflows Double (e.g. 1e400) are rejected, and so
+//   are nonzero numbers that underflow to zero (e.g. 1e-400): both are "number out of
+//   range". Subnormal values (down to 5e-324) are kept; a zero literal (0e-400) is zero.
 // - Nesting deeper than `maxDepth` (default 512) arrays/objects is rejected.
 // All byte offsets are 0-based offsets into the parsed buffer.
 
@@ -484,7 +486,19 @@ struct _JSONByteReader {
         let fast = try scanNumber()
         let literal = String(decoding: UnsafeBufferPointer(start: p + start, count: i - start), as: UTF8.self)
         let value = fast ?? Double(literal) ?? .nan
-        guard value.isFinite else { throw JSONParseError(.numberOutOfRange, at: start) }
+        guard value.isFinite, value != 0 || Self.isZeroLiteral(literal) else {
+            throw JSONParseError(.numberOutOfRange, at: start)
+        }
         return .number(value, literal: literal)
+    }
+
+    /// Whether a number literal's digits before the exponent are all zero (so a value of 0 is
+    /// exact, not an underflow). Only called when the value is 0.
+    static func isZeroLiteral(_ literal: String) -> Bool {
+        for b in literal.utf8 {
+            if b | 0x20 == 0x65 { return true }      // e or E: the exponent follows
+            if b >= 0x31 && b <= 0x39 { return false }
+        }
+        return true
     }
 }

@@ -14,6 +14,9 @@
 public struct JSONWriter: Sendable {
     /// The bytes written so far.
     public var bytes: [UInt8]
+    /// Whether `write(_: Double)` prints numbers rounded to 6 decimals in plain decimal form
+    /// (``appendMillionths(_:to:)``) instead of their shortest round-trip text. Default false.
+    public var roundsNumbers = false
     private var needsComma = false
 
     public init(reservingCapacity capacity: Int = 256) {
@@ -48,8 +51,13 @@ public struct JSONWriter: Sendable {
     }
 
     public mutating func write(_ value: String) { separator(); Self.appendString(value, to: &bytes); needsComma = true }
-    /// Writes the shortest round-trip form; NaN/infinity are written as `null`.
-    public mutating func write(_ value: Double) { separator(); Self.appendNumber(value, to: &bytes); needsComma = true }
+    /// Writes the shortest round-trip form, or the 6-decimal form if `roundsNumbers`;
+    /// NaN/infinity are written as `null`.
+    public mutating func write(_ value: Double) {
+        separator()
+        if roundsNumbers { Self.appendMillionths(value, to: &bytes) } else { Self.appendNumber(value, to: &bytes) }
+        needsComma = true
+    }
     public mutating func write(_ value: Int) { separator(); Self.appendInt(value, to: &bytes); needsComma = true }
     public mutating func write(_ value: Bool) { separator(); Self.appendBool(value, to: &bytes); needsComma = true }
     public mutating func writeNull() { separator(); Self.appendNull(to: &bytes); needsComma = true }
@@ -162,6 +170,45 @@ public struct JSONWriter: Sendable {
             }
         }
         if !inExponent { stripPointZero(&out, from: mantissaStart) }
+    }
+
+    /// `value` rounded to a multiple of 10⁻⁶ (half away from zero), so that its shortest
+    /// round-trip text has at most 6 decimals: `119.80499999999999` → `119.805`,
+    /// `1.0 / 3` → `0.333333`. Magnitudes of 10⁹ and more (where a millionth is near the
+    /// precision of a Double) and non-finite values are returned unchanged; -0 becomes 0.
+    ///
+    /// The rounded value is the Double nearest to k × 10⁻⁶ (k an exact integer), whose
+    /// shortest text is at most 15 significant digits, so the printed text is k × 10⁻⁶ with
+    /// trailing zeros trimmed.
+    public static func roundedToMillionths(_ value: Double) -> Double {
+        guard value.isFinite, value.magnitude < 1e9 else { return value }
+        return (value * 1e6).rounded(.toNearestOrAwayFromZero) / 1e6 + 0.0
+    }
+
+    /// `value` rounded to 6 decimals (``roundedToMillionths(_:)``) in plain decimal form,
+    /// trailing zeros trimmed, never an exponent: `119.80499999999999` → `119.805`,
+    /// `0.0000012` → `0.000001`, `1e-9` → `0`. Magnitudes of 10⁹ and more are written by
+    /// ``appendNumber(_:to:)``; non-finite values as `null`.
+    ///
+    /// For every other value the text is the shortest round-trip text of the rounded value
+    /// (at most 15 significant digits, so no shorter decimal reads back as the same Double),
+    /// except that small values are not written with an exponent.
+    public static func appendMillionths(_ value: Double, to out: inout [UInt8]) {
+        guard value.isFinite, value.magnitude < 1e9 else { appendNumber(value, to: &out); return }
+        let k = Int((value * 1e6).rounded(.toNearestOrAwayFromZero))
+        if k < 0 { out.append(0x2D) }
+        appendInt(Int(k.magnitude / 1_000_000), to: &out)
+        var fraction = Int(k.magnitude % 1_000_000)
+        guard fraction != 0 else { return }
+        var digits = 6
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        out.append(0x2E)
+        let start = out.count
+        for _ in 0..<digits {
+            out.append(UInt8(fraction % 10) + 0x30)
+            fraction /= 10
+        }
+        out[start...].reverse()
     }
 
     private static func stripPointZero(_ out: inout [UInt8], from start: Int) {

@@ -5,7 +5,9 @@
 // - Lines end at "\n"; a "\r" directly before the "\n" is removed ("\r\n" endings).
 //   A last line without a newline is returned; input ending in "\n" has no extra empty line.
 //   A lone "\r" at the very end of input (no "\n") is kept as part of the line.
-// - Empty lines are returned (with empty bytes) so the caller can report them.
+// - Empty lines are returned (with empty bytes); the caller decides what they mean.
+// - A UTF-8 byte-order mark (EF BB BF) at the very start of the input is skipped (editors on
+//   Windows write one); `skipsByteOrderMark = false` keeps it. Nowhere else is it removed.
 // - Line numbers are 1-based.
 
 #if canImport(Glibc)
@@ -43,6 +45,9 @@ public final class LineReader {
     private var atEOF = false
     /// Number of the line most recently returned (0 before the first line).
     public private(set) var lineNumber = 0
+    /// Whether a UTF-8 byte-order mark at the start of the input is dropped from line 1
+    /// (default true). Set it before reading the first line.
+    public var skipsByteOrderMark = true
 
     /// Reads from an already-open descriptor; closes it on deinit only if asked to.
     public init(fileDescriptor: Int32, closeOnDeinit: Bool = false, chunkSize: Int = 1 << 20) {
@@ -89,14 +94,32 @@ public final class LineReader {
     /// Calls `body` for each remaining line with a zero-copy view that is valid only
     /// during the call.
     public func forEachLine(_ body: (_ number: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-        while let range = try nextRange() {
+        try forEachLine(detectingPauses: false, onPause: {}, body)
+    }
+
+    /// Like `forEachLine(_:)`, and calls `onPause` whenever the next read would wait for input
+    /// that has not arrived yet (a slow pipe or a terminal; never for a regular file), so a
+    /// streaming caller can write what it has instead of waiting.
+    ///
+    /// - Complexity: one `poll(2)` with a zero timeout per read of the descriptor.
+    public func forEachLine(
+        onPause: () -> Void, _ body: (_ number: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws {
+        try forEachLine(detectingPauses: true, onPause: onPause, body)
+    }
+
+    private func forEachLine(
+        detectingPauses: Bool, onPause: () -> Void,
+        _ body: (_ number: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws {
+        while let range = try nextRange(detectingPauses: detectingPauses, onPause: onPause) {
             try buffer.withUnsafeBufferPointer { all in
                 try body(lineNumber, UnsafeBufferPointer(rebasing: all[range]))
             }
         }
     }
 
-    private func nextRange() throws(LineReaderError) -> Range<Int>? {
+    private func nextRange(detectingPauses: Bool = false, onPause: () -> Void = {}) throws(LineReaderError) -> Range<Int>? {
         while true {
             if scanFrom < end {
                 let newline: Int? = buffer.withUnsafeBufferPointer { all in
@@ -111,7 +134,7 @@ public final class LineReader {
                     start = newline + 1
                     scanFrom = start
                     lineNumber += 1
-                    return range
+                    return withoutByteOrderMark(range)
                 }
                 scanFrom = end
             }
@@ -120,10 +143,26 @@ public final class LineReader {
                 let range = start..<end
                 start = end
                 lineNumber += 1
-                return range
+                return withoutByteOrderMark(range)
             }
+            if detectingPauses, !inputIsReady() { onPause() }
             try fill()
         }
+    }
+
+    /// Whether a read of the descriptor would return at once (data, end of input or an error).
+    private func inputIsReady() -> Bool {
+        var p = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, 0) != 0
+    }
+
+    /// `range` without a leading UTF-8 byte-order mark if it is line 1 and one is there.
+    @inline(__always)
+    private func withoutByteOrderMark(_ range: Range<Int>) -> Range<Int> {
+        guard lineNumber == 1, skipsByteOrderMark, range.count >= 3, buffer[range.lowerBound] == 0xEF,
+            buffer[range.lowerBound + 1] == 0xBB, buffer[range.lowerBound + 2] == 0xBF
+        else { return range }
+        return (range.lowerBound + 3)..<range.upperBound
     }
 
     /// Moves the partial line to the front, grows the buffer if it is full, reads once.

@@ -210,7 +210,9 @@ extension TextMeasurer {
                 }
                 lists[schedule.slot(of: range)] = MissList(base: misses, count: missCount)
                 progress?.add(hits)
-                cache.recordLookups(hits: hits, misses: missCount)
+                // Misses are counted once duplicates are known (below): a key measured once
+                // is one miss, however often the batch holds it.
+                cache.recordLookups(hits: hits, misses: 0)
                 return true
             }
             resultCount = n
@@ -234,6 +236,11 @@ extension TextMeasurer {
                 }
             }
         }
+
+        // Counters tell what was measured: one miss per distinct key, and a duplicate of a key
+        // measured in this batch is a hit (cells without keys never touch the cache).
+        let keyedUnique = unique.reduce(0) { $0 + ($1.pointee.keys == nil ? 0 : 1) }
+        cache.recordLookups(hits: duplicates.count, misses: keyedUnique)
 
         // 3. Measure the unique misses (parallel) into the preallocated buffer. The first pass
         //    already missed tier 2 for these keys, so the measurement starts at the width range.

@@ -42,7 +42,9 @@ extension TextMeasurer {
                 ? Self.measurement(hit, scale: cleanScale)
                 : Self.measurement(hit, scale: cleanScale, warnings: style.warnings)
         }
-        let range = resultCache.value(for: keys.range)
+        // Not counted: the range entry is an internal probe, and the cell's lookup was the one
+        // above (or the batch's), so a cell is one hit or one miss in the statistics.
+        let range = resultCache.value(for: keys.range, counted: false)
         if let range, range.isReusableAcrossWidths, range.widestLine <= w, w <= range.layoutWidth {
             resultCache.insert(range, for: keys.result)
             return style.warnings.isEmpty

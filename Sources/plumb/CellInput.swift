@@ -20,14 +20,17 @@ struct CellParser {
 
     init(defaults: CellRequest) { self.defaults = defaults }
 
-    /// Parses one line into a cell request or an error for that line.
-    mutating func parse(_ number: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> CellInput {
+    /// Parses one line into a cell request or an error for that line; nil for a blank line
+    /// (empty or only spaces, tabs and carriage returns), which is skipped. Line numbers are
+    /// the reader's, so skipped lines still count in the `"line"` of later errors.
+    mutating func parse(_ number: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> CellInput? {
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
         var input = CellInput(line: number, id: .null, text: "", request: defaults, warnings: [], error: nil)
         let value: JSONValue
         do {
             value = try parser.parse(bytes)
         } catch {
-            input.error = bytes.isEmpty ? "empty line" : "invalid JSON: \(error.message)"
+            input.error = "invalid JSON: \(error.message)"
             return input
         }
         guard let object = value.objectValue else {
@@ -39,7 +42,18 @@ struct CellParser {
         if parser.replacedSurrogateCount > 0 {
             input.warnings.append(MeasureWarning.invalidTextRepaired.description)
         }
-        for (key, field) in object.pairs {
+        let pairs = object.pairs
+        let lastOfRepeated = Self.lastIndexOfRepeatedKeys(pairs)
+        var warned: Set<String> = []
+        for (i, (key, field)) in pairs.enumerated() {
+            // A repeated key: the last value is used (the earlier ones are not read), with a
+            // warning once per key.
+            if !lastOfRepeated.isEmpty, let last = lastOfRepeated[key], i != last {
+                if warned.insert(key).inserted {
+                    input.warnings.append("duplicate field '\(key)': the last value is used")
+                }
+                continue
+            }
             switch key {
             case "id": continue
             case "text":
@@ -67,5 +81,27 @@ struct CellParser {
         }
         if object["text"] == nil { input.error = "missing field 'text'" }
         return input
+    }
+
+    /// The index of the last pair of each key that occurs more than once (usually none).
+    ///
+    /// - Complexity: O(n²) comparisons for the few keys of a cell (no allocation when no key
+    ///   repeats), O(n) through a dictionary beyond 32 keys.
+    static func lastIndexOfRepeatedKeys(_ pairs: [JSONObject.Pair]) -> [String: Int] {
+        var out: [String: Int] = [:]
+        if pairs.count <= 32 {
+            for i in pairs.indices where pairs[..<i].contains(where: { $0.key == pairs[i].key }) {
+                out[pairs[i].key] = i
+            }
+            return out
+        }
+        var last: [String: Int] = [:]
+        var count: [String: Int] = [:]
+        for (i, p) in pairs.enumerated() {
+            last[p.key] = i
+            count[p.key, default: 0] += 1
+        }
+        for (key, n) in count where n > 1 { out[key] = last[key] }
+        return out
     }
 }

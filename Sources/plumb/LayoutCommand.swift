@@ -74,7 +74,11 @@ enum FontsCommand {
         ],
         positionals: [PositionalSpec(name: "families", help: "Comma-separated font cascade, e.g. \"Noto Sans, Noto Sans CJK SC\".")])
 
-    static func run(_ args: ParsedArguments) -> Int32 {
+    /// - Throws: a usage error for a weight outside 1–1000 (the engine would clamp it).
+    static func run(_ args: ParsedArguments) throws(UsageError) -> Int32 {
+        if let w = args.int("weight"), let problem = StyleField.Domain.closed(1...1000).problem(Double(w)) {
+            throw args.invalidValue(of: "weight", problem)
+        }
         let families = (args.positional("families") ?? "").split(separator: ",").map { String($0).trimmingSpaces }
         let report = TextMeasurer().fontReport(
             families: families, weight: args.int("weight") ?? 400, italic: args.flag("italic"),

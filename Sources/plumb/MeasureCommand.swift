@@ -3,21 +3,28 @@ import Dispatch
 import Glibc
 import Plumb
 
-/// `plumb measure`: JSON Lines in, one JSON line out per input line, in order, streaming.
+/// `plumb measure`: JSON Lines in, one JSON line out per non-blank input line, in order,
+/// streaming.
 struct MeasureCommand {
     static let spec = CommandSpec(
         name: "measure",
-        overview: "Measure JSON Lines of cells and print one result per line.",
+        overview: "Measure JSON Lines of cells and print one result per line (blank lines are skipped).",
         options: StyleFields.options + [
             OptionSpec(name: "line-starts", kind: .flag, help: "Add \"lineStarts\": Unicode-scalar offsets where each line begins."),
             OptionSpec(name: "lines", kind: .flag, help: "Add \"lineBoxes\": start, end, rect, baseline and used width of each line."),
-            OptionSpec(name: "workers", valueName: "n", kind: .int, help: "Threads to measure with. (default: every core)"),
-            OptionSpec(name: "cache-budget", valueName: "bytes", kind: .int, help: "Memory for cached results, in bytes. (default: 33554432)"),
-            OptionSpec(name: "batch-size", valueName: "n", kind: .int, help: "Lines measured together; output follows each batch. (default: 1024)"),
+            OptionSpec(name: "exact-numbers", kind: .flag,
+                       help: "Print every number in its shortest round-trip form instead of rounded to 6 decimals."),
+            OptionSpec(name: "workers", valueName: "n", kind: .int, help: "Threads to measure with, ≥ 1. (default: every core)"),
+            OptionSpec(name: "cache-budget", valueName: "bytes", kind: .int, help: "Memory for cached results, in bytes, ≥ 0. (default: \(TextMeasurer.Configuration().resultCacheBytes))"),
+            OptionSpec(name: "batch-size", valueName: "n", kind: .int,
+                       help: "Lines measured together, ≥ 1; output follows each batch, and a batch also ends when input pauses. (default: \(Self.defaultBatchSize))"),
             OptionSpec(name: "progress", kind: .flag, help: "Print progress lines (done/total, rate, ETA) on standard error."),
             OptionSpec(name: "stats", kind: .flag, help: "Print a cache and timing summary on standard error at the end."),
         ],
-        positionals: [PositionalSpec(name: "file", help: "JSON Lines input ('-' or none: standard input).", isOptional: true)])
+        positionals: [PositionalSpec(name: "file", help: "JSON Lines input ('-' or none: standard input). Blank lines are skipped; a byte-order mark at the start is ignored.", isOptional: true)])
+
+    /// Lines per batch unless `--batch-size` says otherwise.
+    static let defaultBatchSize = 1024
 
     /// One input line after parsing.
     typealias Input = CellInput
@@ -27,24 +34,39 @@ struct MeasureCommand {
     let engine: TextMeasurer
     let wantsStarts: Bool
     let wantsBoxes: Bool
+    let exactNumbers: Bool
     let workers: Int?
     var cellParser: CellParser
+    let batchSize: Int
     var errors = 0
+    /// Lines answered so far.
     var done = 0
+    /// Blank lines skipped so far (progress counts them: its total is the file's line count).
+    var skipped = 0
     var total: Int? = nil
     let started = DispatchTime.now().uptimeNanoseconds
     var lastProgress: UInt64 = 0
+    /// Lines read when the last progress line was printed.
+    var lastProgressCount = 0
 
     init(args: ParsedArguments) throws(UsageError) {
         self.args = args
         defaults = try StyleFields.defaults(from: args)
         cellParser = CellParser(defaults: defaults)
         var config = TextMeasurer.Configuration()
-        if let budget = args.int("cache-budget") { config.resultCacheBytes = max(0, budget) }
+        if let budget = args.int("cache-budget") {
+            guard budget >= 0 else { throw args.invalidValue(of: "cache-budget", "\(budget) is out of range (must be ≥ 0)") }
+            config.resultCacheBytes = budget
+        }
+        for name in ["workers", "batch-size"] {
+            if let n = args.int(name), n < 1 { throw args.invalidValue(of: name, "\(n) is out of range (must be ≥ 1)") }
+        }
         engine = TextMeasurer(configuration: config)
         wantsStarts = args.flag("line-starts")
         wantsBoxes = args.flag("lines")
-        workers = args.int("workers").map { max(1, $0) }
+        exactNumbers = args.flag("exact-numbers")
+        workers = args.int("workers")
+        batchSize = args.int("batch-size") ?? Self.defaultBatchSize
     }
 
     /// Runs the command; returns the exit status (1 if any line failed).
@@ -52,28 +74,42 @@ struct MeasureCommand {
         let path = args.positional("file")
         let reader = try LineReader.openInput(path)
         if args.flag("progress"), let path, path != "-" { total = Self.countLines(path) }
-        let batchSize = max(1, args.int("batch-size") ?? 1024)
         var batch: [Input] = []
         batch.reserveCapacity(batchSize)
-        try reader.forEachLine { number, bytes in
-            batch.append(parse(number, bytes))
+        // A batch ends when it is full, and when input pauses: output never waits for lines
+        // that have not arrived (a slow producer, a terminal).
+        try reader.forEachLine(onPause: {
+            if !batch.isEmpty {
+                flush(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }) { number, bytes in
+            guard let input = parse(number, bytes) else {
+                skipped += 1
+                return
+            }
+            batch.append(input)
             if batch.count >= batchSize {
                 flush(batch)
                 batch.removeAll(keepingCapacity: true)
             }
         }
         if !batch.isEmpty { flush(batch) }
-        // A closing progress line when none was printed yet or the total was unknown.
-        if args.flag("progress") && (lastProgress == 0 || total == nil) { printProgress() }
+        // A closing progress line when none was printed yet, the total was unknown or lines
+        // were read since the last one (blank lines after the last batch).
+        if args.flag("progress") && (lastProgress == 0 || total == nil || lastProgressCount != done + skipped) {
+            printProgress()
+        }
         if args.flag("stats") { printStats() }
         return errors > 0 ? 1 : 0
     }
 
     /// Parses one line into a cell request or an error for that line (`CellParser`, shared
-    /// with `render`).
-    mutating func parse(_ number: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Input {
+    /// with `render`); nil for a blank line, which is skipped.
+    mutating func parse(_ number: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Input? {
         cellParser.parse(number, bytes)
     }
+
 
     /// Measures a batch on all workers and writes its lines in input order.
     mutating func flush(_ batch: [Input]) {
@@ -99,6 +135,8 @@ struct MeasureCommand {
         var all: [UInt8] = []
         all.reserveCapacity(batch.count * 96)
         var out = JSONWriter(reservingCapacity: 256)
+        // Numbers rounded to 6 decimals unless --exact-numbers asks for the shortest round-trip text.
+        out.roundsNumbers = !exactNumbers
         for (i, input) in batch.enumerated() {
             out.reset()
             out.beginObject()
@@ -114,11 +152,12 @@ struct MeasureCommand {
             all.append(contentsOf: out.bytes)
             all.append(0x0A)
         }
-        Output.standardOutput(all)
+        // Whole batches only: an interrupt waits for this write to finish (see Interruption).
+        Interruption.whileWritingOutput { Output.standardOutput(all) }
         done += batch.count
         if args.flag("progress") {
             let now = DispatchTime.now().uptimeNanoseconds
-            if now - lastProgress >= 1_000_000_000 || done == total { printProgress() }
+            if now - lastProgress >= 1_000_000_000 || done + skipped == total { printProgress() }
         }
     }
 
@@ -166,26 +205,36 @@ struct MeasureCommand {
     mutating func printProgress() {
         let now = DispatchTime.now().uptimeNanoseconds
         let seconds = Double(now - started) / 1e9
-        let rate = seconds > 0 ? Double(done) / seconds : 0
-        var line = "progress: \(done)"
+        let read = done + skipped
+        let rate = seconds > 0 ? Double(read) / seconds : 0
+        var line = "progress: \(read)"
         if let total {
-            let pct = total > 0 ? 100 * Double(done) / Double(total) : 100
-            let eta = rate > 0 ? Double(max(0, total - done)) / rate : 0
+            let pct = total > 0 ? 100 * Double(read) / Double(total) : 100
+            let eta = rate > 0 ? Double(max(0, total - read)) / rate : 0
             line += "/\(total) (\(Int(pct))%), \(Int(rate)) lines/s, ETA \(Int(eta.rounded(.up))) s"
         } else {
             line += " lines, \(Int(rate)) lines/s"
         }
         Output.standardError(line + "\n")
         lastProgress = now
+        lastProgressCount = read
     }
 
+    /// The `--stats` summary. Hits and misses count cells: a miss is a cell that was measured
+    /// (a duplicate of a cell measured in the same batch counts as a hit), a hit one answered
+    /// from the cache. Bytes: what the entries use, and for the result table what it has
+    /// allocated (it reserves slots ahead of its entries).
     func printStats() {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let s = engine.cacheStatistics
-        var text = "stats: \(done) lines, \(errors) errors, \(String(format2: seconds)) s, \(Int(Double(done) / max(seconds, 1e-9))) lines/s\n"
-        text += "stats: results: \(s.results)\n"
-        text += "stats: prepared texts: \(s.prepared)\n"
-        text += "stats: shaped segments: \(s.segments)\n"
+        let table = engine.resultTableBytes
+        func counts(_ c: CacheStatistics, misses: String = "misses") -> String {
+            "hits \(c.hits), \(misses) \(c.misses), insertions \(c.insertions), evictions \(c.evictions), entries \(c.entries)"
+        }
+        var text = "stats: \(done) lines, \(errors) errors, \(skipped) blank lines skipped, \(String(format2: seconds)) s, \(Int(Double(done) / max(seconds, 1e-9))) lines/s\n"
+        text += "stats: results: \(counts(s.results, misses: "misses (measured)")); bytes in use \(table.inUse), allocated \(table.allocated), budget \(s.results.budget)\n"
+        text += "stats: prepared texts: \(counts(s.prepared)); bytes in use \(s.prepared.bytes), budget \(s.prepared.budget)\n"
+        text += "stats: shaped segments: \(counts(s.segments)); bytes in use \(s.segments.bytes), budget \(s.segments.budget)\n"
         Output.standardError(text)
     }
 

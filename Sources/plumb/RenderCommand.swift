@@ -79,7 +79,7 @@ enum RenderCommand {
                 var cells = CellParser(defaults: request)
                 do {
                     try reader.forEachLine { number, bytes in
-                        let cell = cells.parse(number, bytes)
+                        guard let cell = cells.parse(number, bytes) else { return }  // a blank line
                         if let error = cell.error {
                             Output.standardError("plumb render: line \(number): \(error)\n")
                             failed = true
@@ -131,16 +131,23 @@ enum RenderCommand {
             var colors = g.map(\.trimmingSpaces)
             var angle = 0.0
             if let last = colors.last, let a = Double(last) {
+                guard a.isFinite else { throw LineError("--gradient: the angle must be a finite number of degrees, not '\(last)'") }
                 angle = a
                 colors.removeLast()
             }
             guard colors.count >= 2 else { throw LineError("--gradient needs two colors") }
+            if let bad = colors.first(where: { !CSSColor.isValid($0) }) {
+                throw LineError("--gradient: '\(bad)' is not a color (#rgb, #rrggbb, #rrggbbaa, rgb(…), hsl(…) or a CSS color name)")
+            }
             o.gradient = (colors, angle)
         }
         if let h = args.double("viewport") {
             let side = args.string("fade-side") ?? "bottom"
             guard let edge = RenderOptions.Edge(rawValue: side) else { throw LineError("--fade-side must be top or bottom") }
             o.viewport = (h, args.double("fade-edge") ?? 24, edge)
+        }
+        for name in ["reveal-line", "reveal-at-y"] where args.isGiven(name) && !args.flag("cover-lines") {
+            throw LineError("--\(name) needs --cover-lines (it chooses the line left uncovered)")
         }
         if args.flag("cover-lines") {
             if let y = args.double("reveal-at-y") { o.cover = .y(y) } else { o.cover = .line(args.int("reveal-line") ?? -1) }

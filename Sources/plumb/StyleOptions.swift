@@ -12,7 +12,48 @@ struct StyleField: Sendable {
     let valueName: String
     let kind: Kind
     let help: String
+    /// The values the command-line option accepts (a JSON line may hold any value: the engine
+    /// replaces a bad one and warns, as the library does).
+    var domain: Domain = .any
     let apply: @Sendable (inout CellRequest, FieldValue) -> String?
+
+    init(json: String, option: String?, valueName: String, kind: Kind, help: String, domain: Domain = .any,
+         apply: @escaping @Sendable (inout CellRequest, FieldValue) -> String?) {
+        self.json = json
+        self.option = option
+        self.valueName = valueName
+        self.kind = kind
+        self.help = help
+        self.domain = domain
+        self.apply = apply
+    }
+
+    /// The numbers an option accepts: the ones the engine takes without replacing them.
+    enum Domain: Sendable {
+        case any
+        /// > 0 and at most `maximum`.
+        case positive(maximum: Double)
+        /// ≥ 0.
+        case nonNegative
+        case closed(ClosedRange<Double>)
+
+        /// Why `value` is refused, or nil if it is accepted.
+        func problem(_ value: Double) -> String? {
+            let shown = JSONWriter.encodeToString(.number(value))  // shortest form: -5, 0.0001
+            switch self {
+            case .any: return nil
+            case .positive(let maximum):
+                if value > 0 && value <= maximum { return nil }
+                return maximum.isFinite ? "\(shown) is out of range (must be > 0 and at most \(LayoutCommand.num(maximum)))"
+                    : "\(shown) is out of range (must be > 0)"
+            case .nonNegative:
+                return value >= 0 ? nil : "\(shown) is out of range (must be ≥ 0)"
+            case .closed(let range):
+                return range.contains(value) ? nil
+                    : "\(shown) is out of range (must be \(LayoutCommand.num(range.lowerBound))…\(LayoutCommand.num(range.upperBound)))"
+            }
+        }
+    }
 
     /// A string field that names one case of `E`; an unknown name is an error listing the
     /// cases.
@@ -50,32 +91,47 @@ struct CellRequest: Sendable {
 enum StyleFields {
     static let all: [StyleField] = [
         StyleField(json: "families", option: "families", valueName: "families", kind: .stringList,
-                   help: "Comma-separated font cascade. (default: Noto Sans,Noto Sans CJK SC)") { r, v in r.style.font.families = v.strings; return nil },
-        StyleField(json: "size", option: "size", valueName: "points", kind: .double, help: "Font size in points. (default: 17)") { r, v in r.style.font.size = v.double; return nil },
-        StyleField(json: "weight", option: "weight", valueName: "weight", kind: .int, help: "CSS font weight, 1–1000. (default: 400)") { r, v in r.style.font.weight = v.int; return nil },
+                   help: "Comma-separated font cascade. (default: \(FontDescriptor.defaultFamilies.joined(separator: ",")))") { r, v in r.style.font.families = v.strings; return nil },
+        StyleField(json: "size", option: "size", valueName: "points", kind: .double, help: "Font size in points, > 0 and at most 10000. (default: \(LayoutCommand.num(FontDescriptor.defaultSize)))",
+                   domain: .positive(maximum: 10_000)) { r, v in r.style.font.size = v.double; return nil },
+        StyleField(json: "weight", option: "weight", valueName: "weight", kind: .int, help: "CSS font weight, 1–1000. (default: \(FontDescriptor().weight))",
+                   domain: .closed(1...1000)) { r, v in r.style.font.weight = v.int; return nil },
         StyleField(json: "italic", option: "italic", valueName: "", kind: .bool, help: "Use an italic face.") { r, v in r.style.font.italic = v.bool; return nil },
-        StyleField(json: "width", option: "width", valueName: "points", kind: .double, help: "Layout width in points. (default: 375)") { r, v in r.width = v.double; return nil },
-        StyleField(json: "scale", option: "scale", valueName: "scale", kind: .double, help: "Device pixels per point for rounding. (default: 2)") { r, v in r.scale = v.double; return nil },
-        StyleField(json: "lineSpacing", option: "line-spacing", valueName: "points", kind: .double, help: "Space between lines (n lines, n − 1 gaps).") { r, v in r.style.lineSpacing = v.double; return nil },
-        StyleField(json: "minimumLineHeight", option: "min-line-height", valueName: "points", kind: .double, help: "Minimum line height (0 = unset).") { r, v in r.style.minimumLineHeight = v.double; return nil },
-        StyleField(json: "maximumLineHeight", option: "max-line-height", valueName: "points", kind: .double, help: "Maximum line height (0 = unset).") { r, v in r.style.maximumLineHeight = v.double; return nil },
-        StyleField(json: "lineHeightMultiple", option: "line-height-multiple", valueName: "factor", kind: .double, help: "Multiplies the natural line height (0 = unset).") { r, v in r.style.lineHeightMultiple = v.double; return nil },
-        StyleField(json: "paragraphSpacing", option: "paragraph-spacing", valueName: "points", kind: .double, help: "Space after each paragraph but the last.") { r, v in r.style.paragraphSpacing = v.double; return nil },
-        StyleField(json: "paragraphSpacingBefore", option: nil, valueName: "", kind: .double, help: "") { r, v in r.style.paragraphSpacingBefore = v.double; return nil },
+        StyleField(json: "width", option: "width", valueName: "points", kind: .double, help: "Layout width in points, > 0. (default: \(LayoutCommand.num(CellRequest().width)))",
+                   domain: .positive(maximum: .infinity)) { r, v in r.width = v.double; return nil },
+        StyleField(json: "scale", option: "scale", valueName: "scale", kind: .double, help: "Device pixels per point for rounding, 0.01–100. (default: \(LayoutCommand.num(CellRequest().scale)))",
+                   domain: .closed(0.01...100)) { r, v in r.scale = v.double; return nil },
+        StyleField(json: "lineSpacing", option: "line-spacing", valueName: "points", kind: .double, help: "Space between lines (n lines, n − 1 gaps).",
+                   domain: .nonNegative) { r, v in r.style.lineSpacing = v.double; return nil },
+        StyleField(json: "minimumLineHeight", option: "min-line-height", valueName: "points", kind: .double, help: "Minimum line height (0 = unset).",
+                   domain: .nonNegative) { r, v in r.style.minimumLineHeight = v.double; return nil },
+        StyleField(json: "maximumLineHeight", option: "max-line-height", valueName: "points", kind: .double, help: "Maximum line height (0 = unset).",
+                   domain: .nonNegative) { r, v in r.style.maximumLineHeight = v.double; return nil },
+        StyleField(json: "lineHeightMultiple", option: "line-height-multiple", valueName: "factor", kind: .double, help: "Multiplies the natural line height (0 = unset).",
+                   domain: .nonNegative) { r, v in r.style.lineHeightMultiple = v.double; return nil },
+        StyleField(json: "paragraphSpacing", option: "paragraph-spacing", valueName: "points", kind: .double, help: "Space after each paragraph but the last.",
+                   domain: .nonNegative) { r, v in r.style.paragraphSpacing = v.double; return nil },
+        StyleField(json: "paragraphSpacingBefore", option: "paragraph-spacing-before", valueName: "points", kind: .double, help: "Space before each paragraph but the first.",
+                   domain: .nonNegative) { r, v in r.style.paragraphSpacingBefore = v.double; return nil },
         StyleField(json: "letterSpacing", option: "letter-spacing", valueName: "points", kind: .double, help: "Added to every character's advance.") { r, v in r.style.letterSpacing = v.double; return nil },
-        StyleField(json: "maxLines", option: "max-lines", valueName: "n", kind: .int, help: "Keep at most n lines (0 = unlimited).") { r, v in r.style.maxLines = v.int; return nil },
+        StyleField(json: "maxLines", option: "max-lines", valueName: "n", kind: .int, help: "Keep at most n lines (0 = unlimited).",
+                   domain: .nonNegative) { r, v in r.style.maxLines = v.int; return nil },
         .choice(json: "lineBreakMode", option: "line-break-mode", valueName: "mode",
-                help: "wordWrapping, charWrapping, clipping, truncatingHead, truncatingMiddle or truncatingTail.", \.lineBreakMode),
+                help: "wordWrapping, charWrapping, clipping, truncatingHead, truncatingMiddle or truncatingTail. (default: wordWrapping)", \.lineBreakMode),
+        // On by default; the options below turn them off (--no-font-leading, --single-line).
         StyleField(json: "usesFontLeading", option: nil, valueName: "", kind: .bool, help: "") { r, v in r.style.options.set(.usesFontLeading, v.bool); return nil },
         StyleField(json: "usesLineFragmentOrigin", option: nil, valueName: "", kind: .bool, help: "") { r, v in r.style.options.set(.usesLineFragmentOrigin, v.bool); return nil },
         StyleField(json: "usesDeviceMetrics", option: "device-metrics", valueName: "", kind: .bool, help: "Measure glyph ink bounds instead of line boxes.") { r, v in r.style.options.set(.usesDeviceMetrics, v.bool); return nil },
-        StyleField(json: "truncatesLastVisibleLine", option: nil, valueName: "", kind: .bool, help: "") { r, v in r.style.options.set(.truncatesLastVisibleLine, v.bool); return nil },
-        StyleField(json: "heightLimit", option: "height-limit", valueName: "points", kind: .double, help: "Bounding height: an upper bound, lines that do not fit are dropped.") { r, v in r.style.heightLimit = v.double; return nil },
+        StyleField(json: "truncatesLastVisibleLine", option: "truncates-last-visible-line", valueName: "", kind: .bool,
+                   help: "When a height limit cuts lines off, end the last kept line with an ellipsis.") { r, v in r.style.options.set(.truncatesLastVisibleLine, v.bool); return nil },
+        StyleField(json: "heightLimit", option: "height-limit", valueName: "points", kind: .double, help: "Bounding height: an upper bound, lines that do not fit are dropped (0 = none).",
+                   domain: .nonNegative) { r, v in r.style.heightLimit = v.double; return nil },
         .choice(json: "alignment", option: "alignment", valueName: "alignment",
                 help: "Where lines sit in the box (line rects only, never heights): natural, left, right or center. (default: natural)", \.alignment),
         .choice(json: "compatibility", option: "compatibility", valueName: "profile",
                 help: "Follow whose conventions where engines differ: standard, pango or chromium. (default: standard)", \.compatibility),
-        StyleField(json: "tabInterval", option: nil, valueName: "", kind: .double, help: "") { r, v in r.style.tabInterval = v.double; return nil },
+        StyleField(json: "tabInterval", option: "tab-interval", valueName: "points", kind: .double, help: "Tab stops every this many points, > 0. (default: \(LayoutCommand.num(TextStyle().tabInterval)))",
+                   domain: .positive(maximum: .infinity)) { r, v in r.style.tabInterval = v.double; return nil },
     ]
 
     static let byJSONName: [String: StyleField] = Dictionary(uniqueKeysWithValues: all.map { ($0.json, $0) })
@@ -102,11 +158,11 @@ enum StyleFields {
         return specs
     }
 
-    /// The request given by command-line options (defaults for every input line).
-    /// The request the command-line options describe.
+    /// The request the command-line options describe (defaults for every input line).
     ///
     /// - Throws: a usage error (exit 64) for an option value a style cannot take (an unknown
-    ///   line break mode or profile), rather than measuring with the default in silence.
+    ///   line break mode or profile, a size ≤ 0, a negative spacing…), rather than measuring
+    ///   with a replacement in silence.
     static func defaults(from args: ParsedArguments) throws(UsageError) -> CellRequest {
         var r = CellRequest()
         r.style.font.families = FontDescriptor.defaultFamilies
@@ -120,11 +176,15 @@ enum StyleFields {
             case .string: value = .string(args.string(name) ?? "")
             case .stringList: value = .strings((args.list(name) ?? []).map { $0.trimmingSpaces })
             }
+            if f.kind == .double || f.kind == .int, let problem = f.domain.problem(value.double) {
+                throw args.invalidValue(of: name, problem)
+            }
             if let problem = f.apply(&r, value) {
                 throw args.invalidValue(of: name, problem)
             }
         }
         if args.isGiven("line-height"), let h = args.double("line-height") {
+            if let problem = StyleField.Domain.nonNegative.problem(h) { throw args.invalidValue(of: "line-height", problem) }
             r.style.minimumLineHeight = h
             r.style.maximumLineHeight = h
         }
@@ -150,6 +210,10 @@ enum StyleFields {
             guard let s = json.stringValue else { return .failure(wrong) }
             return .success(.string(s))
         case .stringList:
+            // A comma-separated string, as on the command line, or an array of strings.
+            if let text = json.stringValue {
+                return .success(.strings(text.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }))
+            }
             guard let a = json.arrayValue else { return .failure(wrong) }
             var out: [String] = []
             for v in a {
@@ -173,7 +237,7 @@ extension StyleField.Kind: CustomStringConvertible {
         case .int: "an integer"
         case .bool: "true or false"
         case .string: "a string"
-        case .stringList: "an array of strings"
+        case .stringList: "an array of strings or a comma-separated string"
         }
     }
 }

@@ -2,13 +2,14 @@ import CLIKit
 import Glibc
 import Plumb
 
-/// The `plumb` command line: measure, layout, fonts.
+/// The `plumb` command line: measure, layout, fonts, render.
 let root = CommandSpec(
     name: "plumb",
     overview: "Measure text for tables and lists: row heights and the lines behind them.",
     subcommands: [MeasureCommand.spec, LayoutCommand.spec, FontsCommand.spec, RenderCommand.spec],
     version: "0.1.0 (engine \(TextMeasurer.engineVersion))")
 
+Interruption.install()
 let status: Int32
 do {
     switch try CommandLineParser.parse(Array(CommandLine.arguments.dropFirst()), spec: root) {
@@ -29,7 +30,7 @@ do {
                 status = 1
             }
         case "layout": status = try LayoutCommand.run(args)
-        case "fonts": status = FontsCommand.run(args)
+        case "fonts": status = try FontsCommand.run(args)
         case "render": status = try RenderCommand.run(args)
         default:
             print(CommandLineParser.helpText(for: root, path: ["plumb"]))

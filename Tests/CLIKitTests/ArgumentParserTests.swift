@@ -82,6 +82,22 @@ final class ArgumentParserTests: XCTestCase {
         assertUsageError(["--", "a", "b"], "unexpected argument 'b'")
     }
 
+    /// A mistyped option or subcommand names the nearest one; a distant one names nothing.
+    func testUnknownNamesSuggestTheNearest() {
+        assertUsageError(["--sise", "3"], "unknown option '--sise' (did you mean '--size'?)")
+        assertUsageError(["--stast"], "unknown option '--stast' (did you mean '--stats'?)")  // a swap is one edit
+        assertUsageError(["--familes=a"], "unknown option '--familes' (did you mean '--families'?)")
+        assertUsageError(["--thread"], "unknown option '--thread' (did you mean '--threads'?)")
+        assertUsageError(["--x"], "unknown option '--x'")
+        assertUsageError(["--colour"], "unknown option '--colour'")
+        assertUsageError(["fnts"], "unknown subcommand 'fnts' (did you mean 'fonts'?)",
+                         CommandSpec(name: "plumb", overview: "P.", subcommands: [Self.fonts]))
+        XCTAssertEqual(CommandLineParser.suggestion(for: "widht", among: ["height", "width", "weight"]), "width")
+        XCTAssertEqual(CommandLineParser.editDistance(Array("kitten"), Array("sitting")), 3)
+        XCTAssertEqual(CommandLineParser.editDistance(Array("ab"), Array("ba")), 1)
+        XCTAssertEqual(CommandLineParser.editDistance(Array(""), Array("abc")), 3)
+    }
+
     func testUsageErrors() {
         assertUsageError(["--bogus"], "unknown option '--bogus'")
         assertUsageError(["--bogus=1"], "unknown option '--bogus'")

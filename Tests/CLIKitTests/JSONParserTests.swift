@@ -135,10 +135,18 @@ final class JSONParserTests: XCTestCase {
             ("0x10", "unexpected characters after JSON value at byte 1"),
             ("1e400", "number out of range at byte 0"),
             ("[-1e309]", "number out of range at byte 1"),
+            // Underflow is out of range like overflow: 1e-400 is not zero.
+            ("1e-400", "number out of range at byte 0"),
+            ("[-2e-324]", "number out of range at byte 1"),
+            ("0.00000000000000000000000000000000000000000001e-300", "number out of range at byte 0"),
         ] {
             assertError(text, message)
         }
-        XCTAssertEqual(try parse("1e-400").doubleValue, 0)  // underflow to zero is fine
+        // Zero literals are exact zeros, subnormals are kept.
+        XCTAssertEqual(try parse("0e-400").doubleValue, 0)
+        XCTAssertEqual(try parse("-0.000e-999").doubleValue, 0)
+        XCTAssertEqual(try parse("5e-324").doubleValue, .leastNonzeroMagnitude)
+        XCTAssertEqual(try parse("1e-310").doubleValue, 1e-310)
     }
 
     func testNestingLimit() throws {

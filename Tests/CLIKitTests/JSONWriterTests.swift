@@ -127,4 +127,37 @@ final class JSONWriterTests: XCTestCase {
         w.write(Double.nan)
         XCTAssertEqual(w.bytes, Array("null".utf8))
     }
+
+    /// Numbers printed without float noise: at most 6 decimals, within half a millionth.
+    func testRoundedToMillionthsPrintsAtMostSixDecimals() {
+        func text(_ v: Double) -> String {
+            var out: [UInt8] = []
+            JSONWriter.appendMillionths(v, to: &out)
+            return String(decoding: out, as: UTF8.self)
+        }
+        XCTAssertEqual(text(119.80499999999999), "119.805")
+        XCTAssertEqual(text(1.0 / 3), "0.333333")
+        XCTAssertEqual(text(28.43), "28.43")
+        XCTAssertEqual(text(-0.0000001), "0")
+        XCTAssertEqual(text(2.5e-7), "0")
+        XCTAssertEqual(text(5e-7), "0.000001")
+        XCTAssertEqual(text(-0.0000012), "-0.000001")
+        XCTAssertEqual(text(-3.5), "-3.5")
+        XCTAssertEqual(text(0.00005), "0.00005")  // no exponent (shortest form: 5e-05)
+        XCTAssertEqual(text(1e12 + 0.1), "1000000000000.1")  // beyond 1e9: unchanged
+        let failure = checkProperty("roundedToMillionths", Gen<Double>.edgyDouble(in: -1e9...1e9), iterations: 2000) { v in
+            guard v.isFinite, abs(v) < 1e9 else { return }
+            let t = text(v)
+            let decimals = t.split(separator: ".").dropFirst().first?.count ?? 0
+            try propertyAssert(!t.contains("e"), "exponent in \(t) for \(v)")
+            // The same text as the shortest form of the rounded value, but for the exponent.
+            let r = JSONWriter.roundedToMillionths(v)
+            if abs(r) >= 1e-4 || r == 0 {
+                try propertyAssert(t == JSONWriter.encodeToString(.number(r)), "\(t) vs \(r)")
+            }
+            try propertyAssert(decimals <= 6, "\(t) for \(v)")
+            try propertyAssert(abs((Double(t) ?? .nan) - v) <= 5e-7 * (1 + abs(v) * 1e-9), "\(t) for \(v)")
+        }
+        XCTAssertNil(failure, failure.map { "\($0)" } ?? "")
+    }
 }

@@ -127,4 +127,39 @@ final class LineReaderTests: XCTestCase {
         XCTAssertEqual(try LineReader.openInput(nil).fileDescriptor, 0)
         XCTAssertEqual(try LineReader.openInput("-").fileDescriptor, 0)
     }
+
+    /// A UTF-8 byte-order mark at the start of the input is skipped, at any chunk size; one
+    /// anywhere else is data.
+    func testByteOrderMarkAtStartIsSkipped() throws {
+        let bom = "\u{FEFF}"
+        try assertLines(bom + "{\"a\":1}\n" + bom + "x\n", ["{\"a\":1}", bom + "x"])
+        try assertLines(bom + "\nb", ["", "b"])
+        try assertLines(bom, [""])  // a line with nothing in it (measure skips blank lines)
+        let reader = try LineReader.openFile(tempFile(Array((bom + "a").utf8)))
+        reader.skipsByteOrderMark = false
+        XCTAssertEqual(try reader.nextLine().map { Array($0.bytes) }, [0xEF, 0xBB, 0xBF, 0x61])
+    }
+
+    /// `onPause` runs when the next read would wait (a pipe with nothing written yet), never
+    /// for a regular file.
+    func testPausesAreReportedForPipesOnly() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        let writer = fds[1]
+        func send(_ s: String) { _ = Array(s.utf8).withUnsafeBufferPointer { write(writer, $0.baseAddress!, $0.count) } }
+        send("a\nb\n")
+        let reader = LineReader(fileDescriptor: fds[0], closeOnDeinit: true, chunkSize: 64)
+        var events: [String] = []
+        try reader.forEachLine(onPause: {
+            events.append("pause")
+            send("c\n")  // the reader waits for more: give it the rest, then end the input
+            close(writer)
+        }) { _, bytes in events.append(String(decoding: bytes, as: UTF8.self)) }
+        XCTAssertEqual(events, ["a", "b", "pause", "c"])  // after end of input: no pause
+
+        var fileEvents: [String] = []
+        let file = try LineReader.openFile(tempFile(Array("x\ny".utf8)), chunkSize: 1)
+        try file.forEachLine(onPause: { fileEvents.append("pause") }) { _, b in fileEvents.append(String(decoding: b, as: UTF8.self)) }
+        XCTAssertEqual(fileEvents, ["x", "y"])
+    }
 }

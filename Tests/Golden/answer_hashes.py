@@ -60,8 +60,10 @@ def subset_cells(name):
 
 def run(binary, cells, profile, workers):
     data = "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cells).encode()
+    # --exact-numbers: shortest round-trip numbers, as before the 6-decimal default, so the
+    # hashes stay comparable with older builds.
     out = subprocess.run([binary, "measure", "--compatibility", profile, "--lines", "--line-starts",
-                          "--workers", str(workers)], input=data, capture_output=True, check=False)
+                          "--exact-numbers", "--workers", str(workers)], input=data, capture_output=True, check=False)
     if out.returncode not in (0, 1):
         sys.exit(f"plumb measure failed ({out.returncode}): {out.stderr.decode()[:400]}")
     return out.stdout

@@ -22,9 +22,9 @@ final class CLITests: XCTestCase {
         }
     }
 
-    func run(_ arguments: [String], input: Data? = nil) throws -> Run {
+    func run(_ arguments: [String], input: Data? = nil, executable: URL? = nil) throws -> Run {
         let p = Process()
-        p.executableURL = Self.binary
+        p.executableURL = executable ?? Self.binary
         p.arguments = arguments
         let out = Pipe(), err = Pipe(), inp = Pipe()
         p.standardOutput = out
@@ -56,23 +56,122 @@ final class CLITests: XCTestCase {
         input.append(Data(#"{"id":"last","text":"still measured","size":15}"#.utf8))  // no final newline
         let r = try run(["measure"], input: input)
         XCTAssertEqual(r.status, 1)
-        XCTAssertEqual(r.lines.count, 9)
+        XCTAssertEqual(r.lines.count, 8)  // the blank line 3 is skipped
         XCTAssertEqual(try r.json(0)["id"] as? Int, 1)
         XCTAssertEqual(try r.json(0)["height"] as? Double, 20.5)
         XCTAssertEqual(try r.json(0)["lines"] as? Int, 1)
         XCTAssertEqual(try r.json(1)["line"] as? Int, 2)
         XCTAssertTrue((try r.json(1)["error"] as? String ?? "").hasPrefix("invalid JSON"))
-        XCTAssertEqual(try r.json(2)["error"] as? String, "empty line")
-        XCTAssertEqual(try r.json(3)["id"] as? [Int], [1, 2])
-        XCTAssertEqual(try r.json(3)["error"] as? String, "field 'text' must be a string, not number")
-        XCTAssertEqual(try r.json(4)["warnings"] as? [String], ["unknown field 'foo' ignored"])
-        XCTAssertTrue(r.lines[5].hasPrefix(#"{"id":12345678901234567890,"#), "big id echoed unchanged")
-        XCTAssertEqual(try r.json(5)["error"] as? String, "field 'size' must be a number, not string")
-        XCTAssertEqual(try r.json(6)["error"] as? String, "missing field 'text'")
-        XCTAssertEqual(try r.json(7)["line"] as? Int, 8)
-        XCTAssertTrue((try r.json(7)["error"] as? String ?? "").contains("invalid UTF-8"))
-        XCTAssertEqual(try r.json(8)["id"] as? String, "last")
-        XCTAssertEqual(try r.json(8)["height"] as? Double, 20.5)
+        XCTAssertEqual(try r.json(2)["id"] as? [Int], [1, 2])
+        XCTAssertEqual(try r.json(2)["line"] as? Int, 4)  // numbering counts the skipped line
+        XCTAssertEqual(try r.json(2)["error"] as? String, "field 'text' must be a string, not number")
+        XCTAssertEqual(try r.json(3)["warnings"] as? [String], ["unknown field 'foo' ignored"])
+        XCTAssertTrue(r.lines[4].hasPrefix(#"{"id":12345678901234567890,"#), "big id echoed unchanged")
+        XCTAssertEqual(try r.json(4)["error"] as? String, "field 'size' must be a number, not string")
+        XCTAssertEqual(try r.json(5)["error"] as? String, "missing field 'text'")
+        XCTAssertEqual(try r.json(6)["line"] as? Int, 8)
+        XCTAssertTrue((try r.json(6)["error"] as? String ?? "").contains("invalid UTF-8"))
+        XCTAssertEqual(try r.json(7)["id"] as? String, "last")
+        XCTAssertEqual(try r.json(7)["height"] as? Double, 20.5)
+    }
+
+    /// Issue 13 (5): a byte-order mark before line 1 is skipped; blank lines give no output
+    /// but keep the numbering of later errors; a repeated key warns and the last value wins
+    /// (an earlier bad value is not read); a number that underflows is out of range like one
+    /// that overflows.
+    func testByteOrderMarkBlankLinesDuplicateKeysAndUnderflow() throws {
+        var input = Data([0xEF, 0xBB, 0xBF])
+        for line in [
+            #"{"id":1,"text":"Hello, world","size":15}"#, "", "   \t", "\r",
+            #"{"id":2,"text":"Hello, world","size":"big","size":15,"text":"x","size":15}"#,
+            #"{"id":3,"text":"x","lineSpacing":1e-400}"#,
+            #"{"id":4,"text":"x","lineSpacing":1e400}"#,
+            #"{"id":5,"text":"x","lineSpacing":0e-400,"size":15}"#,
+            // Beyond 32 keys (a dictionary finds the repeats): still one warning per key.
+            #"{"id":6,"text":"x","# + (0..<40).map { #""size":\#(10 + $0),"a\#($0 % 3)":1"# }.joined(separator: ",") + "}",
+        ] { input.append(Data((line + "\n").utf8)) }
+        let r = try run(["measure"], input: input)
+        XCTAssertEqual(r.lines.count, 6, r.stdout)
+        XCTAssertEqual(try r.json(5)["warnings"] as? [String], ["duplicate field 'size': the last value is used",
+                                                               "duplicate field 'a0': the last value is used",
+                                                               "duplicate field 'a1': the last value is used",
+                                                               "duplicate field 'a2': the last value is used",
+                                                               // in the order of the values used (the last ones)
+                                                               "unknown field 'a1' ignored", "unknown field 'a2' ignored",
+                                                               "unknown field 'a0' ignored"])
+        XCTAssertEqual(try r.json(5)["height"] as? Double,
+                       try run(["measure"], input: Data(#"{"text":"x","size":49}"#.utf8)).json(0)["height"] as? Double)
+        XCTAssertEqual(try r.json(0)["id"] as? Int, 1)
+        XCTAssertEqual(try r.json(0)["height"] as? Double, 20.5)
+        XCTAssertEqual(try r.json(1)["id"] as? Int, 2)
+        XCTAssertEqual(try r.json(1)["width"] as? Double, try run(["measure"], input: Data(#"{"text":"x","size":15}"#.utf8)).json(0)["width"] as? Double)
+        XCTAssertEqual(try r.json(1)["warnings"] as? [String], ["duplicate field 'text': the last value is used",
+                                                               "duplicate field 'size': the last value is used"])
+        XCTAssertEqual(try r.json(2)["line"] as? Int, 6)
+        XCTAssertEqual(try r.json(2)["error"] as? String, "invalid JSON: number out of range at byte 33")
+        XCTAssertEqual(try r.json(3)["error"] as? String, "invalid JSON: number out of range at byte 33")
+        XCTAssertNil(try r.json(4)["error"])
+        XCTAssertEqual(r.status, 1)
+    }
+
+    /// Issue 15: "families" takes a comma-separated string as the flag does; every JSON field
+    /// has a flag that gives the same answer.
+    func testFamiliesStringAndAFlagForEveryField() throws {
+        let text = #"a\tb\n\nc d e f g h i j k l m n o p"#
+        func line(_ extra: String) -> Data { Data((#"{"text":"\#(text)","width":60,"size":15"# + extra + "}\n").utf8) }
+        let pairs: [(json: String, flags: [String])] = [
+            (#","families":" DejaVu Sans , Noto Sans CJK SC""#, ["--families", "DejaVu Sans,Noto Sans CJK SC"]),
+            (#","families":["DejaVu Sans","Noto Sans CJK SC"]"#, ["--families", "DejaVu Sans, Noto Sans CJK SC"]),
+            (#","paragraphSpacingBefore":7"#, ["--paragraph-spacing-before", "7"]),
+            (#","tabInterval":50"#, ["--tab-interval", "50"]),
+            (#","truncatesLastVisibleLine":true,"heightLimit":30"#, ["--truncates-last-visible-line", "--height-limit", "30"]),
+        ]
+        let plain = try run(["measure", "--lines"], input: line("")).lines[0]
+        for (json, flags) in pairs {
+            let fromJSON = try run(["measure", "--lines"], input: line(json))
+            let fromFlags = try run(["measure", "--lines"] + flags, input: line(""))
+            XCTAssertEqual(fromJSON.status, 0, fromJSON.stdout)
+            XCTAssertEqual(fromJSON.lines, fromFlags.lines, json)
+            XCTAssertNotEqual(fromJSON.lines[0], plain, json)
+        }
+        let help = try run(["measure", "--help"]).stdout
+        for option in ["--paragraph-spacing-before", "--tab-interval", "--truncates-last-visible-line"] {
+            XCTAssertTrue(help.contains(option), option)
+        }
+    }
+
+    /// Issue 15: option values the engine would replace are usage errors; a mistyped option
+    /// names the nearest one.
+    func testOutOfRangeOptionsAndMistypedNames() throws {
+        for args in [["--size", "-5"], ["--size", "0"], ["--workers", "0"], ["--batch-size", "0"], ["--cache-budget", "-1"],
+                     ["--line-spacing", "-1"], ["--scale", "0"], ["--weight", "1001"], ["--width", "0"], ["--tab-interval", "0"],
+                     ["--line-height", "-2"], ["--max-lines", "-1"]] {
+            let r = try run(["measure"] + args, input: Data())
+            XCTAssertEqual(r.status, 64, "\(args)")
+            XCTAssertTrue(r.stderr.contains("\(args[0]): \(args[1]) is out of range"), r.stderr)
+            XCTAssertTrue(r.stdout.isEmpty)
+        }
+        for command in [["measure"], ["layout", "x"], ["render", "x"]] {
+            let r = try run(command + ["--widht", "300"], input: Data())
+            XCTAssertEqual(r.status, 64)
+            XCTAssertTrue(r.stderr.contains("unknown option '--widht' (did you mean '--width'?)"), r.stderr)
+        }
+        XCTAssertEqual(try run(["fonts", "Noto Sans", "--weight", "0"]).status, 64)
+        XCTAssertEqual(try run(["meassure"]).status, 64)
+        XCTAssertTrue(try run(["meassure"]).stderr.contains("did you mean 'measure'?"))
+    }
+
+    /// Issue 15: numbers are printed rounded to 6 decimals; `--exact-numbers` prints the
+    /// shortest round-trip form (the golden hashes use it).
+    func testNumbersWithoutFloatNoiseUnlessExact() throws {
+        let input = Data(#"{"text":"Hello world","size":15.3,"scale":3}"#.utf8 + [0x0A])
+        let rounded = try run(["measure", "--lines"], input: input).lines[0]
+        let exact = try run(["measure", "--lines", "--exact-numbers"], input: input).lines[0]
+        XCTAssertTrue(exact.contains(#""width":82.33333333333333,"#), exact)
+        XCTAssertTrue(exact.contains("20.838600000000003"), exact)
+        XCTAssertTrue(rounded.contains(#""width":82.333333,"#), rounded)
+        XCTAssertTrue(rounded.contains(#""rect":[0,0,82.0539,20.8386],"baseline":16.3557,"usedWidth":82.0539"#), rounded)
+        XCTAssertNil(rounded.range(of: #"\.[0-9]{7}"#, options: .regularExpression), rounded)
     }
 
     func testAllGoodExitsZeroAndLineStartsAndBoxes() throws {
@@ -140,14 +239,16 @@ final class CLITests: XCTestCase {
 
     func testProgressAndStatsGoToStandardError() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-cli-\(getpid()).jsonl")
-        let body = (0..<50).map { #"{"id":\#($0),"text":"row \#($0) with words"}"# }.joined(separator: "\n") + "\n"
+        // Blank lines (one inside, one at the end) count in the progress total, not as lines.
+        let body = (0..<50).map { #"{"id":\#($0),"text":"row \#($0) with words"}"# + ($0 == 20 ? "\n" : "") }
+            .joined(separator: "\n") + "\n\n"
         try body.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let r = try run(["measure", file.path, "--progress", "--stats", "--batch-size", "10"])
         XCTAssertEqual(r.status, 0)
         XCTAssertEqual(r.lines.count, 50)
-        XCTAssertTrue(r.stderr.contains("progress: 50/50 (100%)"), r.stderr)
-        XCTAssertTrue(r.stderr.contains("stats: 50 lines, 0 errors"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("progress: 52/52 (100%)"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("stats: 50 lines, 0 errors, 2 blank lines skipped"), r.stderr)
         XCTAssertTrue(r.stderr.contains("stats: results: hits"), r.stderr)
     }
 
@@ -315,5 +416,140 @@ extension CLITests {
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0, text)
         XCTAssertTrue(text.contains("all browser checks passed"), text)
+    }
+}
+
+extension CLITests {
+    /// Reads from `fd` until `count` newlines have arrived (or end of input); fails instead of
+    /// hanging if nothing arrives for a minute.
+    func readLines(_ fd: Int32, count: Int) -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while bytes.filter({ $0 == 0x0A }).count < count {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 60_000) > 0 else { XCTFail("no output for 60 s"); break }
+            let n = read(fd, &buffer, buffer.count)
+            if n <= 0 { break }
+            bytes += buffer[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Issue 13 (5): SIGINT and SIGTERM end `plumb measure` with 130 and 143 after the lines
+    /// already measured, whole lines only. The input is fed slowly: the lines written so far
+    /// are answered at once (a batch ends when input pauses), a partial line is not.
+    func testInterruptKeepsWholeLinesAndExits130Or143() throws {
+        for (signal, expected) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
+            let p = Process()
+            p.executableURL = Self.binary
+            p.arguments = ["measure", "--size", "15"]
+            let out = Pipe(), inp = Pipe()
+            p.standardOutput = out
+            p.standardInput = inp
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            inp.fileHandleForWriting.write(Data((#"{"id":1,"text":"Hello, world"}"# + "\n").utf8))
+            var text = readLines(out.fileHandleForReading.fileDescriptor, count: 1)
+            inp.fileHandleForWriting.write(Data((#"{"id":2,"text":"Hello"}"# + "\n" + #"{"id":3,"te"#).utf8))
+            text += readLines(out.fileHandleForReading.fileDescriptor, count: 1)
+            kill(p.processIdentifier, signal)
+            text += String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            try? inp.fileHandleForWriting.close()
+            XCTAssertEqual(p.terminationReason, .exit, "signal \(signal)")
+            XCTAssertEqual(p.terminationStatus, expected, "signal \(signal)")
+            XCTAssertEqual(text, #"{"id":1,"height":20.5,"width":84.5,"lines":1,"truncated":false}"# + "\n"
+                + #"{"id":2,"height":20.5,"width":36.5,"lines":1,"truncated":false}"# + "\n")
+        }
+    }
+
+    /// Issue 13 (5): `plumb measure … | head -1` ends by SIGPIPE (141 in the shell), silently,
+    /// whatever the parent did with SIGPIPE.
+    func testClosedOutputEndsBySIGPIPESilently() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-pipe-\(getpid()).jsonl")
+        try String(repeating: #"{"text":"Hello, world"}"# + "\n", count: 5000).write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let r = try run(["-c", #""$0" measure "$1" | head -1; echo "status ${PIPESTATUS[0]}" >&2"#,
+                         Self.binary.path, file.path], executable: URL(fileURLWithPath: "/bin/bash"))
+        XCTAssertEqual(r.lines.count, 1)
+        XCTAssertEqual(try r.json(0)["lines"] as? Int, 1)
+        XCTAssertEqual(r.stderr, "status 141\n")  // nothing else on standard error
+    }
+
+    /// Issue 15 (6): `--stats` counts what was measured (5,000 identical lines: one miss, not
+    /// one per batch) and reports the bytes the entries use apart from the table's allocation.
+    func testStatsCountWhatWasMeasuredAndBytesInUse() throws {
+        let input = Data(String(repeating: #"{"text":"Hello, world"}"# + "\n", count: 5000).utf8)
+        let r = try run(["measure", "--stats"], input: input)
+        XCTAssertEqual(r.lines.count, 5000)
+        let results = try XCTUnwrap(r.stderr.split(separator: "\n").first { $0.hasPrefix("stats: results:") }.map(String.init))
+        // Two entries: the result and the width-range entry of the text, 48 bytes each.
+        XCTAssertTrue(results.hasPrefix("stats: results: hits 4999, misses (measured) 1, insertions 2, evictions 0, entries 2; bytes in use 96, allocated "), results)
+        let allocated = Int(results.split(separator: "allocated ")[1].prefix { $0.isNumber }) ?? 0
+        XCTAssertGreaterThan(allocated, 96)
+        XCTAssertTrue(results.hasSuffix(", budget 33554432"), results)
+    }
+}
+
+extension CLITests {
+    /// Issue 15: `--reveal-line` without `--cover-lines` and colours an SVG viewer cannot read
+    /// are usage errors in `plumb render` (a colour goes into an SVG attribute as it is).
+    func testRenderRejectsRevealWithoutCoverAndBadColors() throws {
+        for args in [["--reveal-line", "0"], ["--reveal-at-y", "3"], ["--gradient", "#ff0000,notacolor"],
+                     ["--gradient", #"red,"/><script>"#], ["--gradient", "#ff0,#00ff0"], ["--gradient", "red,blue,nan"]] {
+            let r = try run(["render", "Hello", "-o", "/dev/null"] + args)
+            XCTAssertEqual(r.status, 64, "\(args): \(r.stderr)")
+            XCTAssertFalse(r.stderr.isEmpty)
+        }
+        for args in [["--cover-lines", "--reveal-line", "0"], ["--gradient", "#f00,#0000ff,45"], ["--gradient", "Red,navy"],
+                     ["--gradient", "rgb(255 0 0),hsl(240deg 100% 50%)"], ["--gradient", "#ff000080,transparent"]] {
+            let r = try run(["render", "Hello", "-o", "/dev/null"] + args)
+            XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)")
+        }
+    }
+}
+
+extension CLITests {
+    /// Issue 15: `PlumbBenchmarks --help` prints help and exits instead of starting the run;
+    /// a mistyped argument is a usage error.
+    func testBenchmarksHelpDoesNotRun() throws {
+        let benchmarks = Self.binary.deletingLastPathComponent().appendingPathComponent("PlumbBenchmarks")
+        let help = try run(["--help"], executable: benchmarks)
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.hasPrefix("OVERVIEW: "), help.stdout)
+        XCTAssertFalse(help.stdout.contains("cells: "), "the run started")
+        let bad = try run(["--rnus", "3"], executable: benchmarks)
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.stderr.contains("unknown argument '--rnus'"), bad.stderr)
+    }
+}
+
+extension CLITests {
+    /// The defaults `plumb measure --help` states are the ones used: giving each explicitly
+    /// changes no answer, and the cache budget is the one `--stats` reports.
+    func testHelpDefaultsAreTheDefaultsUsed() throws {
+        let text = try run(["measure", "--help"]).stdout
+        let help = String(text[try XCTUnwrap(text.range(of: "OPTIONS:")).upperBound...])
+            .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        func stated(_ option: String) throws -> String {
+            let after = try XCTUnwrap(help.range(of: "--\(option) <"), option).upperBound
+            let start = try XCTUnwrap(help.range(of: "(default: ", range: after..<help.endIndex), option).upperBound
+            let end = try XCTUnwrap(help.range(of: ")", range: start..<help.endIndex), option).lowerBound
+            return String(help[start..<end])
+        }
+        var explicit: [String] = []
+        for option in ["families", "size", "weight", "width", "scale", "tab-interval", "line-break-mode", "alignment",
+                       "compatibility", "batch-size"] {
+            explicit += ["--\(option)", try stated(option)]
+        }
+        let input = Data(((0..<40).map { #"{"text":"Hello\tworld, 你好 \#($0) \#(String(repeating: "word ", count: $0))"}"# }
+            .joined(separator: "\n") + "\n").utf8)
+        let plain = try run(["measure", "--lines", "--stats"], input: input)
+        let given = try run(["measure", "--lines"] + explicit, input: input)
+        XCTAssertEqual(given.status, 0, given.stderr)
+        XCTAssertEqual(plain.stdout, given.stdout)
+        XCTAssertEqual(plain.lines.count, 40)
+        XCTAssertTrue(plain.stderr.contains("budget \(try stated("cache-budget"))\n"), plain.stderr)
+        XCTAssertEqual(try stated("workers"), "every core")
     }
 }
