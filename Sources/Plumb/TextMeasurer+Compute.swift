@@ -220,6 +220,7 @@ extension TextMeasurer {
         if !boxes.isEmpty {
             result.inlineBoxes = Self.placeBoxes(boxes, in: text, layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval)
         }
+        result.caretMap = Self.caretMap(layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval)
         if layout.isTruncated {
             result.truncationToken = Self.placeToken(layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval)
         }

@@ -56,6 +56,9 @@ public struct TextLayout: Sendable {
     /// Where the truncated line's "…" (or `TextStyle.truncationToken`) was placed: a tap
     /// inside `rect` is a tap on "more". `nil` when nothing was truncated.
     public internal(set) var truncationToken: TruncationTokenPlacement? = nil
+    /// Where each visible cluster is, for `characterOffset(at:unit:)` and
+    /// `rects(forCharacters:unit:)`.
+    var caretMap = CaretMap()
 
     init(text: String, measurement: TextMeasurement, lines: [LayoutLine], exactHeight: Double,
          scale: Double) {
