@@ -19,13 +19,15 @@ let package = Package(
         .target(
             name: "CXXHash", path: "Sources/CXXHash",
             cSettings: [.unsafeFlags(["-O3"])]),
+        // Relaxed atomics on raw memory and TSan lock annotations (header-only, inlined).
+        .target(name: "CAtomics", path: "Sources/CAtomics"),
         .target(
             name: "CICUShim", path: "Sources/CICUShim",
             linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
 
         .target(
             name: "Plumb",
-            dependencies: ["CHarfBuzz", "CFontconfig", "CXXHash", "CICUShim"],
+            dependencies: ["CHarfBuzz", "CFontconfig", "CXXHash", "CICUShim", "CAtomics"],
             path: "Sources/Plumb"),
         // Hand-written JSON Lines and argument parsing for the `plumb` command line.
         .target(name: "CLIKit", path: "Sources/CLIKit"),
