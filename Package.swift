@@ -20,14 +20,14 @@ let package = Package(
             name: "CXXHash", path: "Sources/CXXHash",
             cSettings: [.unsafeFlags(["-O3"])]),
         // Relaxed atomics on raw memory and TSan lock annotations (header-only, inlined).
-        .target(name: "CAtomics", path: "Sources/CAtomics"),
+        .target(name: "CSupport", path: "Sources/CSupport"),
         .target(
             name: "CICUShim", path: "Sources/CICUShim",
             linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
 
         .target(
             name: "Plumb",
-            dependencies: ["CHarfBuzz", "CFontconfig", "CXXHash", "CICUShim", "CAtomics"],
+            dependencies: ["CHarfBuzz", "CFontconfig", "CXXHash", "CICUShim", "CSupport"],
             path: "Sources/Plumb"),
         // Hand-written JSON Lines and argument parsing for the `plumb` command line.
         .target(name: "CLIKit", path: "Sources/CLIKit"),

@@ -1,4 +1,4 @@
-internal import CAtomics
+internal import CSupport
 import Synchronization
 
 /// Plumb's lock: `Synchronization.Mutex`, plus the annotations that let ThreadSanitizer see it.
@@ -8,7 +8,7 @@ import Synchronization
 /// sections and reports every access to locked state as a race (~245 reports over the
 /// suite). This wrapper tells TSan about each acquire and release (`__tsan_acquire` /
 /// `__tsan_release` on the address of the protected value). Without TSan linked those entry
-/// points are null (weak symbols, `CAtomics`) and each annotation is one predictable branch,
+/// points are null (weak symbols, `CSupport`) and each annotation is one predictable branch,
 /// so the lock costs what `Synchronization.Mutex` costs.
 ///
 /// Declared in the module under the same name, it shadows `Synchronization.Mutex` in every

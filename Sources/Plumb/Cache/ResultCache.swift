@@ -28,12 +28,14 @@ struct CachedResult: Equatable, Sendable {
 ///
 /// Storage is an open-addressing table per shard (linear probing, backward-shift deletion),
 /// 48-byte entries at most 75 % full: ≤ 64 bytes per entry, text not retained. Each shard's
-/// slots are allocated for the whole budget but used from a small prefix that doubles in
-/// place, so a small working set stays dense in the caches. Eviction is
-/// CLOCK (second chance): hits set a reference bit, the hand clears it or evicts.
+/// slots are reserved for the whole budget (address space in one ``SlotRegion``) but used
+/// from a small prefix that doubles in place, so a small working set stays dense in the
+/// caches and RAM is committed only as tables fill: `statistics.bytes` counts the slots in
+/// use plus the shards' fixed bookkeeping. Eviction is CLOCK (second chance): hits set a
+/// reference bit, the hand clears it or evicts.
 ///
 /// - Thread safety: 512 shards. Writers (insert, remove, eviction) take the shard's
-///   `Synchronization.Mutex`. Readers do not: each shard is a seqlock (a version that is odd
+///   mutex. Readers do not: each shard is a seqlock (a version that is odd
 ///   while a writer moves entries), so a hit reads the table optimistically and retries under
 ///   the mutex only if a writer was active. A warm hit therefore writes no shared memory (no
 ///   lock word, no reference count, no counter, and the CLOCK bit only on the first hit after
@@ -58,9 +60,9 @@ final class ResultCache: Sendable {
         let mask: Atomic<Int>
         private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
 
-        init(capacity: Int) {
-            let table = Table(capacity: capacity)
-            slots = table.slots
+        init(slots: SeqlockSlots) {
+            let table = Table(slots: slots)
+            self.slots = table.slots
             mask = Atomic(table.mask)
             mutex = Mutex(table)
         }
@@ -121,7 +123,8 @@ final class ResultCache: Sendable {
 
     /// One shard's table. Only the writer holding the shard's mutex calls these methods.
     struct Table: ~Copyable {
-        /// The whole budget's slots, allocated once; only the first `mask + 1` are in use.
+        /// The whole budget's slots, reserved once; only the first `mask + 1` are in use (and
+        /// only their pages resident).
         let slots: SeqlockSlots
         /// Slots in use − 1 (a power of two − 1): the table starts small and doubles in place up
         /// to the full allocation, so a small working set stays dense in the caches. The
@@ -135,10 +138,9 @@ final class ResultCache: Sendable {
 
         static let initialSlots = 16
 
-        init(capacity: Int) {
-            let cap = max(2, capacity)
-            slots = .allocate(count: cap)
-            mask = min(cap, Self.initialSlots) - 1
+        init(slots: SeqlockSlots) {
+            self.slots = slots
+            mask = min(slots.count, Self.initialSlots) - 1
             maxCount = max(1, (mask + 1) * 3 / 4)
         }
 
@@ -159,8 +161,6 @@ final class ResultCache: Sendable {
                 slots.store(key: key, at: i)
             }
         }
-
-        deinit { slots.deallocate() }
 
         @inline(__always)
         func find(_ key: CacheKey) -> Int? {
@@ -231,6 +231,8 @@ final class ResultCache: Sendable {
         }
     }
 
+    /// The slots of every shard (outlives them: released with the cache).
+    private let region: SlotRegion
     private let shards: [Shard]
     /// The same shards without reference counting: a lookup must not write the shard's
     /// reference count (a shared cache line). `shards` keeps them alive.
@@ -246,13 +248,22 @@ final class ResultCache: Sendable {
         let perShard = max(0, budgetBytes) / Self.shardCount / Self.entryBytes
         var capacity = 2
         while capacity * 2 <= perShard { capacity *= 2 }
-        shards = (0..<Self.shardCount).map { _ in Shard(capacity: capacity) }
+        let region = SlotRegion(shards: Self.shardCount, slotsPerShard: capacity)
+        self.region = region
+        shards = (0..<Self.shardCount).map { Shard(slots: region.slots(ofShard: $0)) }
         shardRefs = shards.map { Unmanaged.passUnretained($0) }
         stripeObjects = (0..<Self.stripeCount).map { _ in CounterStripe() }
         stripes = stripeObjects.map { Unmanaged.passUnretained($0) }
     }
 
     static let stripeCount = 16
+
+    /// Heap bytes of one shard besides its slots: the `Shard` object (two cache lines, as a
+    /// 192-byte malloc chunk) and its mutex's TSan tag (a 32-byte chunk), rounded up.
+    static let shardBookkeepingBytes = 256
+
+    /// Bytes of the slot region resident in RAM (`mincore`), for tests.
+    var residentSlotBytes: Int { region.residentBytes }
 
     @inline(__always)
     private static func normalise(_ key: CacheKey) -> CacheKey {
@@ -346,7 +357,7 @@ final class ResultCache: Sendable {
                 total.insertions += t.insertions
                 total.evictions += t.evictions
                 total.entries += t.count
-                total.bytes += t.slots.count * Self.entryBytes
+                total.bytes += (t.mask + 1) * Self.entryBytes + Self.shardBookkeepingBytes
             }
         }
         for stripe in stripeObjects {

@@ -27,7 +27,7 @@ final class SegmentCache: Sendable {
     func advances(for key: CacheKey) -> [Int32]? { storage.value(for: key) }
 
     func insert(_ advances: [Int32], for key: CacheKey) {
-        storage.insert(advances, bytes: 32 + advances.count * 4, for: key)
+        storage.insert(advances, bytes: HeapCost.array(advances), for: key)
     }
 
     func removeAll() { storage.removeAll() }

@@ -1,4 +1,4 @@
-internal import CAtomics
+internal import CSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,7 +12,7 @@ import Glibc
 ///
 /// Memory-ordering rules (the seqlock of Boehm, "Can seqlocks get along with programming
 /// language memory models?", 2012, as C++ seqlocks implement it):
-/// - **Every access to slot memory is a relaxed atomic load or store** (`CAtomics`, an
+/// - **Every access to slot memory is a relaxed atomic load or store** (`CSupport`, an
 ///   `atomic_ref` in C++ terms). Readers and the writer therefore never race in the
 ///   language's sense; a reader may see a mix of old and new words, which the version check
 ///   rejects.
@@ -39,21 +39,11 @@ struct SeqlockSlots: @unchecked Sendable {
     /// Number of slots.
     let count: Int
 
-    /// `count` empty slots in zeroed memory (`calloc`: large tables come from fresh pages,
-    /// which the kernel commits only when first written).
-    static func allocate(count: Int) -> SeqlockSlots {
-        let bytes = Swift.max(1, count) * slotBytes
-        guard let raw = calloc(1, bytes) else { fatalError("out of memory for a \(bytes)-byte result table") }
-        return SeqlockSlots(words: raw.bindMemory(to: UInt64.self, capacity: bytes / 8), count: count)
-    }
-
-    private init(words: UnsafeMutablePointer<UInt64>, count: Int) {
+    /// `count` slots at `words` (memory a ``SlotRegion`` owns).
+    fileprivate init(words: UnsafeMutablePointer<UInt64>, count: Int) {
         self.words = words
         self.count = count
     }
-
-    /// Frees the memory (the owner calls this once, when no reader can reach it).
-    func deallocate() { free(words) }
 
     // MARK: Loads (any thread)
 
@@ -118,5 +108,49 @@ struct SeqlockSlots: @unchecked Sendable {
     @inline(__always)
     func move(from: Int, to: Int) {
         for w in 0..<Self.wordsPerSlot { store(to, w, load(from, w)) }
+    }
+}
+
+/// The memory of every shard's slots: one private anonymous mapping, zero-filled by the
+/// kernel and committed page by page as tables grow into it, so a large budget costs address
+/// space, not RAM, until it is used (a 1 GiB budget no longer makes a one-line input resident
+/// at 800 MB). Zero pages are empty slots, so nothing is written up front.
+///
+/// - Thread safety: immutable after creation; the slots' own rules are ``SeqlockSlots``'.
+final class SlotRegion: @unchecked Sendable {
+    private let base: UnsafeMutableRawPointer
+    /// Bytes mapped.
+    let bytes: Int
+    /// Slots per shard.
+    let slotsPerShard: Int
+
+    /// A region of `shards` × `slotsPerShard` slots.
+    init(shards: Int, slotsPerShard: Int) {
+        self.slotsPerShard = slotsPerShard
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let wanted = Swift.max(1, shards * slotsPerShard * SeqlockSlots.slotBytes)
+        bytes = (wanted + page - 1) / page * page
+        let p = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+        guard let p, p != MAP_FAILED else { fatalError("could not map \(bytes) bytes for the result table") }
+        base = p
+    }
+
+    deinit { munmap(base, bytes) }
+
+    /// The slots of shard `index`.
+    func slots(ofShard index: Int) -> SeqlockSlots {
+        let words = (base + index * slotsPerShard * SeqlockSlots.slotBytes).assumingMemoryBound(to: UInt64.self)
+        return SeqlockSlots(words: words, count: slotsPerShard)
+    }
+
+    /// Bytes of the region resident in RAM now (`mincore`): what the table really costs.
+    ///
+    /// - Complexity: O(pages mapped); for tests and diagnostics.
+    var residentBytes: Int {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var vector = [UInt8](repeating: 0, count: bytes / page)
+        let rc = vector.withUnsafeMutableBufferPointer { mincore(base, bytes, $0.baseAddress) }
+        guard rc == 0 else { return -1 }
+        return vector.reduce(0) { $0 + Int($1 & 1) } * page
     }
 }

@@ -145,11 +145,14 @@ final class PreparedText: Sendable {
         self.missingGlyphClusters = missingGlyphClusters
     }
 
-    /// Approximate heap bytes, for cache budgets.
+    /// Heap bytes this text owns (the object and every array buffer at its capacity, as
+    /// malloc chunks), for cache budgets. Fonts are shared, not counted.
     var byteSize: Int {
-        64 + fonts.count * 40 + graphemeEnds.count * (4 + 4 + 8 + 1 + 1)
-            + words.count * MemoryLayout<Word>.stride + cutAdjustments.count * 4
-            + paragraphs.count * 24
+        HeapCost.object(storedBytes: 128)  // 10 array references, six scalars
+            + HeapCost.array(fonts) + HeapCost.array(fontLines) + HeapCost.array(graphemeStarts)
+            + HeapCost.array(graphemeEnds) + HeapCost.array(advances) + HeapCost.array(flags)
+            + HeapCost.array(graphemeFonts) + HeapCost.array(cutAdjustments) + HeapCost.array(words)
+            + HeapCost.array(paragraphs)
     }
 
     /// The font bit of local font index `i` (indices ≥ 63 share the last bit).

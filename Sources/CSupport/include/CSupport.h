@@ -1,13 +1,14 @@
-#ifndef PLUMB_CATOMICS_H
-#define PLUMB_CATOMICS_H
+#ifndef PLUMB_CSUPPORT_H
+#define PLUMB_CSUPPORT_H
+#include <stddef.h>
 #include <stdint.h>
+#include <malloc.h>
 
-// Relaxed atomic access to plain 64-bit words in raw memory, and ThreadSanitizer
-// annotations, for the two places Swift's `Synchronization` module cannot express:
-// an atomic view of memory that Swift did not declare `Atomic` (`std::atomic_ref` in C++),
-// and telling TSan about a lock it cannot see. Everything is `static inline`: the calls
-// compile to plain `mov`s (x86-64) / `ldr`/`str` (AArch64) inside the Swift caller.
-// Only `Cache/SeqlockWords.swift` and `Cache/Mutex.swift` use this header.
+// The few things Swift cannot express, as `static inline` C (compiled into the Swift caller):
+// an atomic view of memory that Swift did not declare `Atomic` (`std::atomic_ref` in C++;
+// relaxed loads and stores compile to plain `mov`s on x86-64, `ldr`/`str` on AArch64),
+// telling ThreadSanitizer about a lock it cannot see, and glibc's allocator statistics.
+// Users: `Cache/SeqlockSlots.swift`, `Cache/Mutex.swift`, `Cache/HeapCost.swift`.
 
 /// A relaxed atomic load of the aligned word at `p`.
 static inline uint64_t plumb_load_relaxed(const uint64_t *p) {
@@ -32,6 +33,13 @@ static inline void plumb_tsan_acquire(void *addr) {
 /// Tells ThreadSanitizer (when linked) that the lock at `addr` is about to be released.
 static inline void plumb_tsan_release(void *addr) {
     if (__tsan_release) __tsan_release(addr);
+}
+
+/// Bytes the process holds from malloc now: small chunks in use plus mmapped chunks
+/// (`mallinfo2`, glibc ≥ 2.33). For memory tests and diagnostics.
+static inline size_t plumb_heap_bytes_in_use(void) {
+    struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;
 }
 
 #endif

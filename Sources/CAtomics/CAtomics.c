@@ -1,2 +1,0 @@
-// Everything in CAtomics is `static inline` in include/CAtomics.h; SwiftPM needs one source.
-#include "CAtomics.h"
