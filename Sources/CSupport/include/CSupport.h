@@ -8,7 +8,7 @@
 // an atomic view of memory that Swift did not declare `Atomic` (`std::atomic_ref` in C++;
 // relaxed loads and stores compile to plain `mov`s on x86-64, `ldr`/`str` on AArch64),
 // telling ThreadSanitizer about a lock it cannot see, and glibc's allocator statistics.
-// Users: `Cache/SeqlockSlots.swift`, `Cache/Mutex.swift`, `Cache/HeapCost.swift`.
+// Users: `Cache/SeqlockSlots.swift`, `Support/Mutex.swift`, `Cache/HeapCost.swift`.
 
 /// A relaxed atomic load of the aligned word at `p`.
 static inline uint64_t plumb_load_relaxed(const uint64_t *p) {

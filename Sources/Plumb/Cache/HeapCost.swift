@@ -28,3 +28,15 @@ enum HeapCost {
     /// mmapped chunks). For tests and diagnostics; O(arenas).
     static var processHeapBytes: Int { Int(plumb_heap_bytes_in_use()) }
 }
+
+extension PreparedText {
+    /// Heap bytes this text owns (the object and every array buffer at its capacity, as
+    /// malloc chunks), for cache budgets. Fonts are shared, not counted.
+    var byteSize: Int {
+        HeapCost.object(storedBytes: 128)  // 10 array references, six scalars
+            + HeapCost.array(fonts) + HeapCost.array(fontLines) + HeapCost.array(graphemeStarts)
+            + HeapCost.array(graphemeEnds) + HeapCost.array(advances) + HeapCost.array(flags)
+            + HeapCost.array(graphemeFonts) + HeapCost.array(cutAdjustments) + HeapCost.array(words)
+            + HeapCost.array(paragraphs)
+    }
+}

@@ -145,16 +145,6 @@ final class PreparedText: Sendable {
         self.missingGlyphClusters = missingGlyphClusters
     }
 
-    /// Heap bytes this text owns (the object and every array buffer at its capacity, as
-    /// malloc chunks), for cache budgets. Fonts are shared, not counted.
-    var byteSize: Int {
-        HeapCost.object(storedBytes: 128)  // 10 array references, six scalars
-            + HeapCost.array(fonts) + HeapCost.array(fontLines) + HeapCost.array(graphemeStarts)
-            + HeapCost.array(graphemeEnds) + HeapCost.array(advances) + HeapCost.array(flags)
-            + HeapCost.array(graphemeFonts) + HeapCost.array(cutAdjustments) + HeapCost.array(words)
-            + HeapCost.array(paragraphs)
-    }
-
     /// The font bit of local font index `i` (indices ≥ 63 share the last bit).
     @inline(__always) static func fontBit(_ i: UInt8) -> UInt64 { 1 << UInt64(min(i, 63)) }
 }
