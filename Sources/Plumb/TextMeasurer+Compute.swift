@@ -84,7 +84,10 @@ extension TextMeasurer {
     private func preparedText(
         _ utf8: UnsafeBufferPointer<UInt8>, style: ResolvedStyle, textKey: CacheKey?, content: RichContent?
     ) -> PreparedText {
-        let key = CacheKey(value: (textKey ?? CacheKey(bytes: UnsafeRawBufferPointer(utf8), seed: CacheKey.textSeed), style.shapingFingerprint), seed: 0x5052_4550)
+        var e = KeyEncoder(.preparedText)
+        e.append(textKey ?? CacheKey(bytes: UnsafeRawBufferPointer(utf8)))
+        e.append(style.shapingFingerprint)
+        let key = e.key
         if let hit = preparedCache.value(for: key) { return hit }
         let s = style.sanitized
         let prepared = pool.withPreparer { preparer in

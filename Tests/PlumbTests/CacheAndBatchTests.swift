@@ -76,6 +76,7 @@ import Testing
             ("noLeading", { $0.options.remove(.usesFontLeading) }),
             ("device", { $0.options.insert(.usesDeviceMetrics) }),
             ("heightLimit", { $0.heightLimit = 100 }),
+            ("pango", { $0.compatibility = .pango }), ("chromium", { $0.compatibility = .chromium }),
         ]
         var seen: [CacheKey: String] = [engine.resolve(base).layoutFingerprint: "base"]
         for (name, change) in variants {
