@@ -5,7 +5,7 @@ import Glibc
 import Synchronization
 
 /// One cell of a heterogeneous batch.
-public struct Cell: Sendable {
+public struct Cell: Hashable, Sendable {
     public var text: String
     public var style: TextStyle
     public var width: Double
