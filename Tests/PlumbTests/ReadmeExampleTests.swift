@@ -14,7 +14,7 @@ import Testing
         layout.lastLineRect        // fade mask over the end of the last line (its left end if right to left)
         layout.lineIndex(atY: 31)  // which line a touch is on (a gap belongs to the line above)
 
-        let heights = try plumb.heights(for: ["a", "b", "c"], style: style, width: 375)  // all cores
+        let heights = plumb.heights(for: ["a", "b", "c"], style: style, width: 375)      // all cores
         let lines = plumb.layouts(for: [Cell(text: "a", style: style, width: 375)])     // geometry, all cores
         var list = try plumb.listHeights(for: [(id: 1, text: "a"), (id: 2, text: "b")], style: style, width: 375)
         list.rowIndex(atOffset: 500)                   // the row at y = 500, O(log n)
