@@ -51,7 +51,7 @@ public final class BatchProgress: Sendable {
     private let reports: Bool
 
     private struct Reporter {
-        var last = -1
+        var last = 0
         let report: @Sendable (Snapshot) -> Void
     }
 
