@@ -80,7 +80,7 @@ extension TextLayout: Codable {
 
 /// The JSON shape of one line (offsets instead of string indexes).
 private struct LineJSON: Codable {
-    struct Truncation: Codable {
+    struct TruncationJSON: Codable {
         var placement: EllipsisPlacement
         /// Scalar offsets `[start, end]` of the visible text before and after the ellipsis.
         var head: [Int]
@@ -102,7 +102,7 @@ private struct LineJSON: Codable {
     var gapAfter: Double
     var endsParagraph: Bool
     var rtl: Bool?
-    var truncation: Truncation?
+    var truncation: TruncationJSON?
 
     init(_ line: LayoutLine, in offsets: TextOffsets) {
         start = line.scalarRange.lowerBound
@@ -120,7 +120,7 @@ private struct LineJSON: Codable {
         endsParagraph = line.endsParagraph
         rtl = line.direction == .rightToLeft ? true : nil
         truncation = line.truncation.map {
-            Truncation(placement: $0.placement, head: offsets.scalarOffsets($0.head),
+            TruncationJSON(placement: $0.placement, head: offsets.scalarOffsets($0.head),
                        tail: offsets.scalarOffsets($0.tail), ellipsisWidth: $0.ellipsisWidth)
         }
     }
