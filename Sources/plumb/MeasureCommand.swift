@@ -128,7 +128,7 @@ struct MeasureCommand {
                     measurements[valid[k]] = results[j].measurement
                 }
             } else {
-                let results = (try? engine.heights(for: ks.map { cells[$0] }, scale: scale, workers: workers)) ?? []
+                let results = engine.heights(for: ks.map { cells[$0] }, scale: scale, workers: workers)
                 for (j, k) in ks.enumerated() where j < results.count { measurements[valid[k]] = results[j] }
             }
         }
