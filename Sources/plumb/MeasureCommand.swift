@@ -16,6 +16,7 @@ struct MeasureCommand {
                        help: "Print every number in its shortest round-trip form instead of rounded to 6 decimals."),
             OptionSpec(name: "workers", valueName: "n", kind: .int, help: "Threads to measure with, ≥ 1. (default: every core)"),
             OptionSpec(name: "cache-budget", valueName: "bytes", kind: .int, help: "Memory for cached results, in bytes, ≥ 0. (default: \(TextMeasurer.Configuration().resultCacheBytes))"),
+            OptionSpec(name: "max-text-bytes", valueName: "bytes", kind: .int, help: "Longest text measured, in UTF-8 bytes; a longer cell is an error for its line. (default: \(TextMeasurer.Configuration().maximumTextBytes))"),
             OptionSpec(name: "batch-size", valueName: "n", kind: .int,
                        help: "Lines measured together, ≥ 1; output follows each batch, and a batch also ends when input pauses. (default: \(Self.defaultBatchSize))"),
             OptionSpec(name: "progress", kind: .flag, help: "Print progress lines (done/total, rate, ETA) on standard error."),
@@ -54,6 +55,10 @@ struct MeasureCommand {
         defaults = try StyleFields.defaults(from: args)
         cellParser = CellParser(defaults: defaults)
         var config = TextMeasurer.Configuration()
+        if let limit = args.int("max-text-bytes") {
+            guard limit >= 1 else { throw args.invalidValue(of: "max-text-bytes", "\(limit) is out of range (must be ≥ 1)") }
+            config.maximumTextBytes = limit
+        }
         if let budget = args.int("cache-budget") {
             guard budget >= 0 else { throw args.invalidValue(of: "cache-budget", "\(budget) is out of range (must be ≥ 0)") }
             config.resultCacheBytes = budget
@@ -141,7 +146,7 @@ struct MeasureCommand {
             out.reset()
             out.beginObject()
             out.field("id", input.id)
-            if let error = input.error {
+            if let error = input.error ?? measurements[i].flatMap(Self.tooLong) {
                 errors += 1
                 out.field("line", input.line)
                 out.field("error", error)
@@ -159,6 +164,14 @@ struct MeasureCommand {
             let now = DispatchTime.now().uptimeNanoseconds
             if now - lastProgress >= 1_000_000_000 || done + skipped == total { printProgress() }
         }
+    }
+
+    /// A text over the size limit is an error for its line, not a stand-in height.
+    static func tooLong(_ m: TextMeasurement) -> String? {
+        for case .textTooLong(let bytes, let limit) in m.warnings {
+            return "the text is \(bytes) UTF-8 bytes, over the limit of \(limit) (--max-text-bytes)"
+        }
+        return nil
     }
 
     func write(_ m: TextMeasurement, layout: TextLayout?, input: Input, to out: inout JSONWriter) {
