@@ -146,6 +146,8 @@ report.add("re-layout, cells of 120–180 characters only (\(mid.count)), 1 work
     relayoutPass(engine, mid, resolved, relayoutWidth)
 }
 
+addRichScenarios(texts, style: style)
+
 let cores = ProcessInfo.processInfo.activeProcessorCount
 
 /// Warm and re-layout batches of `cells` on 1 worker and on all cores, the two interleaved

@@ -21,11 +21,24 @@ extension TextMeasurer {
     {
         if text.isPlain { return measure(text.string, style: style, width: width, scale: scale) }
         let resolved = resolve(style)
-        let content = richContent(text, style: resolved)
-        let keys = content.isCacheable ? cellKeys(text.string, style: resolved, width: width, scale: scale) : nil
+        let key = Self.contentKey(text)
+        // A hit needs only the content key (the runs' attributes as given); their fonts are
+        // resolved on a miss.
+        guard let plainKeys = cellKeys(text.string, style: resolved, width: width, scale: scale) else {
+            return measure(
+                text.string, style: resolved, width: width, scale: scale, keys: nil,
+                content: richContent(text, style: resolved, key: key))
+        }
+        let keys = Self.withContent(plainKeys, key: key, fingerprint: resolved.layoutFingerprint)
+        if let hit = resultCache.value(for: keys.keys.result) {
+            return resolved.warnings.isEmpty
+                ? Self.measurement(hit, scale: keys.scale)
+                : Self.measurement(hit, scale: keys.scale, warnings: resolved.warnings)
+        }
+        let content = richContent(text, style: resolved, key: key)
         return measure(
-            text.string, style: resolved, width: width, scale: scale,
-            keys: keys.map { Self.withContent($0, content) }, content: content)
+            text.string, style: resolved, width: width, scale: scale, keys: content.isCacheable ? keys : nil,
+            resultMissed: true, content: content)
     }
 
     /// Measures one attributed cell and returns its geometry, inline boxes included.
@@ -37,23 +50,31 @@ extension TextMeasurer {
     {
         if text.isPlain { return layout(text.string, style: style, width: width, scale: scale) }
         let resolved = resolve(style)
-        let content = richContent(text, style: resolved)
+        let content = richContent(text, style: resolved, key: Self.contentKey(text))
         let r = compute(text.string, style: resolved, width: width, scale: scale, extraWarnings: [], content: content)
         return makeLayout(text.string, r, boxes: text.inlineBoxes)
     }
 
     /// The cell keys of attributed content: the text key replaced by the content key, so
     /// results, width ranges and prepared texts are all keyed by text + runs.
-    static func withContent(_ k: CellKeys, _ content: RichContent) -> CellKeys {
+    static func withContent(_ k: CellKeys, key: CacheKey, fingerprint: CacheKey) -> CellKeys {
         var k = k
-        k.text = content.key
-        k.keys = keys(text: content.key, fingerprint: content.fingerprint, width: k.layoutWidth, scale: k.scale)
+        k.text = key
+        k.keys = keys(text: key, fingerprint: fingerprint, width: k.layoutWidth, scale: k.scale)
         return k
+    }
+
+    /// The key of an attributed text's content: its characters and every run's layout
+    /// attributes as given (colours and box ids excluded).
+    static func contentKey(_ text: AttributedText) -> CacheKey {
+        var encoder = KeyEncoder(.attributedContent)
+        encoder.append(text)
+        return encoder.key
     }
 
     /// Resolves `text`'s runs against `style`: a cascade per distinct font, sanitized numbers
     /// (with warnings), the content key.
-    func richContent(_ text: AttributedText, style: ResolvedStyle) -> RichContent {
+    func richContent(_ text: AttributedText, style: ResolvedStyle, key: CacheKey) -> RichContent {
         var warnings: [MeasureWarning] = []
         let s = style.sanitized
         let base = PreparationRun(byteEnd: 0, cascade: style.cascade, size: s.font.size, letterSpacing: s.letterSpacing)
@@ -65,9 +86,6 @@ extension TextMeasurer {
             runs.append(r)
         }
         if runs.isEmpty { runs = [base] }
-        var encoder = KeyEncoder(.attributedContent)
-        encoder.append(text)
-        let key = encoder.key
         return RichContent(
             runs: runs, ellipsis: base, key: key, fingerprint: style.layoutFingerprint, warnings: warnings)
     }
