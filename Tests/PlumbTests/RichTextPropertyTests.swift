@@ -1,0 +1,87 @@
+@testable import Plumb
+import PropertyTesting
+import Testing
+
+/// Properties of attributed text over generated runs: mixed scripts, sizes, weights, families,
+/// baseline offsets and inline boxes (seeded; `PLUMB_PROPERTY_SEED` replays a failure).
+@Suite struct RichTextPropertyTests {
+    static let attributes: Gen<TextAttributes> = Gen.zip(
+        Gen.element(of: [Int?.none, 400, 700]), Gen.element(of: [Double?.none, 11, 15, 22.5]),
+        Gen.element(of: [[String]?.none, ["Noto Sans CJK SC"], ["DejaVu Sans"]]),
+        Gen.element(of: [0.0, 0, 3, -2])
+    ).map { TextAttributes(families: $2, size: $1, weight: $0, baselineOffset: $3) }
+
+    static let box: Gen<InlineBox> = Gen.zip(Gen.double(in: 0...40), Gen.double(in: 0...40), Gen.double(in: -10...10))
+        .map { InlineBox(width: $0.rounded(), height: $1.rounded(), baselineOffset: $2.rounded(), id: "b") }
+
+    enum Piece: Sendable { case text(String, TextAttributes), box(InlineBox) }
+
+    static let rich: Gen<AttributedText> = Gen.array(
+        of: Gen.frequency([
+            (4, Gen.zip(Gen<String>.text(maxClusters: 12), attributes).map { Piece.text($0, $1) }),
+            (1, box.map { Piece.box($0) }),
+        ]), count: 1...6
+    ).map { pieces in
+        var text = AttributedText()
+        for piece in pieces {
+            switch piece {
+            case .text(let s, let a): text.append(s, a)
+            case .box(let b): text.append(b)
+            }
+        }
+        return text
+    }
+
+    static let cases = Gen.zip(rich, Gen.element(of: [40.0, 120, 300]), Gen.element(of: [Compatibility.standard, .pango, .chromium]))
+
+    let other = TextMeasurer()
+
+    func check<T>(_ name: String, _ gen: Gen<T>, iterations: Int = 60, _ body: @escaping (T) -> Bool) {
+        if let failure = checkProperty(name, gen, iterations: iterations, body) { Issue.record("\(failure)") }
+    }
+
+    func style(_ profile: Compatibility) -> TextStyle {
+        var s = style15()
+        s.compatibility = profile
+        return s
+    }
+
+    @Test func heightsAreFiniteNonNegativeOnTheGridAndCachedEqualsUncached() {
+        check("rich: sane and cache-transparent", Self.cases) { text, width, profile in
+            let s = style(profile)
+            let first = engine.measure(text, style: s, width: width)
+            let again = engine.measure(text, style: s, width: width)
+            let fresh = other.layout(text, style: s, width: width)
+            for v in [first.width, first.height] where !(v.isFinite && v >= 0 && (v * 2).rounded() == v * 2) { return false }
+            return first == again && first == fresh.measurement && fresh.lines.count == first.lineCount
+        }
+    }
+
+    @Test func boxesSitInsideTheirLines() {
+        check("rich: box rects inside their line", Self.cases) { text, width, profile in
+            let l = engine.layout(text, style: style(profile), width: width)
+            for placement in l.inlineBoxes {
+                let line = l.lines[placement.line].rect
+                guard placement.rect.y >= line.y - 1e-9, placement.rect.maxY <= line.maxY + 1e-9 else { return false }
+            }
+            // Every box of a text that is not truncated is placed.
+            return l.measurement.isTruncated || l.inlineBoxes.count == text.inlineBoxes.count
+        }
+    }
+
+    @Test func theCentreOfACharactersRectIsThatCharacter() {
+        check("rich: hit testing round-trips", Self.cases) { text, width, profile in
+            let l = engine.layout(text, style: style(profile), width: width)
+            var offset = 0
+            for character in text.string {
+                let length = character.utf16.count
+                defer { offset += length }
+                guard let r = l.rects(forCharacters: offset..<(offset + length)).first, r.width > 0.01 else { continue }
+                guard let hit = l.characterOffset(at: Point(x: r.midX, y: r.midY)),
+                    hit >= offset && hit < offset + length
+                else { return false }
+            }
+            return true
+        }
+    }
+}
