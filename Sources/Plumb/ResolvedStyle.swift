@@ -9,6 +9,8 @@ public struct ResolvedStyle: Sendable {
     public let style: TextStyle
     let sanitized: SanitizedStyle
     let cascade: ResolvedCascade
+    /// The truncation token resolved to runs (`TextStyle.truncationToken`), if any.
+    let token: TokenInput?
     /// Warnings from sanitising the style and resolving its fonts.
     public let warnings: [MeasureWarning]
     /// Everything in the style that can change a layout (tier-2 key component).
@@ -25,11 +27,18 @@ extension ResolvedStyle {
         let s = Sanitizer.style(style, warnings: &warnings)
         let cascade = fonts.cascade(for: s.font)
         warnings.append(contentsOf: cascade.warnings)
+        let token = Self.resolveToken(style.truncationToken, sanitized: s, cascade: cascade, fonts: fonts, warnings: &warnings)
         self.style = style
         self.sanitized = s
         self.cascade = cascade
+        self.token = token?.input
         self.warnings = warnings
-        self.shapingFingerprint = Self.shapingKey(s, salt: salt)
+        var shaping = Self.shapingKey(s, salt: salt)
+        if let key = token?.key {
+            // The token is prepared with the text: it is part of what shaping depends on.
+            shaping = CacheKey(value: (shaping.low, shaping.high, key.low, key.high), seed: 0x544F_4B4E)
+        }
+        self.shapingFingerprint = shaping
         self.layoutFingerprint = Self.layoutKey(s, shaping: shapingFingerprint)
     }
 

@@ -60,7 +60,7 @@ extension TextMeasurer {
         var runs: [PreparationRun] = []
         var encoder = RunKeyEncoder()
         for run in text.runs {
-            var r = resolveRun(run.attributes, style: style, base: base, warnings: &warnings)
+            var r = Self.resolveRun(run.attributes, fonts: fonts, base: base, font: s.font, warnings: &warnings)
             r.byteEnd = run.utf8Range.upperBound
             if let box = run.inlineBox { r.box = Self.sanitized(box, warnings: &warnings) }
             runs.append(r)
@@ -74,12 +74,14 @@ extension TextMeasurer {
             runs: runs, ellipsis: base, key: key, fingerprint: style.layoutFingerprint, warnings: warnings)
     }
 
-    /// One run's fonts and numbers: the style's, overridden by the set attributes.
-    private func resolveRun(
-        _ a: TextAttributes, style: ResolvedStyle, base: PreparationRun, warnings: inout [MeasureWarning]
+    /// One run's fonts and numbers: the style's (`base`, `font`), overridden by the set
+    /// attributes.
+    static func resolveRun(
+        _ a: TextAttributes, fonts: FontResolver, base: PreparationRun, font styleFont: FontDescriptor,
+        warnings: inout [MeasureWarning]
     ) -> PreparationRun {
         var run = base
-        var font = style.sanitized.font
+        var font = styleFont
         let fontChanged = a.families != nil || a.weight != nil || a.italic != nil
         if let families = a.families, !families.isEmpty { font.families = families }
         if let weight = a.weight { font.weight = min(1000, max(1, weight)) }
@@ -136,6 +138,33 @@ struct RichContent: @unchecked Sendable {  // immutable; ResolvedCascade is shar
     let warnings: [MeasureWarning]
 
     var isCacheable: Bool { !warnings.contains { $0.isFallback } }
+}
+
+extension ResolvedStyle {
+    /// The style's truncation token resolved like a text's runs, and its key (`nil` without a
+    /// token).
+    static func resolveToken(
+        _ token: AttributedText?, sanitized s: SanitizedStyle, cascade: ResolvedCascade, fonts: FontResolver,
+        warnings: inout [MeasureWarning]
+    ) -> (input: TokenInput, key: CacheKey)? {
+        guard let token, !token.runs.isEmpty else { return nil }
+        let base = PreparationRun(byteEnd: 0, cascade: cascade, size: s.font.size, letterSpacing: s.letterSpacing)
+        var runs: [PreparationRun] = []
+        var encoder = RunKeyEncoder()
+        for run in token.runs {
+            var r = TextMeasurer.resolveRun(run.attributes, fonts: fonts, base: base, font: s.font, warnings: &warnings)
+            r.byteEnd = run.utf8Range.upperBound
+            if let box = run.inlineBox { r.box = TextMeasurer.sanitized(box, warnings: &warnings) }
+            runs.append(r)
+            encoder.append(run, resolved: r)
+        }
+        let textKey = token.string.utf8Span.span.withUnsafeBytes { CacheKey(bytes: $0, seed: CacheKey.textSeed) }
+        let runsKey = encoder.key
+        return (
+            TokenInput(utf8: Array(token.string.utf8), runs: runs),
+            CacheKey(value: (textKey.low, textKey.high, runsKey.low, runsKey.high), seed: 0x544F_4B4E)
+        )
+    }
 }
 
 /// Encodes runs' layout fields as 64-bit words for the content key: every run end, the

@@ -89,7 +89,13 @@ extension TextMeasurer {
         let s = style.sanitized
         let prepared = pool.withPreparer { preparer in
             if let content {
-                return preparer.prepare(utf8, runs: content.runs, ellipsis: content.ellipsis, conventions: s.conventions)
+                return preparer.prepare(
+                    utf8, runs: content.runs, ellipsis: content.ellipsis, token: style.token, conventions: s.conventions)
+            }
+            if let token = style.token {
+                let run = PreparationRun(
+                    byteEnd: utf8.count, cascade: style.cascade, size: s.font.size, letterSpacing: s.letterSpacing)
+                return preparer.prepare(utf8, runs: [run], ellipsis: run, token: token, conventions: s.conventions)
             }
             return preparer.prepare(
                 utf8, cascade: style.cascade, size: s.font.size, letterSpacing: s.letterSpacing,
@@ -213,6 +219,9 @@ extension TextMeasurer {
         var result = TextLayout(text: text, measurement: r.measurement, lines: lines, exactHeight: r.exactHeight, scale: r.scale)
         if !boxes.isEmpty {
             result.inlineBoxes = Self.placeBoxes(boxes, in: text, layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval)
+        }
+        if layout.isTruncated {
+            result.truncationToken = Self.placeToken(layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval)
         }
         return result
     }

@@ -180,3 +180,68 @@ import Testing
         }
     }
 }
+
+/// The truncation token: "… more" with "more" in bold, replacing "…".
+@Suite struct TruncationTokenTests {
+    var style: TextStyle {
+        var s = style15(["Noto Sans"])
+        s.maxLines = 2
+        s.lineBreakMode = .truncatingTail
+        var token = AttributedText("… ")
+        token.append("more", TextAttributes(weight: 700))
+        s.truncationToken = token
+        return s
+    }
+    let long = "The quick brown fox jumps over the lazy dog and keeps running far beyond the end of the line"
+
+    func width(_ text: String, weight: Int = 400) -> Double {
+        engine.layout(text, style: TextStyle(families: ["Noto Sans"], size: 15, weight: weight), width: 10_000).lines[0].usedWidth
+    }
+
+    @Test func theTokenReplacesTheEllipsisAndIsHitTestable() throws {
+        let l = engine.layout(long, style: style, width: 200)
+        #expect(l.measurement.isTruncated && l.lines.count == 2)
+        let token = try #require(l.truncationToken)
+        // "… " (its space counts inside the token) + bold "more".
+        let expected = width("… a") - width("a") + width("more", weight: 700)
+        #expect(abs(token.rect.width - expected) < 1e-9)
+        #expect(token.line == 1)
+        #expect(abs(token.rect.maxX - l.lines[1].usedWidth) < 1e-9)
+        #expect(l.lines[1].usedWidth <= 200)
+        #expect(token.rect.y == l.lines[1].rect.y && token.rect.height == l.lines[1].rect.height)
+        // With "…" the same text keeps more of the line.
+        var plain = style
+        plain.truncationToken = nil
+        let e = engine.layout(long, style: plain, width: 200)
+        #expect(e.lines[1].truncation!.head.upperBound > l.lines[1].truncation!.head.upperBound)
+        #expect(e.truncationToken.map { abs($0.rect.width - (width("…a") - width("a"))) < 1e-9 } == true)
+    }
+
+    @Test func theTokensFontsCountForItsLine() {
+        var tall = style
+        tall.truncationToken = AttributedText(" MORE", TextAttributes(size: 30))
+        let l = engine.layout(long, style: tall, width: 200)
+        #expect(abs(l.lines[0].naturalHeight - notoSansLine15) < 1e-9)
+        #expect(abs(l.lines[1].naturalHeight - 1362 * 30 / 1000) < 1e-9)
+    }
+
+    @Test func aTokenWithoutTruncationChangesNothing() {
+        var plain = style
+        plain.truncationToken = nil
+        let short = "fits on a line"
+        #expect(engine.layout(short, style: style, width: 200).lines == engine.layout(short, style: plain, width: 200).lines)
+        #expect(engine.layout(short, style: style, width: 200).truncationToken == nil)
+    }
+
+    @Test func tokensAreKeyed() {
+        let fresh = TextMeasurer()
+        var other = style
+        other.truncationToken = AttributedText("… read the whole story")
+        let a = fresh.measure(long, style: style, width: 200)
+        let b = fresh.measure(long, style: other, width: 200)
+        #expect(a == TextMeasurer().measure(long, style: style, width: 200))
+        #expect(b == TextMeasurer().measure(long, style: other, width: 200))
+        #expect(fresh.layout(long, style: other, width: 200).truncationToken!.rect.width
+            > fresh.layout(long, style: style, width: 200).truncationToken!.rect.width)
+    }
+}

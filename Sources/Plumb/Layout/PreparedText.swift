@@ -121,6 +121,12 @@ final class PreparedText: Sendable {
     /// The font (local index) and advance of "…" for truncation.
     let ellipsisFont: UInt8
     let ellipsisWidth: Double
+    /// The local fonts of the truncation token (`fontBit(ellipsisFont)` for "…"): they count
+    /// for the height of the line the token ends.
+    let ellipsisMask: UInt64
+    /// The truncation token's own text and per-face pieces, when a token replaces "…" (for
+    /// drawing); `nil` for the plain ellipsis.
+    let token: PreparedToken?
     let utf8Count: Int
     let missingGlyphClusters: Int
     /// How much trailing whitespace hangs (`LayoutConventions.trailingSpaces`).
@@ -132,7 +138,8 @@ final class PreparedText: Sendable {
     init(
         fonts: [FontUse], graphemeStarts: [Int32], graphemeEnds: [Int32], advances: [Double],
         cutAdjustments: [Float] = [], flags: [GraphemeFlags], graphemeFonts: [UInt8], words: [Word], paragraphs: [Paragraph],
-        ellipsisFont: UInt8, ellipsisWidth: Double, utf8Count: Int, missingGlyphClusters: Int,
+        ellipsisFont: UInt8, ellipsisWidth: Double, ellipsisMask: UInt64? = nil, token: PreparedToken? = nil,
+        utf8Count: Int, missingGlyphClusters: Int,
         trailingSpaces: LayoutConventions.TrailingSpaceRule = .allHang,
         lineFit: LayoutConventions.LineFitArithmetic = .exact(tolerance: LayoutConventions.exactFitTolerance)
     ) {
@@ -154,6 +161,8 @@ final class PreparedText: Sendable {
         self.paragraphs = paragraphs
         self.ellipsisFont = ellipsisFont
         self.ellipsisWidth = ellipsisWidth
+        self.ellipsisMask = ellipsisMask ?? Self.fontBit(ellipsisFont)
+        self.token = token
         self.utf8Count = utf8Count
         self.missingGlyphClusters = missingGlyphClusters
     }
@@ -167,4 +176,13 @@ final class PreparedText: Sendable {
 
     /// The font bit of local font index `i` (indices ≥ 63 share the last bit).
     @inline(__always) static func fontBit(_ i: UInt8) -> UInt64 { 1 << UInt64(min(i, 63)) }
+}
+
+/// A truncation token as prepared: its text and its pieces of one face each, in order, with
+/// their advances (points). Drawn where the layout puts "…".
+struct PreparedToken: Sendable {
+    /// The token's UTF-8 bytes.
+    let utf8: [UInt8]
+    /// Byte ranges of one face each, their local font and advance.
+    let pieces: [(bytes: Range<Int>, font: UInt8, width: Double, isBox: Bool)]
 }

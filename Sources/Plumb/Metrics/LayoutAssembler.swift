@@ -223,7 +223,7 @@ enum LayoutAssembler {
             if !maxWidth.isFinite { tailStart = stop }
         }
         let tailEnd = placement == .middle && !maxWidth.isFinite ? box.graphemeEnd : end
-        var mask = PreparedText.fontBit(text.ellipsisFont)
+        var mask = text.ellipsisMask
         for g in start..<headEnd { mask |= PreparedText.fontBit(text.graphemeFonts[Int(g)]) }
         for g in tailStart..<tailEnd { mask |= PreparedText.fontBit(text.graphemeFonts[Int(g)]) }
         var newBox = box

@@ -53,6 +53,9 @@ public struct TextLayout: Sendable {
     /// Where each inline box of an attributed text was placed (in text order; a box on a line
     /// that was cut, or in text a truncation hid, is absent).
     public internal(set) var inlineBoxes: [InlineBoxPlacement] = []
+    /// Where the truncated line's "…" (or `TextStyle.truncationToken`) was placed: a tap
+    /// inside `rect` is a tap on "more". `nil` when nothing was truncated.
+    public internal(set) var truncationToken: TruncationTokenPlacement? = nil
 
     init(text: String, measurement: TextMeasurement, lines: [LayoutLine], exactHeight: Double,
          scale: Double) {
@@ -118,5 +121,13 @@ public struct InlineBoxPlacement: Hashable, Sendable {
     public var line: Int
     /// Its rect in the text box (points, y down): its bottom is `baselineOffset` above the
     /// line's baseline.
+    public var rect: Rect
+}
+
+/// The truncation token as laid out.
+public struct TruncationTokenPlacement: Hashable, Sendable {
+    /// The index of its line in `TextLayout.lines`.
+    public var line: Int
+    /// Its rect in the text box (points): its advance wide, its line tall.
     public var rect: Rect
 }

@@ -35,6 +35,11 @@ public struct TextStyle: Hashable, Sendable {
     public var compatibility: Compatibility = .standard
     /// Where lines sit in the box (x of each line's rect); never changes a height.
     public var alignment: TextAlignment = .natural
+    /// What a truncating line break mode puts where it cuts, instead of "…" (e.g. "… more"
+    /// with "more" in bold: YYText's and TextKit's truncation token). Its fonts count for
+    /// the height of its line; the layout gives its rect (`TextLayout.truncationToken`) for
+    /// hit testing a tap on "more". `nil`: "…" in the style's font.
+    public var truncationToken: AttributedText? = nil
 
     public init(font: FontDescriptor = FontDescriptor()) {
         self.font = font

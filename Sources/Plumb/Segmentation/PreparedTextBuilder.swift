@@ -12,6 +12,13 @@ struct PreparationRun {
     var box: InlineBoxMetrics? = nil
 }
 
+/// A truncation token for the preparer: its UTF-8 bytes and runs (`byteEnd` relative to the
+/// token).
+struct TokenInput: @unchecked Sendable {  // immutable; cascades are shared read-only
+    var utf8: [UInt8]
+    var runs: [PreparationRun]
+}
+
 /// An inline box's layout numbers (points, finite, sizes ≥ 0).
 struct InlineBoxMetrics: Hashable {
     var width: Double
@@ -198,7 +205,10 @@ struct PreparedTextBuilder {
     }
 
     /// The prepared text, with the layout knobs it carries (`trailingSpaces`, `lineFit`).
-    func finish(utf8Count: Int, ellipsisFont: UInt8, ellipsisWidth: Double) -> PreparedText {
+    func finish(
+        utf8Count: Int, ellipsisFont: UInt8, ellipsisWidth: Double, ellipsisMask: UInt64? = nil,
+        token: PreparedToken? = nil
+    ) -> PreparedText {
         let uses = fontList.map { entry -> PreparedText.FontUse in
             if let box = entry.box {
                 // A box rises height + offset above the baseline and descends by a negative
@@ -224,6 +234,7 @@ struct PreparedTextBuilder {
             fonts: uses, graphemeStarts: graphemeStarts, graphemeEnds: graphemeEnds,
             advances: advances, cutAdjustments: cutAdjustments, flags: flags, graphemeFonts: graphemeFonts, words: words,
             paragraphs: paragraphs, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth,
+            ellipsisMask: ellipsisMask, token: token,
             utf8Count: utf8Count, missingGlyphClusters: missingGlyphClusters,
             trailingSpaces: conventions.trailingSpaces, lineFit: conventions.lineFit)
     }

@@ -59,7 +59,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// - Complexity: O(n) in the text length, as the one-run call.
     func prepare(
         _ utf8: UnsafeBufferPointer<UInt8>, runs: [PreparationRun], ellipsis: PreparationRun,
-        conventions: LayoutConventions
+        token: TokenInput? = nil, conventions: LayoutConventions
     ) -> PreparedText {
         var builder = PreparedTextBuilder(first: runs[0], conventions: conventions)
         shaper.language = conventions.shapingLanguage
@@ -77,6 +77,13 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             let input = ParagraphInput(
                 text: utf8, bytes: range, graphemes: 0..<0, runEnds: runEnds, runs: runs, firstRun: run)
             prepareParagraph(input, into: &builder)
+        }
+        if let token, !token.runs.isEmpty {
+            let prepared = prepareToken(token, into: &builder)
+            return builder.finish(
+                utf8Count: utf8.count, ellipsisFont: prepared.pieces.first?.font ?? 0,
+                ellipsisWidth: prepared.pieces.reduce(0) { $0 + $1.width },
+                ellipsisMask: prepared.pieces.reduce(0) { $0 | PreparedText.fontBit($1.font) }, token: prepared)
         }
         builder.beginRun(ellipsis)
         let (ellipsisFont, ellipsisWidth) = measureEllipsis(into: &builder)
@@ -248,6 +255,65 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         guard delta != 0 else { return }
         scratch.shapedUnits[g - 1] += delta
         b.advances[g - 1] = b.advance(units: scratch.shapedUnits[g - 1], font: fontUse)
+    }
+
+    /// Prepares a truncation token (one line, no breaks): per run its clusters take fonts as
+    /// text does, each stretch of one face is shaped through the segment cache, a box counts
+    /// its width.
+    ///
+    /// - Complexity: O(token length).
+    private func prepareToken(_ token: TokenInput, into b: inout PreparedTextBuilder) -> PreparedToken {
+        var pieces: [(bytes: Range<Int>, font: UInt8, width: Double, isBox: Bool)] = []
+        token.utf8.withUnsafeBufferPointer { text in
+            var start = 0
+            for run in token.runs {
+                b.beginRun(run)
+                let end = run.byteEnd
+                if let box = run.box {
+                    pieces.append((start..<end, b.boxLocalIndex(), box.width, true))
+                    start = end
+                    continue
+                }
+                let bytes = UnsafeBufferPointer(rebasing: text[start..<end])
+                var previous: UInt8 = 0
+                var clusters: [(end: Int, font: UInt8)] = []
+                var clusterStart = 0
+                for boundary in iterators.graphemeBreaks(bytes) {
+                    decodeScalars(bytes, start: clusterStart, end: Int(boundary))
+                    let font = tokenFont(previousFont: previous, into: &b)
+                    clusters.append((Int(boundary), font))
+                    previous = font
+                    clusterStart = Int(boundary)
+                }
+                var pieceStart = 0
+                var k = 0
+                while k < clusters.count {
+                    var j = k
+                    while j + 1 < clusters.count && clusters[j + 1].font == clusters[k].font { j += 1 }
+                    let pieceEnd = clusters[j].end
+                    let piece = UnsafeBufferPointer(rebasing: bytes[pieceStart..<pieceEnd])
+                    let ends = clusters[k...j].map { Int32($0.end - pieceStart) }
+                    let entry = b.fontList[Int(clusters[k].font)]
+                    let units = cachedUnits(
+                        of: piece, clusters: ends.count, clusterEnd: { ends[$0] }, font: entry.font, script: 0)
+                    let width = units.reduce(0.0) { $0 + b.advance(units: $1, font: entry) }
+                    pieces.append((start + pieceStart..<start + pieceEnd, clusters[k].font, width, false))
+                    pieceStart = pieceEnd
+                    k = j + 1
+                }
+                start = end
+            }
+        }
+        return PreparedToken(utf8: token.utf8, pieces: pieces)
+    }
+
+    /// The font of a token cluster (in `scratch.scalars`) in the current run's cascade.
+    private func tokenFont(previousFont: UInt8, into b: inout PreparedTextBuilder) -> UInt8 {
+        let choice = scratch.scalars.withUnsafeBufferPointer { b.cascade.choose(forCluster: $0) }
+        switch choice {
+        case .font(let f), .missing(let f): return b.localIndex(of: f)
+        case .inherit: return previousFont
+        }
     }
 
     /// Font and advance of "…" (U+2026) for truncated lines.

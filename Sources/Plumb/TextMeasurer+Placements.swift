@@ -1,5 +1,28 @@
-/// Placing inline boxes in a finished layout.
+/// Placing inline boxes and the truncation token in a finished layout.
 extension TextMeasurer {
+    /// Where the truncated line's "…" or token is: after the visible head, as wide as the
+    /// token, as tall as its line (mirrored in a right-to-left paragraph).
+    static func placeToken(layout: ComputedLayout, lines: [LayoutLine], prepared: PreparedText, tabInterval: Double)
+        -> TruncationTokenPlacement?
+    {
+        guard let index = layout.lines.lastIndex(where: { $0.truncation != nil }),
+            let t = layout.lines[index].truncation
+        else { return nil }
+        let placed = layout.lines[index]
+        let line = lines[index]
+        var x = 0.0
+        for k in placed.box.graphemeStart..<t.headEnd {
+            if prepared.flags[Int(k)].contains(.tab) {
+                x = (x / tabInterval).rounded(.down) * tabInterval + tabInterval
+            } else {
+                x += prepared.advances[Int(k)]
+            }
+        }
+        let width = t.ellipsisWidth
+        let visualX = line.direction == .rightToLeft ? line.rect.maxX - x - width : line.rect.x + x
+        return TruncationTokenPlacement(line: index, rect: Rect(x: visualX, y: line.rect.y, width: width, height: line.rect.height))
+    }
+
     /// The rect of every box that a line shows: x from the advances before it on its line
     /// (tabs to their stops; after the ellipsis for the tail of a truncated line), y from the
     /// line's baseline and the box's offset. In a right-to-left paragraph x is mirrored within
