@@ -33,8 +33,11 @@ extension TextMeasurer {
     func drawingParts(_ text: String, style: TextStyle, width: Double, scale: Double)
         -> (layout: TextLayout, source: DrawingSource?, boxWidth: Double?)
     {
-        let r = compute(text, style: resolve(style), width: width, scale: scale, extraWarnings: [])
-        return (makeLayout(text, r), DrawingSource(r), Self.boxWidth(r))
+        let resolved = resolve(style)
+        let r = compute(text, style: resolved, width: width, scale: scale, extraWarnings: [])
+        var source = DrawingSource(r)
+        source?.tokenRuns = Self.tokenRuns(style, resolved)
+        return (makeLayout(text, r), source, Self.boxWidth(r))
     }
 
     /// Lays out one attributed cell and says what to draw: as `drawing(_:style:width:scale:)`,
@@ -80,7 +83,16 @@ extension TextMeasurer {
         }
         var source = DrawingSource(r)
         source?.runs = runs
+        source?.tokenRuns = Self.tokenRuns(style, resolved)
         return (makeLayout(text.string, r, boxes: text.inlineBoxes), source, Self.boxWidth(r))
+    }
+
+    /// The truncation token's runs as drawn: resolved sizes and offsets, the token's colours.
+    private static func tokenRuns(_ style: TextStyle, _ resolved: ResolvedStyle) -> [DrawingRun] {
+        guard let token = style.truncationToken, let input = resolved.token else { return [] }
+        return zip(token.runs, input.runs).map { run, r in
+            DrawingRun(byteEnd: r.byteEnd, size: r.size, baselineOffset: r.baselineOffset, color: run.attributes.color)
+        }
     }
 
     /// The width lines are aligned in (`TextDrawing.boxWidth`).

@@ -105,10 +105,7 @@ struct CellParser {
         case (.some, .some): input.error = "give 'text' or 'runs', not both"
         default: break
         }
-        if input.truncationToken != nil && input.error == nil {
-            // TODO(truncation token): set `request.style.truncationToken` once the engine has it.
-            input.warnings.append("truncationToken is not supported by this engine yet; the plain \"…\" is used")
-        }
+        if let token = input.truncationToken { input.request.style.truncationToken = token }
         return input
     }
 

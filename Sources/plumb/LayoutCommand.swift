@@ -116,6 +116,9 @@ enum LayoutCommand {
         for b in layout.inlineBoxes {
             out.append("box \(b.id.map(\.debugDescription) ?? "(no id)") on line \(b.line + 1), scalar \(b.scalarOffset) (UTF-16 \(b.utf16Offset)): rect (x \(num(b.rect.x)), y \(num(b.rect.y)), w \(num(b.rect.width)), h \(num(b.rect.height)))")
         }
+        if let t = layout.truncationToken {
+            out.append("truncation token on line \(t.line + 1): rect (x \(num(t.rect.x)), y \(num(t.rect.y)), w \(num(t.rect.width)), h \(num(t.rect.height)))")
+        }
         for w in layout.measurement.warnings { out.append("warning: \(w)") }
         return out.joined(separator: "\n")
     }

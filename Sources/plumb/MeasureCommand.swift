@@ -12,7 +12,7 @@ struct MeasureCommand {
         options: StyleFields.options + [
             OptionSpec(name: "line-starts", kind: .flag, help: "Add \"lineStarts\": offsets where each line begins (see --offsets)."),
             OptionSpec(name: "lines", kind: .flag,
-                       help: "Add \"lineBoxes\": start, end, rect, baseline and used width of each line; and for a \"runs\" cell \"boxes\": each inline box's id, rect, line and offset."),
+                       help: "Add \"lineBoxes\": start, end, rect, baseline and used width of each line; \"boxes\": each inline box's id, rect, line and offset (cells with boxes); \"token\": the truncation token's line and rect (truncated cells with a token)."),
             OptionSpec(name: "offsets", valueName: "unit", kind: .string,
                        help: "The unit of lineStarts, lineBoxes and boxes offsets: scalars (Unicode scalars; an inline box is one), utf8 or utf16. (default: scalars)"),
             OptionSpec(name: "exact-numbers", kind: .flag,
@@ -222,6 +222,17 @@ struct MeasureCommand {
                 }
                 out.endArray()
                 if !layout.inlineBoxes.isEmpty { writeBoxes(layout, converter, to: &out) }
+                // The token's rect when the cell asks for a token (so a plain cell answers as before).
+                if input.request.style.truncationToken != nil, let token = layout.truncationToken {
+                    out.key("token")
+                    out.beginObject()
+                    out.field("line", token.line)
+                    out.key("rect")
+                    out.beginArray()
+                    for v in [token.rect.x, token.rect.y, token.rect.width, token.rect.height] { out.write(v) }
+                    out.endArray()
+                    out.endObject()
+                }
             }
         }
         let warnings = input.warnings + m.warnings.map(\.description)

@@ -75,7 +75,7 @@ enum GlyphPlacer {
                 for item in order[i] {
                     switch item {
                     case .ellipsis(let direction):
-                        placeEllipsis(p, source.fontSize, shaper, baseline: line.baseline, direction: direction, x: &x, into: &out)
+                        placeEllipsis(source, shaper, baseline: line.baseline, direction: direction, x: &x, into: &out)
                     case .tab(_, let width), .box(_, let width):
                         x += width
                     case .fontRun(let run, let direction):
@@ -194,10 +194,30 @@ enum GlyphPlacer {
               shaper, baseline: baseline - (attributes?.baselineOffset ?? 0), x: &x, into: &out)
     }
 
+    /// Places the "…" of a truncated line, or the style's truncation token: each piece of one
+    /// face at its run's size, offset and colour (pieces in logical order; a box in the token
+    /// is a blank advance).
     private static func placeEllipsis(
-        _ p: PreparedText, _ size: Double, _ shaper: Shaper, baseline: Double, direction: TextDirection,
+        _ source: DrawingSource, _ shaper: Shaper, baseline: Double, direction: TextDirection,
         x: inout Double, into out: inout [PlacedGlyph]
     ) {
+        let p = source.prepared
+        if let token = p.token {
+            token.utf8.withUnsafeBufferPointer { utf8 in
+                for piece in token.pieces {
+                    if piece.isBox {
+                        x += piece.width
+                        continue
+                    }
+                    let run = DrawingSource.run(atByte: Int32(piece.bytes.lowerBound), in: source.tokenRuns).map { source.tokenRuns[$0] }
+                    place(UnsafeBufferPointer(rebasing: utf8[piece.bytes]), font: p.fonts[Int(piece.font)].font,
+                          size: run?.size ?? source.fontSize, width: piece.width, direction: direction, isEllipsis: true,
+                          color: run?.color, shaper, baseline: baseline - (run?.baselineOffset ?? 0), x: &x, into: &out)
+                }
+            }
+            return
+        }
+        let size = source.fontSize
         let bytes: [UInt8] = [0xE2, 0x80, 0xA6]
         bytes.withUnsafeBufferPointer {
             place($0, font: p.fonts[Int(p.ellipsisFont)].font, size: size, width: p.ellipsisWidth,

@@ -130,10 +130,16 @@ struct DrawingSource: Sendable {
     let lineGraphemes: [(visible: [Range<Int32>], hasEllipsis: Bool)]
     /// An attributed text's runs as drawn (empty for plain text: one run at `fontSize`).
     var runs: [DrawingRun] = []
+    /// The truncation token's runs (`TextStyle.truncationToken`), byte ends in the token's
+    /// text; empty for the plain "…".
+    var tokenRuns: [DrawingRun] = []
 
     /// The index of the run holding UTF-8 offset `byte` (binary search), or nil for plain
     /// text.
-    func run(atByte byte: Int32) -> Int? {
+    func run(atByte byte: Int32) -> Int? { Self.run(atByte: byte, in: runs) }
+
+    /// The run of `runs` holding `byte` (binary search), or nil when there are none.
+    static func run(atByte byte: Int32, in runs: [DrawingRun]) -> Int? {
         guard !runs.isEmpty else { return nil }
         var lo = 0
         var hi = runs.count - 1
