@@ -64,7 +64,6 @@ enum GlyphPlacer {
     ///
     /// - Complexity: O(glyphs): every font run of the drawn lines is shaped again.
     static func glyphs(of layout: TextLayout, _ source: DrawingSource) -> [[PlacedGlyph]] {
-        let p = source.prepared
         let order = drawingOrder(of: layout, source)
         var text = layout.text
         let shaper = Shaper()
