@@ -21,13 +21,15 @@ let package = Package(
         .target(
             name: "CXXHash", path: "Sources/CXXHash",
             cSettings: [.unsafeFlags(["-O3"])]),
+        // Relaxed atomics on raw memory and TSan lock annotations (header-only, inlined).
+        .target(name: "CSupport", path: "Sources/CSupport"),
         .target(
             name: "CICUShim", path: "Sources/CICUShim",
             linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
 
         .target(
             name: "Plumb",
-            dependencies: ["CHarfBuzz", "CFontconfig", "CXXHash", "CICUShim"],
+            dependencies: ["CHarfBuzz", "CFontconfig", "CXXHash", "CICUShim", "CSupport"],
             path: "Sources/Plumb"),
         // The SVG renderer: no C, only Plumb's public API (see Decisions.md, "Rendering as its
         // own product").

@@ -152,12 +152,12 @@ let cores = ProcessInfo.processInfo.activeProcessorCount
 /// run by run so that their ratio compares like with like on a noisy machine.
 @MainActor func addBatchScenarios(_ label: String, _ cells: [String]) {
     func warm(_ workers: Int) -> () -> Void {
-        { Sink.value &+= try! engine.heights(for: cells, style: style, width: 320, workers: workers).count }
+        { Sink.value &+= engine.heights(for: cells, style: style, width: 320, workers: workers).count }
     }
     func relayout(_ workers: Int) -> () -> Void {
         {
             relayoutWidth += 1
-            Sink.value &+= try! engine.heights(for: cells, style: style, width: relayoutWidth, workers: workers).count
+            Sink.value &+= engine.heights(for: cells, style: style, width: relayoutWidth, workers: workers).count
         }
     }
     report.addPair("batch warm, \(label)1 worker(s)", "batch warm, \(label)\(cores) worker(s)",
@@ -191,7 +191,7 @@ addBatchScenarios("", texts)
 // wake its second vCPU from idle (see README); at 40,000 rows that start-up is amortised.
 let feed = (0..<40_000).map { texts[$0 % texts.count] + " #\($0 / texts.count)" }
 if selected("batch warm, 40,000 rows") || selected("batch re-layout, 40,000 rows") {
-    _ = try! engine.heights(for: feed, style: style, width: 320)
+    _ = engine.heights(for: feed, style: style, width: 320)
 }
 addBatchScenarios("40,000 rows, ", feed)
 

@@ -79,9 +79,12 @@ public final class TextMeasurer: Sendable {
     /// Engine version, ICU version, break locale and every installed font file (path, face,
     /// size, modification time): any change gives other keys.
     private static func salt(fonts: FontResolver, locale: String) -> UInt64 {
-        var salt = KeyHasher.hash64(engineVersion + "|icu " + BreakIterators.icuVersion + "|" + locale)
-        for font in fonts.fontSetFingerprint { salt = KeyHasher.combine(salt, KeyHasher.hash64(font)) }
-        return salt
+        var e = KeyEncoder(.engineSalt)
+        e.append(engineVersion)
+        e.append(BreakIterators.icuVersion)
+        e.append(locale)
+        e.append(fonts.fontSetFingerprint)
+        return e.key.low
     }
 
     /// Reloads fonts when font files were added, removed or replaced on disk: a new resolver
@@ -154,7 +157,10 @@ public final class TextMeasurer: Sendable {
         var resolved = ResolvedStyle(style, fonts: fonts, salt: salt)
         let base = resolved.layoutFingerprint
         if let generation = styleGenerations.withLock({ $0[base] }) {
-            resolved.layoutFingerprint = CacheKey(value: (base, generation), seed: 0x4745_4E)
+            var e = KeyEncoder(.styleGeneration)
+            e.append(base)
+            e.append(generation)
+            resolved.layoutFingerprint = e.key
         }
         return resolved
     }

@@ -58,18 +58,16 @@ extension TextMeasurer {
         let s = style.sanitized
         let base = PreparationRun(byteEnd: 0, cascade: style.cascade, size: s.font.size, letterSpacing: s.letterSpacing)
         var runs: [PreparationRun] = []
-        var encoder = RunKeyEncoder()
         for run in text.runs {
             var r = Self.resolveRun(run.attributes, fonts: fonts, base: base, font: s.font, warnings: &warnings)
             r.byteEnd = run.utf8Range.upperBound
             if let box = run.inlineBox { r.box = Self.sanitized(box, warnings: &warnings) }
             runs.append(r)
-            encoder.append(run, resolved: r)
         }
         if runs.isEmpty { runs = [base] }
-        let textKey = text.string.utf8Span.span.withUnsafeBytes { CacheKey(bytes: $0, seed: CacheKey.textSeed) }
-        let runsKey = encoder.key
-        let key = CacheKey(value: (textKey.low, textKey.high, runsKey.low, runsKey.high), seed: CacheKey.textSeed)
+        var encoder = KeyEncoder(.attributedContent)
+        encoder.append(text)
+        let key = encoder.key
         return RichContent(
             runs: runs, ellipsis: base, key: key, fingerprint: style.layoutFingerprint, warnings: warnings)
     }
@@ -141,62 +139,21 @@ struct RichContent: @unchecked Sendable {  // immutable; ResolvedCascade is shar
 }
 
 extension ResolvedStyle {
-    /// The style's truncation token resolved like a text's runs, and its key (`nil` without a
-    /// token).
+    /// The style's truncation token resolved like a text's runs (`nil` without a token; its
+    /// key is `SanitizedStyle.truncationToken`'s encoding in the shaping fingerprint).
     static func resolveToken(
         _ token: AttributedText?, sanitized s: SanitizedStyle, cascade: ResolvedCascade, fonts: FontResolver,
         warnings: inout [MeasureWarning]
-    ) -> (input: TokenInput, key: CacheKey)? {
+    ) -> TokenInput? {
         guard let token, !token.runs.isEmpty else { return nil }
         let base = PreparationRun(byteEnd: 0, cascade: cascade, size: s.font.size, letterSpacing: s.letterSpacing)
         var runs: [PreparationRun] = []
-        var encoder = RunKeyEncoder()
         for run in token.runs {
             var r = TextMeasurer.resolveRun(run.attributes, fonts: fonts, base: base, font: s.font, warnings: &warnings)
             r.byteEnd = run.utf8Range.upperBound
             if let box = run.inlineBox { r.box = TextMeasurer.sanitized(box, warnings: &warnings) }
             runs.append(r)
-            encoder.append(run, resolved: r)
         }
-        let textKey = token.string.utf8Span.span.withUnsafeBytes { CacheKey(bytes: $0, seed: CacheKey.textSeed) }
-        let runsKey = encoder.key
-        return (
-            TokenInput(utf8: Array(token.string.utf8), runs: runs),
-            CacheKey(value: (textKey.low, textKey.high, runsKey.low, runsKey.high), seed: 0x544F_4B4E)
-        )
-    }
-}
-
-/// Encodes runs' layout fields as 64-bit words for the content key: every run end, the
-/// resolved size, letter spacing and baseline offset, the cascade's families, weight and slant,
-/// and a box's width, height and offset. Drawing-only fields (colours, a box's id) are left
-/// out, so they never split keys.
-private struct RunKeyEncoder {
-    var words: [UInt64] = []
-
-    mutating func append(_ run: AttributedText.Run, resolved r: PreparationRun) {
-        words.append(UInt64(run.utf8Range.upperBound))
-        words.append(r.size.bitPattern)
-        words.append(r.letterSpacing.bitPattern)
-        words.append(r.baselineOffset.bitPattern)
-        var families: UInt64 = 0x4641_4D49
-        for family in run.attributes.families ?? [] {
-            families = KeyHasher.combine(families, KeyHasher.hash64(family))
-        }
-        words.append(families)
-        words.append(UInt64(bitPattern: Int64(run.attributes.weight ?? -1)))
-        words.append(run.attributes.italic.map { $0 ? 1 : 0 } ?? 2)
-        if let box = r.box {
-            words.append(1)
-            words.append(box.width.bitPattern)
-            words.append(box.height.bitPattern)
-            words.append(box.baselineOffset.bitPattern)
-        } else {
-            words.append(0)
-        }
-    }
-
-    var key: CacheKey {
-        words.withUnsafeBytes { CacheKey(bytes: $0, seed: 0x5255_4E53) }
+        return TokenInput(utf8: Array(token.string.utf8), runs: runs)
     }
 }

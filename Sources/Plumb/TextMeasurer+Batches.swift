@@ -4,11 +4,17 @@ import Glibc
 #endif
 import Synchronization
 
-/// One cell of a heterogeneous batch.
-public struct Cell: Sendable {
+/// One cell of a heterogeneous batch: a text, its style and its layout width.
+public struct Cell: Hashable, Sendable {
+    /// The cell's text.
     public var text: String
+    /// Font, paragraph style and drawing options.
     public var style: TextStyle
+    /// The layout width in points (+∞ = unconstrained; NaN or ≤ 0 = unmeasurable, answered
+    /// with the flagged fallback height).
     public var width: Double
+
+    /// A cell of `text` laid out with `style` in `width` points.
     public init(text: String, style: TextStyle, width: Double) {
         self.text = text
         self.style = style
@@ -21,49 +27,120 @@ public struct Cell: Sendable {
 ///
 /// - Thread safety: all members are atomic.
 public final class BatchProgress: Sendable {
+    /// One reading of a batch's progress, as the `async` batch calls report it.
+    public struct Snapshot: Hashable, Sendable {
+        /// Cells finished so far.
+        public var completed: Int
+        /// Cells in the batch.
+        public var total: Int
+        /// `completed / total` (0 for an empty batch).
+        public var fractionCompleted: Double { total == 0 ? 0 : Double(completed) / Double(total) }
+
+        /// A reading of `completed` of `total` cells.
+        public init(completed: Int, total: Int) {
+            self.completed = completed
+            self.total = total
+        }
+    }
+
     private let done = Atomic<Int>(0)
     private let total = Atomic<Int>(0)
     private let cancelled = Atomic<Bool>(false)
+    /// Called with each new, larger count (serialised: never concurrently, never decreasing).
+    private let reporter: Mutex<Reporter?>
+    private let reports: Bool
 
-    public init() {}
+    private struct Reporter {
+        var last = 0
+        let report: @Sendable (Snapshot) -> Void
+    }
+
+    /// A progress object to pass to a synchronous batch call and poll.
+    public convenience init() { self.init(reporting: nil) }
+
+    /// A progress object that also calls `report` after each finished chunk of cells.
+    init(reporting report: (@Sendable (Snapshot) -> Void)?) {
+        reporter = Mutex(report.map { Reporter(report: $0) })
+        reports = report != nil
+    }
 
     /// Cells finished so far.
     public var completed: Int { done.load(ordering: .relaxed) }
     /// Cells in the batch (known once it starts).
     public var totalCount: Int { total.load(ordering: .relaxed) }
+    /// `completed / totalCount` (0 before the batch starts or for an empty batch).
     public var fractionCompleted: Double {
         let t = totalCount
         return t == 0 ? 0 : Double(completed) / Double(t)
     }
+    /// Whether `cancel()` was called.
     public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+    /// Asks the batch to stop: chunks not yet started never run, and the batch call throws.
     public func cancel() { cancelled.store(true, ordering: .relaxed) }
 
     func start(total n: Int) {
         total.store(n, ordering: .relaxed)
         done.store(0, ordering: .relaxed)
     }
-    func add(_ n: Int) { done.add(n, ordering: .relaxed) }
+
+    func add(_ n: Int) {
+        let now = done.add(n, ordering: .relaxed).newValue
+        guard reports else { return }
+        let total = totalCount
+        reporter.withLock { r in
+            guard let last = r?.last, now > last else { return }
+            r?.last = now
+            r?.report(Snapshot(completed: now, total: total))
+        }
+    }
 }
 
 /// Thrown when a batch was cancelled through its `BatchProgress`.
-public struct BatchCancelled: Error, Sendable {}
+public struct BatchCancelled: Error, Sendable {
+    /// The error a cancelled batch throws.
+    public init() {}
+}
 
 extension TextMeasurer {
     /// Heights of many cells sharing one style and width, measured on all cores.
     ///
     /// Duplicates are measured once; results come back in input order and are bit-for-bit
-    /// identical to measuring each cell alone, at any worker count.
+    /// identical to measuring each cell alone, at any worker count. It cannot fail and does
+    /// not throw; the overload taking a `BatchProgress` can be cancelled and throws.
     ///
     /// - Parameters:
+    ///   - texts: the cells' texts.
+    ///   - style: the style of every cell (resolved once).
+    ///   - width: the layout width of every cell.
+    ///   - scale: device pixels per point.
     ///   - workers: threads to use (default: every core); 1 measures on the calling thread.
-    ///   - progress: optional progress/cancellation object.
-    /// - Throws: `BatchCancelled` if `progress` was cancelled.
     /// - Complexity: O(total text length); Dispatch `concurrentPerform` over guided chunks of
     ///   at most 256 cells (``Schedule``), each worker with its own ICU iterators and HarfBuzz
     ///   buffer.
+    /// - Thread safety: safe from any thread, concurrently; blocks the caller until done
+    ///   (from Swift concurrency, use the `async` overload).
+    public func heights(
+        for texts: [String], style: TextStyle, width: Double, scale: Double = 2, workers: Int? = nil
+    ) -> [TextMeasurement] {
+        Self.uncancellable { try heights(for: texts, style: style, width: width, scale: scale, workers: workers, progress: $0) }
+    }
+
+    /// Heights of many cells sharing one style and width, with progress and cancellation.
+    ///
+    /// - Parameter progress: polled for progress from any thread; `progress.cancel()` stops
+    ///   the batch between chunks.
+    /// - Throws: `BatchCancelled` if `progress` was cancelled (the partial results are
+    ///   discarded; what was measured stays cached).
+    /// - Complexity and thread safety: as `heights(for:style:width:scale:workers:)`.
     public func heights(
         for texts: [String], style: TextStyle, width: Double, scale: Double = 2,
-        workers: Int? = nil, progress: BatchProgress? = nil
+        workers: Int? = nil, progress: BatchProgress
+    ) throws -> [TextMeasurement] {
+        try heights(for: texts, style: style, width: width, scale: scale, workers: workers, progress: Optional(progress))
+    }
+
+    func heights(
+        for texts: [String], style: TextStyle, width: Double, scale: Double, workers: Int?, progress: BatchProgress?
     ) throws -> [TextMeasurement] {
         reloadFontsIfChangedPeriodically()
         let resolved = resolve(style)
@@ -95,12 +172,29 @@ extension TextMeasurer {
     }
 
     /// Heights of cells with their own styles and widths, measured on all cores. Each distinct
-    /// style is resolved once.
+    /// style is resolved once; results are in input order, identical to measuring each alone.
+    ///
+    /// - Parameters:
+    ///   - cells: texts with their styles and widths.
+    ///   - scale: device pixels per point.
+    ///   - workers: threads to use (default: every core); 1 measures on the calling thread.
+    /// - Complexity: O(total text length) plus O(cells) to group the styles.
+    /// - Thread safety: safe from any thread, concurrently; blocks the caller until done.
+    public func heights(for cells: [Cell], scale: Double = 2, workers: Int? = nil) -> [TextMeasurement] {
+        Self.uncancellable { try heights(for: cells, scale: scale, workers: workers, progress: $0) }
+    }
+
+    /// Heights of cells with their own styles and widths, with progress and cancellation.
     ///
     /// - Throws: `BatchCancelled` if `progress` was cancelled.
+    /// - Complexity and thread safety: as `heights(for:scale:workers:)`.
     public func heights(
-        for cells: [Cell], scale: Double = 2, workers: Int? = nil, progress: BatchProgress? = nil
+        for cells: [Cell], scale: Double = 2, workers: Int? = nil, progress: BatchProgress
     ) throws -> [TextMeasurement] {
+        try heights(for: cells, scale: scale, workers: workers, progress: Optional(progress))
+    }
+
+    func heights(for cells: [Cell], scale: Double, workers: Int?, progress: BatchProgress?) throws -> [TextMeasurement] {
         reloadFontsIfChangedPeriodically()
         var resolvedByStyle: [TextStyle: Int] = [:]
         var resolvedStyles: [ResolvedStyle] = []
@@ -128,34 +222,59 @@ extension TextMeasurer {
     /// Layouts (lines, rects, baselines) of many cells on all cores, in input order; each is
     /// what `layout(_:style:width:scale:)` returns for its cell.
     ///
-    /// - Parameter workers: threads to use (default: every core); 1 lays out on the calling
-    ///   thread.
+    /// - Parameters:
+    ///   - cells: texts with their styles and widths.
+    ///   - scale: device pixels per point.
+    ///   - workers: threads to use (default: every core); 1 lays out on the calling thread.
     /// - Complexity: O(total text length), guided chunks of at most 64 cells over `workers`
     ///   threads.
+    /// - Thread safety: safe from any thread, concurrently; blocks the caller until done.
     public func layouts(for cells: [Cell], scale: Double = 2, workers: Int? = nil) -> [TextLayout] {
+        Self.uncancellable { try layouts(for: cells, scale: scale, workers: workers, progress: $0) }
+    }
+
+    /// `layouts(for:scale:workers:)`, reporting to `progress` after each chunk and stopping
+    /// between chunks once it is cancelled (`nil`: neither).
+    func layouts(for cells: [Cell], scale: Double, workers: Int?, progress: BatchProgress?) throws -> [TextLayout] {
+        progress?.start(total: cells.count)
         var out = [TextLayout?](repeating: nil, count: cells.count)
-        out.withUnsafeMutableBufferPointer { buffer in
+        let completed = out.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let buffer = buffer
-            _ = Self.parallel(Schedule(count: cells.count, workers: workers ?? ProcessInfoLite.activeProcessorCount, grain: 1, maxChunk: 64)) { range in
+            return Self.parallel(Schedule(count: cells.count, workers: workers ?? ProcessInfoLite.activeProcessorCount, grain: 1, maxChunk: 64)) { range in
+                if progress?.isCancelled == true { return false }
                 for i in range {
                     buffer[i] = self.layout(cells[i].text, style: cells[i].style, width: cells[i].width, scale: scale)
                 }
+                progress?.add(range.count)
                 return true
             }
         }
+        guard completed, progress?.isCancelled != true else { throw BatchCancelled() }
         return out.map { $0! }
     }
 
-    /// Row heights with prefix offsets for a virtualized list, measured as a batch.
+    /// Row heights with prefix offsets for a virtualized list, measured as a batch (one style
+    /// and width for every row; `listHeights(for:scale:workers:progress:)` takes `ListRow`s
+    /// with their own styles, widths and extra heights).
     ///
+    /// - Parameters:
+    ///   - rows: ids (unique) and texts in display order.
+    ///   - progress: optional progress/cancellation object.
     /// - Throws: `BatchCancelled` if `progress` was cancelled; `DuplicateRowID` if an id
     ///   appears twice (a feed whose pages overlap), rather than trapping.
+    /// - Complexity: the batch's, plus O(n) to build the list.
+    /// - Thread safety: safe from any thread, concurrently; blocks the caller until done.
     public func listHeights<ID: Hashable & Sendable>(
         for rows: [(id: ID, text: String)], style: TextStyle, width: Double, scale: Double = 2,
         workers: Int? = nil, progress: BatchProgress? = nil
     ) throws -> ListHeights<ID> {
         let m = try heights(for: rows.map(\.text), style: style, width: width, scale: scale, workers: workers, progress: progress)
         return try ListHeights(validating: zip(rows, m).map { (id: $0.0.id, height: $0.1.height) })
+    }
+
+    /// Runs a batch that is given no progress object, so cannot be cancelled and never throws.
+    static func uncancellable<T>(_ batch: (BatchProgress?) throws -> T) -> T {
+        do { return try batch(nil) } catch { preconditionFailure("a batch without progress threw \(error)") }
     }
 
     /// The batch engine: keys and tier-2 hits in parallel → first occurrence of each missing

@@ -83,12 +83,14 @@ extension TextMeasurer {
         var scale: Double
     }
 
+    @inline(__always)
     func cellKeys(_ text: String, style: ResolvedStyle, width: Double, scale: Double) -> CellKeys? {
         Self.cellKeys(text, cacheable: style.isCacheable, fingerprint: style.layoutFingerprint, width: width, scale: scale)
     }
 
     /// The keys of one cell from plain values only (batches call this from several threads;
     /// touching no shared reference keeps workers from contending on reference counts).
+    @inline(__always)
     static func cellKeys(
         _ text: borrowing String, cacheable: Bool, fingerprint: CacheKey, width: Double, scale: Double
     ) -> CellKeys? {
@@ -100,9 +102,8 @@ extension TextMeasurer {
         if width == .infinity { w = .infinity } else if case .points(let p) = lw { w = p } else { return nil }
         // The UTF-8 span borrows the string's storage: no copy and no retain (a retain would
         // write the string's header, a cache line other cores then have to fetch back).
-        // A fixed seed: the engine's salt (version, font files) is in the style fingerprint,
-        // hashed as data with this key (XXH3 is not collision resistant across seeds).
-        let textKey = text.utf8Span.span.withUnsafeBytes { CacheKey(bytes: $0, seed: CacheKey.textSeed) }
+        // The engine's salt (version, font files) is in the style fingerprint.
+        let textKey = text.utf8Span.span.withUnsafeBytes { CacheKey(bytes: $0) }
         return CellKeys(text: textKey, keys: keys(text: textKey, fingerprint: fingerprint, width: w, scale: scale), layoutWidth: w, scale: scale)
     }
 
@@ -110,9 +111,16 @@ extension TextMeasurer {
     /// width. Allocation-free.
     @inline(__always)
     static func keys(text: CacheKey, fingerprint f: CacheKey, width: Double, scale: Double) -> Keys {
-        let result = CacheKey(value: (text.low, text.high, f.low, f.high, width.bitPattern, scale.bitPattern), seed: 0x5245_5355)
-        let range = CacheKey(value: (text.low, text.high, f.low, f.high, scale.bitPattern), seed: 0x5241_4E47)
-        return Keys(result: result, range: range)
+        var result = KeyEncoder(.result)
+        result.append(text)
+        result.append(f)
+        result.append(width)
+        result.append(scale)
+        var range = KeyEncoder(.widthRange)
+        range.append(text)
+        range.append(f)
+        range.append(scale)
+        return Keys(result: result.key, range: range.key)
     }
 
     static func cached(_ m: TextMeasurement, layout: ComputedLayout, layoutWidth: Double, scale: Double) -> CachedResult? {

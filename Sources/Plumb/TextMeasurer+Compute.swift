@@ -84,7 +84,10 @@ extension TextMeasurer {
     private func preparedText(
         _ utf8: UnsafeBufferPointer<UInt8>, style: ResolvedStyle, textKey: CacheKey?, content: RichContent?
     ) -> PreparedText {
-        let key = CacheKey(value: (textKey ?? CacheKey(bytes: UnsafeRawBufferPointer(utf8), seed: CacheKey.textSeed), style.shapingFingerprint), seed: 0x5052_4550)
+        var e = KeyEncoder(.preparedText)
+        e.append(textKey ?? CacheKey(bytes: UnsafeRawBufferPointer(utf8)))
+        e.append(style.shapingFingerprint)
+        let key = e.key
         if let hit = preparedCache.value(for: key) { return hit }
         let s = style.sanitized
         let prepared = pool.withPreparer { preparer in
@@ -193,8 +196,8 @@ extension TextMeasurer {
             let start = byteStart(line.box)
             let end = line.box.graphemeStart < line.box.graphemeEnd
                 ? Int(prepared.graphemeEnds[Int(line.box.graphemeEnd - 1)]) : start
-            let scalarStart = scalarCounter.scalars(upTo: start)
-            let scalarEnd = scalarCounter.scalars(upTo: end)
+            let (scalarStart, utf16Start) = scalarCounter.offsets(upTo: start)
+            let (scalarEnd, utf16End) = scalarCounter.offsets(upTo: end)
             var truncation: LineTruncation? = nil
             if let t = line.truncation {
                 let headEnd = byteOffset(ofGrapheme: t.headEnd, paragraph: line.box.paragraph)
@@ -209,7 +212,7 @@ extension TextMeasurer {
             let x = Self.lineX(usedWidth: line.box.usedWidth, box: boxWidth, alignment: r.alignment, direction: direction)
             return LayoutLine(
                 range: index(start)..<index(end), scalarRange: scalarStart..<scalarEnd,
-                utf8Range: start..<end,
+                utf8Range: start..<end, utf16Range: utf16Start..<utf16End,
                 rect: Rect(x: x, y: line.y, width: line.box.usedWidth, height: line.height),
                 usedWidth: line.box.usedWidth, hangingWidth: line.box.hangingWidth,
                 baseline: line.y + line.baselineOffset, naturalHeight: line.naturalHeight,
@@ -220,6 +223,7 @@ extension TextMeasurer {
         if !boxes.isEmpty {
             result.inlineBoxes = Self.placeBoxes(boxes, in: text, layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval)
         }
+        result.caretMap = Self.caretMap(layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval)
         if layout.isTruncated {
             result.truncationToken = Self.placeToken(layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval)
         }
@@ -227,22 +231,28 @@ extension TextMeasurer {
     }
 }
 
-/// Counts Unicode scalars up to increasing UTF-8 offsets in one pass.
+/// Counts Unicode scalars and UTF-16 code units up to increasing UTF-8 offsets in one pass.
 private struct ScalarCounter {
     let bytes: [UInt8]
     var position = 0
     var count = 0
+    var utf16Count = 0
 
     init(text: String) { bytes = Array(text.utf8) }
 
-    /// Scalars in bytes[0..<offset]; offsets must not decrease between calls... but may repeat
-    /// or go back (then it recounts from the start).
-    mutating func scalars(upTo offset: Int) -> Int {
-        if offset < position { position = 0; count = 0 }
+    /// Scalars and UTF-16 units in bytes[0..<offset]; offsets should not decrease between
+    /// calls, but may repeat or go back (then it recounts from the start).
+    mutating func offsets(upTo offset: Int) -> (scalars: Int, utf16: Int) {
+        if offset < position { position = 0; count = 0; utf16Count = 0 }
         while position < offset && position < bytes.count {
-            if bytes[position] & 0xC0 != 0x80 { count += 1 }
+            let byte = bytes[position]
+            if byte & 0xC0 != 0x80 {
+                count += 1
+                // A 4-byte sequence (lead byte 0xF0…) is a scalar outside the BMP: a surrogate pair.
+                utf16Count += byte >= 0xF0 ? 2 : 1
+            }
             position += 1
         }
-        return count
+        return (count, utf16Count)
     }
 }

@@ -1,5 +1,43 @@
 /// Placing inline boxes and the truncation token in a finished layout.
 extension TextMeasurer {
+    /// The caret map of a layout: per line, its visible clusters (head, then tail of a
+    /// truncated line) with their pen extents, mirrored in right-to-left paragraphs.
+    ///
+    /// - Complexity: O(graphemes shown).
+    static func caretMap(layout: ComputedLayout, lines: [LayoutLine], prepared p: PreparedText, tabInterval: Double) -> CaretMap {
+        var map = CaretMap()
+        map.clusters.reserveCapacity(p.graphemeStarts.count)
+        for (index, placed) in layout.lines.enumerated() {
+            let first = map.clusters.count
+            let line = lines[index]
+            var x = 0.0
+            func add(_ range: Range<Int32>) {
+                for g in range {
+                    let start = x
+                    if p.flags[Int(g)].contains(.tab) {
+                        x = (x / tabInterval).rounded(.down) * tabInterval + tabInterval
+                    } else {
+                        x += p.advances[Int(g)]
+                    }
+                    let minX = line.direction == .rightToLeft ? line.rect.maxX - x : line.rect.x + start
+                    map.clusters.append(
+                        CaretMap.Cluster(
+                            utf8Start: p.graphemeStarts[Int(g)], utf8End: p.graphemeEnds[Int(g)], line: Int32(index),
+                            minX: minX, maxX: minX + (x - start)))
+                }
+            }
+            if let t = placed.truncation {
+                add(placed.box.graphemeStart..<t.headEnd)
+                x += t.ellipsisWidth
+                add(t.tailStart..<t.tailEnd)
+            } else {
+                add(placed.box.graphemeStart..<placed.box.graphemeEnd)
+            }
+            map.lineClusters.append(first..<map.clusters.count)
+        }
+        return map
+    }
+
     /// Where the truncated line's "…" or token is: after the visible head, as wide as the
     /// token, as tall as its line (mirrored in a right-to-left paragraph).
     static func placeToken(layout: ComputedLayout, lines: [LayoutLine], prepared: PreparedText, tabInterval: Double)

@@ -19,6 +19,7 @@ struct MeasureCommand {
                        help: "Print every number in its shortest round-trip form instead of rounded to 6 decimals."),
             OptionSpec(name: "workers", valueName: "n", kind: .int, help: "Threads to measure with, ≥ 1. (default: every core)"),
             OptionSpec(name: "cache-budget", valueName: "bytes", kind: .int, help: "Memory for cached results, in bytes, ≥ 0. (default: \(TextMeasurer.Configuration().resultCacheBytes))"),
+            OptionSpec(name: "max-text-bytes", valueName: "bytes", kind: .int, help: "Longest text measured, in UTF-8 bytes; a longer cell is an error for its line. (default: \(TextMeasurer.Configuration().maximumTextBytes))"),
             OptionSpec(name: "batch-size", valueName: "n", kind: .int,
                        help: "Lines measured together, ≥ 1; output follows each batch, and a batch also ends when input pauses. (default: \(Self.defaultBatchSize))"),
             OptionSpec(name: "progress", kind: .flag, help: "Print progress lines (done/total, rate, ETA) on standard error."),
@@ -58,6 +59,10 @@ struct MeasureCommand {
         defaults = try StyleFields.defaults(from: args)
         cellParser = CellParser(defaults: defaults)
         var config = TextMeasurer.Configuration()
+        if let limit = args.int("max-text-bytes") {
+            guard limit >= 1 else { throw args.invalidValue(of: "max-text-bytes", "\(limit) is out of range (must be ≥ 1)") }
+            config.maximumTextBytes = limit
+        }
         if let budget = args.int("cache-budget") {
             guard budget >= 0 else { throw args.invalidValue(of: "cache-budget", "\(budget) is out of range (must be ≥ 0)") }
             config.resultCacheBytes = budget
@@ -138,7 +143,7 @@ struct MeasureCommand {
                     measurements[valid[k]] = results[j].measurement
                 }
             } else {
-                let results = (try? engine.heights(for: ks.map { cells[$0] }, scale: scale, workers: workers)) ?? []
+                let results = engine.heights(for: ks.map { cells[$0] }, scale: scale, workers: workers)
                 for (j, k) in ks.enumerated() where j < results.count { measurements[valid[k]] = results[j] }
             }
         }
@@ -152,7 +157,7 @@ struct MeasureCommand {
             out.reset()
             out.beginObject()
             out.field("id", input.id)
-            if let error = input.error {
+            if let error = input.error ?? measurements[i].flatMap(Self.tooLong) {
                 errors += 1
                 out.field("line", input.line)
                 out.field("error", error)
@@ -189,6 +194,14 @@ struct MeasureCommand {
         }
     }
 
+    /// A text over the size limit is an error for its line, not a stand-in height.
+    static func tooLong(_ m: TextMeasurement) -> String? {
+        for case .textTooLong(let bytes, let limit) in m.warnings {
+            return "the text is \(bytes) UTF-8 bytes, over the limit of \(limit) (--max-text-bytes)"
+        }
+        return nil
+    }
+
     func write(_ m: TextMeasurement, layout: TextLayout?, input: Input, to out: inout JSONWriter) {
         out.field("height", m.height)
         out.field("width", m.width)
@@ -196,7 +209,7 @@ struct MeasureCommand {
         out.field("truncated", m.isTruncated)
         if m.isFallback { out.field("fallback", true) }
         if let layout {
-            var converter = OffsetUnit.Converter(offsets, text: layout.text)
+            let converter = OffsetUnit.Converter(offsets)
             if wantsStarts {
                 out.key("lineStarts")
                 out.beginArray()

@@ -39,6 +39,19 @@ final class CLITests: XCTestCase {
         return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 
+    func testATextOverTheSizeLimitIsAnErrorForItsLineOnly() throws {
+        let input = Data(([#"{"id":1,"text":"hello"}"#, #"{"id":2,"text":"hello world, too long"}"#, #"{"id":3,"text":"ok"}"#]
+            .joined(separator: "\n") + "\n").utf8)
+        let r = try run(["measure", "--max-text-bytes", "10"], input: input)
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.lines.count, 3)
+        XCTAssertNotNil(try r.json(0)["height"])
+        XCTAssertEqual(try r.json(1)["line"] as? Int, 2)
+        XCTAssertEqual(try r.json(1)["error"] as? String, "the text is 21 UTF-8 bytes, over the limit of 10 (--max-text-bytes)")
+        XCTAssertNotNil(try r.json(2)["height"])
+        XCTAssertEqual(try run(["measure", "--max-text-bytes", "0"], input: input).status, 64)
+    }
+
     func testGoodAndBadLinesKeepOrderIdsAndExitStatus() throws {
         var input = Data()
         for line in [

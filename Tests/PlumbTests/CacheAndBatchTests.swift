@@ -76,6 +76,7 @@ import Testing
             ("noLeading", { $0.options.remove(.usesFontLeading) }),
             ("device", { $0.options.insert(.usesDeviceMetrics) }),
             ("heightLimit", { $0.heightLimit = 100 }),
+            ("pango", { $0.compatibility = .pango }), ("chromium", { $0.compatibility = .chromium }),
         ]
         var seen: [CacheKey: String] = [engine.resolve(base).layoutFingerprint: "base"]
         for (name, change) in variants {
@@ -206,13 +207,13 @@ import Testing
         let sequential = texts.map { engine.compute($0, style: engine.resolve(style), width: 120, scale: 2, extraWarnings: []).measurement }
         for workers in [1, 2, 8] {
             let m = TextMeasurer()
-            let batch = try m.heights(for: texts, style: style, width: 120, workers: workers)
+            let batch = m.heights(for: texts, style: style, width: 120, workers: workers)
             #expect(batch == sequential, "workers \(workers)")
         }
         let cells = texts.enumerated().map { Cell(text: $1, style: $0 % 2 == 0 ? style : style15(["Noto Serif"]), width: Double(80 + $0 % 5 * 40)) }
         let seqCells = cells.map { engine.compute($0.text, style: engine.resolve($0.style), width: $0.width, scale: 2, extraWarnings: []).measurement }
         for workers in [1, 2, 8] {
-            #expect(try TextMeasurer().heights(for: cells, workers: workers) == seqCells)
+            #expect(TextMeasurer().heights(for: cells, workers: workers) == seqCells)
         }
         // Layouts in a batch: the same lines, rects and baselines as one by one.
         let seqLayouts = cells.map { engine.layout($0.text, style: $0.style, width: $0.width) }
@@ -281,7 +282,7 @@ import Testing
         let texts = (0..<600).map { $0 % 3 == 0 ? "A row that repeats in the feed" : "Row \($0 % 7) of a feed, seven variants" }
         for workers in [1, 2, 8] {
             let m = TextMeasurer()
-            let r = try m.heights(for: texts, style: style15(), width: 120, workers: workers)
+            let r = m.heights(for: texts, style: style15(), width: 120, workers: workers)
             #expect(m.cacheStatistics.prepared.misses == 8, "workers \(workers)")
             #expect(m.cacheStatistics.prepared.hits == 0, "workers \(workers)")
             let alone = texts.map { engine.compute($0, style: engine.resolve(style15()), width: 120, scale: 2, extraWarnings: []).measurement }

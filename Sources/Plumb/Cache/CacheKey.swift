@@ -2,34 +2,36 @@ internal import CXXHash
 
 /// A 128-bit XXH3 digest used as a cache key. Collisions are astronomically unlikely
 /// (2⁻⁶⁴ birthday bound at 2³² entries), so keys stand in for the data they hash.
+///
+/// Every key is derived in one of two ways, both defined in this file: the digest of raw
+/// bytes (``init(bytes:)``: a cell's text, a segment's text) or a ``KeyEncoder`` over typed
+/// fields that starts with a ``KeyDomain``.
 public struct CacheKey: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
+    /// The digest's low 64 bits (the probe start in the result table).
     public var low: UInt64
+    /// The digest's high 64 bits (the shard in the result table).
     public var high: UInt64
 
+    /// A key from its two words (tests and the tables' empty marker).
     public init(low: UInt64, high: UInt64) {
         self.low = low
         self.high = high
     }
 
-    /// The seed of every text key. Seeds are constants throughout Plumb: values that must
-    /// tell keys apart (font, script, style, engine salt) are hashed as data, because XXH3
-    /// folds a seed into short inputs so that different inputs under different seeds collide.
-    static let textSeed: UInt64 = 0x5445_5854
+    /// The one seed of XXH3 in Plumb. Seeds never tell keys apart: XXH3 folds a seed into
+    /// short inputs with additions and XORs, so different inputs under different seeds
+    /// collide (`'xx01', ` in font 0 and `'xx00', ` in font 3 once had one segment key).
+    /// Everything that must separate keys — domain, font, script, style, engine salt — is
+    /// hashed as data by ``KeyEncoder``.
+    static let seed: UInt64 = 0x504C_554D_4B45_5953
 
-    /// XXH3-128 of raw bytes with a seed.
+    /// XXH3-128 of raw bytes.
     ///
     /// - Complexity: O(n), ~9 ns for 100 bytes; allocation-free; thread-safe.
     @inline(__always)
-    init(bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) {
-        let h = plumb_xxh3_128(bytes.baseAddress, bytes.count, seed)
+    init(bytes: UnsafeRawBufferPointer) {
+        let h = plumb_xxh3_128(bytes.baseAddress, bytes.count, Self.seed)
         self.init(low: h.low, high: h.high)
-    }
-
-    /// XXH3-128 of a trivial value's bytes (e.g. a tuple of numbers).
-    @inline(__always)
-    init<T: BitwiseCopyable>(value: T, seed: UInt64 = 0) {
-        var v = value
-        self = withUnsafeBytes(of: &v) { CacheKey(bytes: $0, seed: seed) }
     }
 
     /// The bits are already uniformly distributed: feed one word to the hasher.
@@ -40,6 +42,7 @@ public struct CacheKey: Hashable, Sendable, BitwiseCopyable, CustomStringConvert
     /// Which of `count` shards (a power of two) this key lives in.
     @inline(__always) func shard(of count: Int) -> Int { Int(truncatingIfNeeded: high) & (count - 1) }
 
+    /// 32 hexadecimal digits, high word first.
     public var description: String {
         let h = String(high, radix: 16)
         let l = String(low, radix: 16)
@@ -47,19 +50,133 @@ public struct CacheKey: Hashable, Sendable, BitwiseCopyable, CustomStringConvert
     }
 }
 
-/// Hashes for keys built from strings and numbers, without allocating.
-enum KeyHasher {
-    /// XXH3-64 of a string's UTF-8 bytes.
-    static func hash64(_ string: String, seed: UInt64 = 0) -> UInt64 {
-        var s = string
-        return s.withUTF8 { plumb_xxh3_64($0.baseAddress, $0.count, seed) }
+/// What a key identifies: the first word of every ``KeyEncoder`` key, so that keys of
+/// different kinds never coincide even when their fields do. All domains live here; a new
+/// kind of key is a new case, never a new seed.
+enum KeyDomain: UInt64 {
+    /// The engine's salt: version, ICU version, break locale, installed font files.
+    case engineSalt = 1
+    /// Everything that changes shaping: salt, font descriptor, letter spacing, profile.
+    case shaping
+    /// Everything that changes a layout: the shaping fingerprint plus paragraph options.
+    case layout
+    /// A layout fingerprint after `invalidate(style:)` bumped its generation.
+    case styleGeneration
+    /// A prepared text (tier 1): text digest and shaping fingerprint.
+    case preparedText
+    /// A shaped segment (tier 1): segment digest, font identity, script.
+    case segment
+    /// A result (tier 2): text digest, layout fingerprint, snapped width, scale.
+    case result
+    /// A width-range entry (tier 2): as a result without the width.
+    case widthRange
+    /// An attributed text's content: the text digest and every run (`AttributedText`).
+    case attributedContent
+}
+
+/// Builds a key from a domain and a sequence of typed fields, each written as whole 64-bit
+/// words (no padding bytes, so keys are deterministic), then hashed with XXH3-128.
+///
+/// Up to 16 words are hashed in one call; a longer encoding folds the first 16 into their
+/// digest and continues (variable-length fields are prefixed with their length, so the
+/// encoding stays injective).
+///
+/// - Complexity: O(words); allocation-free. A result key (7 words) costs one XXH3-128 call
+///   over 56 bytes.
+struct KeyEncoder {
+    private typealias Words = (
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+    private static let capacity = 16
+    private var words: Words = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    private var count = 1
+
+    /// An encoding that starts with `domain`.
+    @inline(__always)
+    init(_ domain: KeyDomain) {
+        words.0 = domain.rawValue
     }
 
-    /// Chains two 64-bit hashes: XXH3-64 of both as data (never one as the other's seed:
-    /// XXH3 is not collision resistant across seeds).
+    /// Appends one word.
     @inline(__always)
-    static func combine(_ a: UInt64, _ b: UInt64) -> UInt64 {
-        var pair = (a, b)
-        return withUnsafeBytes(of: &pair) { plumb_xxh3_64($0.baseAddress, $0.count, 0x4348_4149) }
+    mutating func append(_ word: UInt64) {
+        if count == Self.capacity { fold() }
+        let offset = count &* 8
+        withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: word, toByteOffset: offset, as: UInt64.self) }
+        count &+= 1
+    }
+
+    /// Appends a typed field.
+    @inline(__always)
+    mutating func append(_ value: some KeyEncodable) {
+        value.encode(into: &self)
+    }
+
+    /// The digest of the words so far.
+    @inline(__always)
+    var key: CacheKey {
+        var w = words
+        let n = count &* 8
+        return withUnsafeBytes(of: &w) { CacheKey(bytes: UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+    }
+
+    private mutating func fold() {
+        let k = key
+        words.0 = k.low
+        words.1 = k.high
+        count = 2
+    }
+}
+
+/// A value written into a ``KeyEncoder`` as whole words.
+protocol KeyEncodable {
+    /// Appends this value's words (a fixed number for fixed-size values; variable-length
+    /// values write their length first).
+    func encode(into encoder: inout KeyEncoder)
+}
+
+extension UInt64: KeyEncodable {
+    @inline(__always) func encode(into e: inout KeyEncoder) { e.append(self) }
+}
+
+extension Int: KeyEncodable {
+    @inline(__always) func encode(into e: inout KeyEncoder) { e.append(UInt64(bitPattern: Int64(self))) }
+}
+
+extension UInt32: KeyEncodable {
+    @inline(__always) func encode(into e: inout KeyEncoder) { e.append(UInt64(self)) }
+}
+
+extension Bool: KeyEncodable {
+    @inline(__always) func encode(into e: inout KeyEncoder) { e.append(self ? 1 : 0) }
+}
+
+/// The bit pattern: `0.0` and `-0.0` are different keys (callers normalise if they must).
+extension Double: KeyEncodable {
+    @inline(__always) func encode(into e: inout KeyEncoder) { e.append(bitPattern) }
+}
+
+extension CacheKey: KeyEncodable {
+    @inline(__always) func encode(into e: inout KeyEncoder) {
+        e.append(low)
+        e.append(high)
+    }
+}
+
+/// Its UTF-8 length, then the digest of its UTF-8 bytes.
+extension String: KeyEncodable {
+    func encode(into e: inout KeyEncoder) {
+        var s = self
+        let k = s.withUTF8 { CacheKey(bytes: UnsafeRawBufferPointer($0)) }
+        e.append(UInt64(utf8.count))
+        e.append(k)
+    }
+}
+
+/// Its count, then each element.
+extension Array: KeyEncodable where Element: KeyEncodable {
+    func encode(into e: inout KeyEncoder) {
+        e.append(count)
+        for element in self { e.append(element) }
     }
 }

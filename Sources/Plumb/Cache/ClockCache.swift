@@ -7,7 +7,10 @@ public struct CacheStatistics: Hashable, Sendable, CustomStringConvertible {
     public var insertions: Int = 0
     public var evictions: Int = 0
     public var entries: Int = 0
-    /// Bytes charged to the entries (payload + bookkeeping estimate).
+    /// Memory the cache holds, allocator overhead and bookkeeping included, so that it bounds
+    /// the cache's share of the process's memory: tier 1 counts malloc chunks and its index
+    /// and slot arrays at their worst, tier 2 the table slots in use (the only resident ones).
+    /// At most `budget`.
     public var bytes: Int = 0
     public var budget: Int = 0
 
@@ -37,8 +40,8 @@ public struct CacheStatistics: Hashable, Sendable, CustomStringConvertible {
 /// eviction: a hit sets the entry's reference bit; the eviction hand skips (and clears)
 /// referenced entries, so hot entries survive scans of cold ones.
 ///
-/// - Thread safety: every operation locks one shard (`Synchronization.Mutex`, ~5 ns
-///   uncontended); 64 shards keep contention low on many cores.
+/// - Thread safety: every operation locks one shard (``Mutex``, ~5 ns uncontended); 256
+///   shards keep contention low on many cores.
 /// - Complexity: lookup and insertion O(1) amortised.
 final class ClockCache<Value: Sendable>: Sendable {
     private struct Slot {
@@ -58,9 +61,20 @@ final class ClockCache<Value: Sendable>: Sendable {
     }
 
     static var shardCount: Int { 256 }
-    /// Estimated bookkeeping per entry besides the caller's payload size: the index entry
-    /// (key + slot number, with the dictionary's load factor) and the slot header.
-    static var overheadPerEntry: Int { 2 * (MemoryLayout<CacheKey>.stride + 4) + MemoryLayout<Slot>.stride - MemoryLayout<Value?>.stride }
+    /// Bookkeeping charged per entry besides the caller's payload, at its worst so that the
+    /// budget bounds memory: the slot in `slots` (an array that doubles: up to 2 slots per
+    /// entry), the index (key + slot number, grown at 50 % load: up to 4 per entry) and the
+    /// free list (up to 2 slot numbers per entry).
+    static var overheadPerEntry: Int {
+        2 * MemoryLayout<Slot>.stride + 4 * (MemoryLayout<CacheKey>.stride + 4) + 2 * 4
+    }
+
+    /// Heap bytes of one empty shard: its lock object, the mutex's TSan tag and the index's
+    /// first 16 slots, as malloc chunks.
+    static var shardBookkeepingBytes: Int {
+        HeapCost.object(storedBytes: MemoryLayout<Shard>.stride + 16) + HeapCost.malloc(1)
+            + HeapCost.malloc(32 + 16 * MemoryLayout<CacheKey>.stride) + HeapCost.malloc(32 + 16 * 4)
+    }
 
     /// One lock per shard (a class so an array can hold the non-copyable `Mutex`).
     private final class ShardLock: Sendable {
@@ -78,7 +92,9 @@ final class ClockCache<Value: Sendable>: Sendable {
     /// - Parameter budgetBytes: the most bytes all entries may be charged; 0 disables the cache.
     init(budgetBytes: Int) {
         self.budgetBytes = max(0, budgetBytes)
-        self.shardBudget = max(0, budgetBytes) / Self.shardCount
+        // Each shard's fixed bookkeeping comes out of its share, so `statistics.bytes` never
+        // exceeds the budget.
+        self.shardBudget = max(0, max(0, budgetBytes) / Self.shardCount - Self.shardBookkeepingBytes)
         self.shards = (0..<Self.shardCount).map { _ in ShardLock() }
     }
 
@@ -180,6 +196,7 @@ final class ClockCache<Value: Sendable>: Sendable {
             }
             total = total + s
         }
+        total.bytes += Self.shardCount * Self.shardBookkeepingBytes
         total.budget = budgetBytes
         return total
     }

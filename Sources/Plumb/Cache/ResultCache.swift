@@ -28,12 +28,14 @@ struct CachedResult: Equatable, Sendable {
 ///
 /// Storage is an open-addressing table per shard (linear probing, backward-shift deletion),
 /// 48-byte entries at most 75 % full: ≤ 64 bytes per entry, text not retained. Each shard's
-/// slots are allocated for the whole budget but used from a small prefix that doubles in
-/// place, so a small working set stays dense in the caches. Eviction is
-/// CLOCK (second chance): hits set a reference bit, the hand clears it or evicts.
+/// slots are reserved for the whole budget (address space in one ``SlotRegion``) but used
+/// from a small prefix that doubles in place, so a small working set stays dense in the
+/// caches and RAM is committed only as tables fill: `statistics.bytes` counts the slots in
+/// use plus the shards' fixed bookkeeping. Eviction is CLOCK (second chance): hits set a
+/// reference bit, the hand clears it or evicts.
 ///
 /// - Thread safety: 512 shards. Writers (insert, remove, eviction) take the shard's
-///   `Synchronization.Mutex`. Readers do not: each shard is a seqlock (a version that is odd
+///   mutex. Readers do not: each shard is a seqlock (a version that is odd
 ///   while a writer moves entries), so a hit reads the table optimistically and retries under
 ///   the mutex only if a writer was active. A warm hit therefore writes no shared memory (no
 ///   lock word, no reference count, no counter, and the CLOCK bit only on the first hit after
@@ -42,12 +44,8 @@ struct CachedResult: Equatable, Sendable {
 /// - Complexity: O(1) expected per lookup and insertion (amortised: a table doubles in O(slots)
 ///   with a temporary copy of its entries); no other allocation after creation.
 final class ResultCache: Sendable {
-    struct Entry {
-        var key: CacheKey
-        var value: CachedResult
-    }
-
-    static let entryBytes = MemoryLayout<Entry>.stride  // 48
+    /// Bytes per slot (48: key, sizes, counts and flags, the two widths).
+    static let entryBytes = SeqlockSlots.slotBytes
     static let shardCount = 512
 
     /// One shard. Padded to two cache lines so that the locks of neighbouring shards
@@ -57,14 +55,14 @@ final class ResultCache: Sendable {
         let version = Atomic<UInt64>(0)
         let mutex: Mutex<Table>
         /// The table's storage, fixed for the shard's life (read optimistically).
-        let entries: UnsafeMutableBufferPointer<Entry>
+        let slots: SeqlockSlots
         /// The table's slots in use − 1, published by writers (read optimistically).
         let mask: Atomic<Int>
         private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
 
-        init(capacity: Int) {
-            let table = Table(capacity: capacity)
-            entries = table.entries
+        init(slots: SeqlockSlots) {
+            let table = Table(slots: slots)
+            self.slots = table.slots
             mask = Atomic(table.mask)
             mutex = Mutex(table)
         }
@@ -94,9 +92,9 @@ final class ResultCache: Sendable {
             var i = Int(truncatingIfNeeded: key.low) & mask
             var result = OptimisticResult.retry
             for _ in 0...mask {
-                let k = entries[i].key
+                let k = slots.key(at: i)
                 if k == key {
-                    result = .found(entries[i].value)
+                    result = .found(slots.value(at: i))
                     break
                 }
                 if k.low == 0 && k.high == 0 {
@@ -123,10 +121,11 @@ final class ResultCache: Sendable {
         private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     }
 
-    /// One shard's table.
+    /// One shard's table. Only the writer holding the shard's mutex calls these methods.
     struct Table: ~Copyable {
-        /// The whole budget's slots, allocated once; only the first `mask + 1` are in use.
-        var entries: UnsafeMutableBufferPointer<Entry>
+        /// The whole budget's slots, reserved once; only the first `mask + 1` are in use (and
+        /// only their pages resident).
+        let slots: SeqlockSlots
         /// Slots in use − 1 (a power of two − 1): the table starts small and doubles in place up
         /// to the full allocation, so a small working set stays dense in the caches. The
         /// storage never moves, so optimistic readers never read freed memory.
@@ -139,36 +138,35 @@ final class ResultCache: Sendable {
 
         static let initialSlots = 16
 
-        init(capacity: Int) {
-            let cap = max(2, capacity)
-            entries = .allocate(capacity: cap)
-            entries.initialize(repeating: Entry(key: CacheKey(low: 0, high: 0), value: CachedResult(heightPixels: 0, widthPixels: 0, lineCount: 0, flags: 0, widestLine: 0, layoutWidth: 0)))
-            mask = min(cap, Self.initialSlots) - 1
+        init(slots: SeqlockSlots) {
+            self.slots = slots
+            mask = min(slots.count, Self.initialSlots) - 1
             maxCount = max(1, (mask + 1) * 3 / 4)
         }
 
         /// Doubles the slots in use and reinserts every entry (O(slots); amortised O(1)).
         mutating func grow() {
-            let old = Array(entries[0...mask].filter { !($0.key.low == 0 && $0.key.high == 0) })
-            let slots = min(entries.count, (mask + 1) * 2)
-            for i in 0..<slots { entries[i].key = CacheKey(low: 0, high: 0) }
-            mask = slots - 1
-            maxCount = max(1, slots * 3 / 4)
+            var old: [(CacheKey, CachedResult)] = []
+            old.reserveCapacity(count)
+            for i in 0...mask where !slots.isEmpty(i) { old.append((slots.key(at: i), slots.value(at: i))) }
+            let n = min(slots.count, (mask + 1) * 2)
+            for i in 0..<n { slots.store(key: CacheKey(low: 0, high: 0), at: i) }
+            mask = n - 1
+            maxCount = max(1, n * 3 / 4)
             hand = 0
-            for e in old {
-                var i = Int(truncatingIfNeeded: e.key.low) & mask
-                while !(entries[i].key.low == 0 && entries[i].key.high == 0) { i = (i + 1) & mask }
-                entries[i] = e
+            for (key, value) in old {
+                var i = Int(truncatingIfNeeded: key.low) & mask
+                while !slots.isEmpty(i) { i = (i + 1) & mask }
+                slots.store(value: value, at: i)
+                slots.store(key: key, at: i)
             }
         }
-
-        deinit { entries.deallocate() }
 
         @inline(__always)
         func find(_ key: CacheKey) -> Int? {
             var i = Int(truncatingIfNeeded: key.low) & mask
             while true {
-                let k = entries[i].key
+                let k = slots.key(at: i)
                 if k == key { return i }
                 if k.low == 0 && k.high == 0 { return nil }
                 i = (i + 1) & mask
@@ -177,15 +175,16 @@ final class ResultCache: Sendable {
 
         mutating func insert(_ key: CacheKey, _ value: CachedResult) {
             if let i = find(key) {
-                entries[i].value = value
+                slots.store(value: value, at: i)
                 return
             }
             if count >= maxCount {
-                if mask + 1 < entries.count { grow() } else { evictOne() }
+                if mask + 1 < slots.count { grow() } else { evictOne() }
             }
             var i = Int(truncatingIfNeeded: key.low) & mask
-            while !(entries[i].key.low == 0 && entries[i].key.high == 0) { i = (i + 1) & mask }
-            entries[i] = Entry(key: key, value: value)
+            while !slots.isEmpty(i) { i = (i + 1) & mask }
+            slots.store(value: value, at: i)
+            slots.store(key: key, at: i)
             count += 1
             insertions += 1
         }
@@ -194,10 +193,10 @@ final class ResultCache: Sendable {
             while true {
                 let i = hand & mask
                 hand &+= 1
-                let k = entries[i].key
-                if k.low == 0 && k.high == 0 { continue }
-                if entries[i].value.flags & CachedResult.referenced != 0 {
-                    entries[i].value.flags &= ~CachedResult.referenced
+                if slots.isEmpty(i) { continue }
+                let flags = slots.value(at: i).flags
+                if flags & CachedResult.referenced != 0 {
+                    slots.setFlags(flags & ~CachedResult.referenced, at: i)
                     continue
                 }
                 remove(at: i)
@@ -212,26 +211,28 @@ final class ResultCache: Sendable {
             var j = index
             while true {
                 j = (j + 1) & mask
-                let k = entries[j].key
+                let k = slots.key(at: j)
                 if k.low == 0 && k.high == 0 { break }
                 let home = Int(truncatingIfNeeded: k.low) & mask
                 // Move j into the hole if its home is not in (hole, j] cyclically.
                 let inRange = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j)
                 if !inRange {
-                    entries[hole] = entries[j]
+                    slots.move(from: j, to: hole)
                     hole = j
                 }
             }
-            entries[hole].key = CacheKey(low: 0, high: 0)
+            slots.store(key: CacheKey(low: 0, high: 0), at: hole)
             count -= 1
         }
 
         mutating func removeAll() {
-            for i in 0...mask { entries[i].key = CacheKey(low: 0, high: 0) }
+            for i in 0...mask { slots.store(key: CacheKey(low: 0, high: 0), at: i) }
             count = 0
         }
     }
 
+    /// The slots of every shard (outlives them: released with the cache).
+    private let region: SlotRegion
     private let shards: [Shard]
     /// The same shards without reference counting: a lookup must not write the shard's
     /// reference count (a shared cache line). `shards` keeps them alive.
@@ -247,13 +248,22 @@ final class ResultCache: Sendable {
         let perShard = max(0, budgetBytes) / Self.shardCount / Self.entryBytes
         var capacity = 2
         while capacity * 2 <= perShard { capacity *= 2 }
-        shards = (0..<Self.shardCount).map { _ in Shard(capacity: capacity) }
+        let region = SlotRegion(shards: Self.shardCount, slotsPerShard: capacity)
+        self.region = region
+        shards = (0..<Self.shardCount).map { Shard(slots: region.slots(ofShard: $0)) }
         shardRefs = shards.map { Unmanaged.passUnretained($0) }
         stripeObjects = (0..<Self.stripeCount).map { _ in CounterStripe() }
         stripes = stripeObjects.map { Unmanaged.passUnretained($0) }
     }
 
     static let stripeCount = 16
+
+    /// Heap bytes of one shard besides its slots: the `Shard` object (two cache lines, as a
+    /// 192-byte malloc chunk) and its mutex's TSan tag (a 32-byte chunk), rounded up.
+    static let shardBookkeepingBytes = 256
+
+    /// Bytes of the slot region resident in RAM (`mincore`), for tests.
+    var residentSlotBytes: Int { region.residentBytes }
 
     @inline(__always)
     private static func normalise(_ key: CacheKey) -> CacheKey {
@@ -308,8 +318,8 @@ final class ResultCache: Sendable {
             // bit moves no entry, so it needs no version change (readers ignore the bit).
             let v = shard.mutex.withLock { t -> CachedResult? in
                 guard let i = t.find(key) else { return nil }
-                t.entries[i].value.flags |= CachedResult.referenced
-                var v = t.entries[i].value
+                var v = t.slots.value(at: i)
+                t.slots.setFlags(v.flags | CachedResult.referenced, at: i)
                 v.flags &= ~CachedResult.referenced
                 return v
             }
@@ -347,7 +357,7 @@ final class ResultCache: Sendable {
                 total.insertions += t.insertions
                 total.evictions += t.evictions
                 total.entries += t.count
-                total.bytes += t.entries.count * Self.entryBytes
+                total.bytes += (t.mask + 1) * Self.entryBytes + Self.shardBookkeepingBytes
             }
         }
         for stripe in stripeObjects {

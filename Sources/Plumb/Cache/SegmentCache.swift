@@ -12,25 +12,22 @@ final class SegmentCache: Sendable {
         storage = ClockCache(budgetBytes: budgetBytes)
     }
 
-    /// The key of a segment: its bytes hashed with a fixed seed, then hashed again with the
-    /// font identity and script as data.
-    ///
-    /// The font and script must not go into the seed: for short inputs XXH3 folds the seed into
-    /// the input with additions and XORs, so two small seeds and two inputs that differ by the
-    /// matching bits collide (`'xx01', ` in font 0 and `'xx00', ` in font 3 had one key, and
-    /// DejaVu Sans was measured with Noto Sans' advances). XXH3 is not collision resistant
-    /// across seeds; every discriminating field is hashed as data.
+    /// The key of a segment: the digest of its bytes, then the font identity and script, as
+    /// data (``KeyDomain/segment``; see ``CacheKey/seed`` on why never as seeds).
     @inline(__always)
     static func key(bytes: UnsafeBufferPointer<UInt8>, fontID: Int, script: UInt32) -> CacheKey {
-        let text = CacheKey(bytes: UnsafeRawBufferPointer(bytes), seed: 0x5E6_3E47)
-        return CacheKey(value: (text.low, text.high, UInt64(truncatingIfNeeded: fontID), UInt64(script)), seed: 0x5E6_3E48)
+        var e = KeyEncoder(.segment)
+        e.append(CacheKey(bytes: UnsafeRawBufferPointer(bytes)))
+        e.append(fontID)
+        e.append(script)
+        return e.key
     }
 
     @inline(__always)
     func advances(for key: CacheKey) -> [Int32]? { storage.value(for: key) }
 
     func insert(_ advances: [Int32], for key: CacheKey) {
-        storage.insert(advances, bytes: 32 + advances.count * 4, for: key)
+        storage.insert(advances, bytes: HeapCost.array(advances), for: key)
     }
 
     func removeAll() { storage.removeAll() }

@@ -167,13 +167,6 @@ final class PreparedText: Sendable {
         self.missingGlyphClusters = missingGlyphClusters
     }
 
-    /// Approximate heap bytes, for cache budgets.
-    var byteSize: Int {
-        64 + fonts.count * 40 + graphemeEnds.count * (4 + 4 + 8 + 1 + 1)
-            + words.count * MemoryLayout<Word>.stride + cutAdjustments.count * 4
-            + paragraphs.count * 24
-    }
-
     /// The font bit of local font index `i` (indices ≥ 63 share the last bit).
     @inline(__always) static func fontBit(_ i: UInt8) -> UInt64 { 1 << UInt64(min(i, 63)) }
 }

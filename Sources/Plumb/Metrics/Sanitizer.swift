@@ -18,6 +18,8 @@ struct SanitizedStyle: Hashable, Sendable {
     var compatibility: Compatibility
     /// The profile resolved into knobs, once, here: what every stage reads.
     var conventions: LayoutConventions
+    /// `TextStyle.truncationToken`, as given (its runs are resolved with the fonts).
+    var truncationToken: AttributedText?
 }
 
 /// The layout width after sanitising.
@@ -102,7 +104,8 @@ enum Sanitizer {
             paragraphSpacingBefore: length(style.paragraphSpacingBefore, "paragraphSpacingBefore"),
             letterSpacing: letterSpacing, tabInterval: tab, maxLines: maxLines,
             lineBreakMode: style.lineBreakMode, options: style.options, heightLimit: heightLimit,
-            compatibility: style.compatibility, conventions: style.compatibility.conventions)
+            compatibility: style.compatibility, conventions: style.compatibility.conventions,
+            truncationToken: style.truncationToken)
     }
 
     static func width(_ width: Double, warnings: inout [MeasureWarning]) -> LayoutWidth {

@@ -24,6 +24,20 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     }
     public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
     public var maxX: Double { x + width }
+    /// The horizontal centre.
+    public var midX: Double { x + width / 2 }
+    /// The vertical centre.
+    public var midY: Double { y + height / 2 }
     public var maxY: Double { y + height }
     public var description: String { "(\(x), \(y), \(width), \(height))" }
+}
+
+/// A point in a text box (points, y down from the box's top).
+public struct Point: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
 }

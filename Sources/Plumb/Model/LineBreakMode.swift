@@ -28,6 +28,6 @@ public enum LineBreakMode: String, Hashable, Sendable, CaseIterable {
 }
 
 /// Where the ellipsis of a truncated line sits.
-public enum EllipsisPlacement: String, Hashable, Sendable {
+public enum EllipsisPlacement: String, Hashable, Sendable, CaseIterable {
     case head, middle, tail
 }

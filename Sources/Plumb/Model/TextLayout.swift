@@ -7,6 +7,10 @@ public struct LayoutLine: Hashable, Sendable {
     public var scalarRange: Range<Int>
     /// The same range as UTF-8 byte offsets.
     public var utf8Range: Range<Int>
+    /// The same range as UTF-16 code-unit offsets: `NSRange(location: lowerBound, length:
+    /// count)` for UIKit/`NSString`, or JavaScript string indices (`text.slice(lower, upper)`).
+    /// An emoji outside the BMP is 2 units; a combining mark is 1.
+    public var utf16Range: Range<Int>
     /// The line box: x from the style's alignment (0 for left-aligned lines), y includes all
     /// spacing above, width = used width, height = line height (exact points, not rounded).
     /// Hanging whitespace lies after the rect in the paragraph's direction: to its right in a
@@ -56,6 +60,9 @@ public struct TextLayout: Sendable {
     /// Where the truncated line's "…" (or `TextStyle.truncationToken`) was placed: a tap
     /// inside `rect` is a tap on "more". `nil` when nothing was truncated.
     public internal(set) var truncationToken: TruncationTokenPlacement? = nil
+    /// Where each visible cluster is, for `characterOffset(at:unit:)` and
+    /// `rects(forCharacters:unit:)`.
+    var caretMap = CaretMap()
 
     init(text: String, measurement: TextMeasurement, lines: [LayoutLine], exactHeight: Double,
          scale: Double) {

@@ -262,6 +262,7 @@ extension TextPreparer {
             if isTab || g + 1 == range.upperBound || endsRun
                 || (b.flags[g].contains(.breakAfter) && !Self.shapesWholeRuns(segScript))
                 || b.flags[g + 1].contains(.continuesCluster)
+                || g + 1 - segStart >= Self.maximumSegmentClusters
             {
                 endsHere = true
             } else {
@@ -292,6 +293,12 @@ extension TextPreparer {
         }
         scratch.kernBoundaries.removeAll(keepingCapacity: true)
     }
+
+    /// A segment is shaped in pieces of at most this many clusters (with the pair kerning at
+    /// each cut restored, as between words), so HarfBuzz's buffers — ~40 bytes per glyph —
+    /// stay bounded for an unbreakable word of any length. Only words longer than this can
+    /// lose a ligature at a cut.
+    static let maximumSegmentClusters = 4096
 
     /// Whether a style run ends between graphemes `g − 1` and `g` (no kerning across it).
     @inline(__always)

@@ -1,0 +1,2 @@
+// Everything in CSupport is `static inline` in include/CSupport.h; SwiftPM needs one source.
+#include "CSupport.h"

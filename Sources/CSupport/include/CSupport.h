@@ -1,0 +1,45 @@
+#ifndef PLUMB_CSUPPORT_H
+#define PLUMB_CSUPPORT_H
+#include <stddef.h>
+#include <stdint.h>
+#include <malloc.h>
+
+// The few things Swift cannot express, as `static inline` C (compiled into the Swift caller):
+// an atomic view of memory that Swift did not declare `Atomic` (`std::atomic_ref` in C++;
+// relaxed loads and stores compile to plain `mov`s on x86-64, `ldr`/`str` on AArch64),
+// telling ThreadSanitizer about a lock it cannot see, and glibc's allocator statistics.
+// Users: `Cache/SeqlockSlots.swift`, `Support/Mutex.swift`, `Cache/HeapCost.swift`.
+
+/// A relaxed atomic load of the aligned word at `p`.
+static inline uint64_t plumb_load_relaxed(const uint64_t *p) {
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+/// A relaxed atomic store of `v` to the aligned word at `p`.
+static inline void plumb_store_relaxed(uint64_t *p, uint64_t v) {
+    __atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+// The ThreadSanitizer runtime's annotation entry points, declared weak: in a build without
+// `-sanitize=thread` they are null and the annotations below are one predictable branch.
+extern void __tsan_acquire(void *addr) __attribute__((weak));
+extern void __tsan_release(void *addr) __attribute__((weak));
+
+/// Tells ThreadSanitizer (when linked) that the lock at `addr` was just acquired.
+static inline void plumb_tsan_acquire(void *addr) {
+    if (__tsan_acquire) __tsan_acquire(addr);
+}
+
+/// Tells ThreadSanitizer (when linked) that the lock at `addr` is about to be released.
+static inline void plumb_tsan_release(void *addr) {
+    if (__tsan_release) __tsan_release(addr);
+}
+
+/// Bytes the process holds from malloc now: small chunks in use plus mmapped chunks
+/// (`mallinfo2`, glibc ≥ 2.33). For memory tests and diagnostics.
+static inline size_t plumb_heap_bytes_in_use(void) {
+    struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;
+}
+
+#endif

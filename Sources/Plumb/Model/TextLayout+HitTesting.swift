@@ -1,0 +1,109 @@
+/// The unit of a character offset: what NSRange (UTF-16), byte buffers (UTF-8) or Swift's
+/// `unicodeScalars` count.
+public enum TextOffsetUnit: String, Hashable, Sendable, CaseIterable {
+    /// UTF-16 code units (UIKit's NSRange, JavaScript string indices).
+    case utf16
+    /// UTF-8 bytes.
+    case utf8
+    /// Unicode scalars (the CLI's `lineStarts`).
+    case scalars
+}
+
+/// Where each visible grapheme cluster of a layout is drawn, for hit testing: its UTF-8 range,
+/// its line and its horizontal extent in the text box. Clusters are in logical order per line;
+/// a right-to-left paragraph's line is mirrored (exact for lines of one direction; within a
+/// line that mixes directions the extents follow the paragraph direction, not the visual
+/// reordering).
+struct CaretMap: Hashable, Sendable {
+    struct Cluster: Hashable, Sendable {
+        var utf8Start: Int32
+        var utf8End: Int32
+        var line: Int32
+        var minX: Double
+        var maxX: Double
+    }
+    var clusters: [Cluster] = []
+    /// Per line, its clusters' range in `clusters`.
+    var lineClusters: [Range<Int>] = []
+}
+
+extension TextLayout {
+    /// The offset (in `unit`) of the character at `point` — the start of the grapheme cluster
+    /// under it; a point beside a line maps to the line's nearest cluster, a point above or
+    /// below the text to the first or last line (as `lineIndex(atY:)`). Link taps and
+    /// selection start here.
+    ///
+    /// - Returns: `nil` when there are no lines, or the line under the point shows no text.
+    /// - Complexity: O(log lines + clusters on the line), plus O(n) to convert the offset out
+    ///   of UTF-8.
+    public func characterOffset(at point: Point, unit: TextOffsetUnit = .utf16) -> Int? {
+        guard !point.x.isNaN, let line = lineIndex(atY: point.y), line < caretMap.lineClusters.count else { return nil }
+        let range = caretMap.lineClusters[line]
+        guard !range.isEmpty else { return nil }
+        var best = range.lowerBound
+        var bestDistance = Double.infinity
+        for i in range {
+            let c = caretMap.clusters[i]
+            if point.x >= c.minX && point.x < c.maxX { best = i; break }
+            let d = point.x < c.minX ? c.minX - point.x : point.x - c.maxX
+            if d < bestDistance { bestDistance = d; best = i }
+        }
+        return offset(utf8: Int(caretMap.clusters[best].utf8Start), in: unit)
+    }
+
+    /// The rects covering the characters `range` (offsets in `unit`), one per line they are
+    /// on, each as tall as its line: what a link highlight or a selection draws.
+    ///
+    /// - Complexity: O(clusters) plus O(n) to convert the range into UTF-8.
+    public func rects(forCharacters range: Range<Int>, unit: TextOffsetUnit = .utf16) -> [Rect] {
+        guard let lo = utf8Offset(range.lowerBound, from: unit), let hi = utf8Offset(range.upperBound, from: unit),
+            lo < hi
+        else { return [] }
+        var out: [Rect] = []
+        for (line, clusters) in caretMap.lineClusters.enumerated() {
+            var minX = Double.infinity
+            var maxX = -Double.infinity
+            for i in clusters {
+                let c = caretMap.clusters[i]
+                guard Int(c.utf8End) > lo && Int(c.utf8Start) < hi else { continue }
+                minX = min(minX, c.minX)
+                maxX = max(maxX, c.maxX)
+            }
+            guard minX <= maxX else { continue }
+            let r = lines[line].rect
+            out.append(Rect(x: minX, y: r.y, width: maxX - minX, height: r.height))
+        }
+        return out
+    }
+
+    /// A UTF-8 offset of `text` expressed in `unit`.
+    func offset(utf8 o: Int, in unit: TextOffsetUnit) -> Int {
+        switch unit {
+        case .utf8: return o
+        case .utf16, .scalars:
+            let index = text.utf8.index(text.utf8.startIndex, offsetBy: o)
+            return unit == .utf16
+                ? text.utf16.distance(from: text.startIndex, to: index)
+                : text.unicodeScalars.distance(from: text.startIndex, to: index)
+        }
+    }
+
+    /// An offset in `unit` as a UTF-8 offset of `text` (`nil` when out of range; an offset
+    /// inside a scalar rounds down to it).
+    func utf8Offset(_ o: Int, from unit: TextOffsetUnit) -> Int? {
+        guard o >= 0 else { return nil }
+        switch unit {
+        case .utf8:
+            return o <= text.utf8.count ? o : nil
+        case .utf16:
+            guard o <= text.utf16.count else { return nil }
+            let index = text.utf16.index(text.utf16.startIndex, offsetBy: o)
+            let scalar = index.samePosition(in: text.unicodeScalars) ?? text.unicodeScalars.index(before: index)
+            return text.utf8.distance(from: text.utf8.startIndex, to: scalar)
+        case .scalars:
+            guard o <= text.unicodeScalars.count else { return nil }
+            let index = text.unicodeScalars.index(text.unicodeScalars.startIndex, offsetBy: o)
+            return text.utf8.distance(from: text.utf8.startIndex, to: index)
+        }
+    }
+}

@@ -1,0 +1,151 @@
+/// `TextStyle`, `FontDescriptor` and `DrawingOptions` in the JSON Lines format of
+/// `plumb measure`: one flat object whose fields are the style's (`families`, `size`, …,
+/// `usesFontLeading`, …), so a decoded input line and `TextStyle(from:)` agree field for
+/// field. A missing field keeps its default — `TextStyle()`'s, or those of the style under
+/// `TextStyle.decodingDefaultsKey` in the decoder's `userInfo` (what `plumb measure`'s
+/// command-line options are to its input lines).
+
+extension TextStyle {
+    /// A `userInfo` key for decoders: a `TextStyle` whose values stand in for missing fields
+    /// (as the command-line options of `plumb measure` do for its input lines). Without it,
+    /// missing fields take `TextStyle()`'s defaults.
+    public static let decodingDefaultsKey = CodingUserInfoKey(rawValue: "Plumb.TextStyle.decodingDefaults")!
+
+    /// The style that stands in for missing fields when decoding with `decoder`.
+    static func decodingDefaults(_ decoder: any Decoder) -> TextStyle {
+        decoder.userInfo[decodingDefaultsKey] as? TextStyle ?? TextStyle()
+    }
+}
+
+extension FontDescriptor: Codable {
+    private enum FontJSONKey: String, CodingKey {
+        case families, size, weight, italic
+    }
+
+    /// Decodes `families` (an array of names, or one comma-separated string as the
+    /// `--families` flag takes), `size`, `weight` (an integer) and `italic`; missing fields keep
+    /// their defaults. Wrong types are `DecodingError`s.
+    public init(from decoder: any Decoder) throws {
+        self = TextStyle.decodingDefaults(decoder).font
+        let c = try decoder.container(keyedBy: FontJSONKey.self)
+        if c.contains(.families) {
+            if let list = try? c.decode([String].self, forKey: .families) {
+                families = list
+            } else if let names = try? c.decode(String.self, forKey: .families) {
+                families = names.split(separator: ",").map { String($0).trimmingCharacters(of: " ") }
+            } else {
+                throw DecodingError.typeMismatch([String].self, .init(
+                    codingPath: c.codingPath + [FontJSONKey.families],
+                    debugDescription: "field 'families' must be an array of strings or a comma-separated string"))
+            }
+        }
+        size = try c.decodeIfPresent(Double.self, forKey: .size) ?? size
+        weight = try c.decodeIfPresent(Int.self, forKey: .weight) ?? weight
+        italic = try c.decodeIfPresent(Bool.self, forKey: .italic) ?? italic
+    }
+
+    /// Encodes every field (`families` as an array).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: FontJSONKey.self)
+        try c.encode(families, forKey: .families)
+        try c.encode(size, forKey: .size)
+        try c.encode(weight, forKey: .weight)
+        try c.encode(italic, forKey: .italic)
+    }
+}
+
+extension DrawingOptions: Codable {
+    /// The JSON field of each option, in declaration order.
+    static let jsonFields: [(name: String, option: DrawingOptions)] = [
+        ("usesLineFragmentOrigin", .usesLineFragmentOrigin), ("usesFontLeading", .usesFontLeading),
+        ("usesDeviceMetrics", .usesDeviceMetrics), ("truncatesLastVisibleLine", .truncatesLastVisibleLine),
+    ]
+
+    /// Decodes one boolean per option (`"usesFontLeading": false`, …); a missing field keeps
+    /// the default membership (`.standard`'s, or the decoding defaults' options).
+    public init(from decoder: any Decoder) throws {
+        self = TextStyle.decodingDefaults(decoder).options
+        let c = try decoder.container(keyedBy: JSONFieldKey.self)
+        for field in Self.jsonFields {
+            guard let on = try c.decodeIfPresent(Bool.self, forKey: JSONFieldKey(field.name)) else { continue }
+            if on { insert(field.option) } else { remove(field.option) }
+        }
+    }
+
+    /// Encodes all four options as booleans (bits that name no option are not encoded).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: JSONFieldKey.self)
+        for field in Self.jsonFields { try c.encode(contains(field.option), forKey: JSONFieldKey(field.name)) }
+    }
+}
+
+extension TextStyle: Codable {
+    private enum StyleJSONKey: String, CodingKey {
+        case lineSpacing, minimumLineHeight, maximumLineHeight, lineHeightMultiple
+        case paragraphSpacing, paragraphSpacingBefore, letterSpacing, tabInterval, maxLines
+        case lineBreakMode, heightLimit, compatibility, alignment
+    }
+
+    /// Decodes the flat JSON Lines style: the font's fields, the paragraph fields, the drawing
+    /// options as booleans and the enums by case name. Missing fields keep their defaults
+    /// (see `decodingDefaultsKey`); `"heightLimit": null` means none. Fields of other types
+    /// (`"id"`, `"text"`, `"width"`) are ignored.
+    ///
+    /// - Throws: `DecodingError` for a wrong type, a non-integral `maxLines`/`weight`, or an
+    ///   unknown `lineBreakMode`, `compatibility` or `alignment` (the message lists the cases).
+    ///   Numbers are not range-checked here: measuring sanitises them with warnings, as for
+    ///   any `TextStyle`.
+    public init(from decoder: any Decoder) throws {
+        self = Self.decodingDefaults(decoder)
+        font = try FontDescriptor(from: decoder)
+        options = try DrawingOptions(from: decoder)
+        let c = try decoder.container(keyedBy: StyleJSONKey.self)
+        func number(_ key: StyleJSONKey, _ value: inout Double) throws {
+            value = try c.decodeIfPresent(Double.self, forKey: key) ?? value
+        }
+        try number(.lineSpacing, &lineSpacing)
+        try number(.minimumLineHeight, &minimumLineHeight)
+        try number(.maximumLineHeight, &maximumLineHeight)
+        try number(.lineHeightMultiple, &lineHeightMultiple)
+        try number(.paragraphSpacing, &paragraphSpacing)
+        try number(.paragraphSpacingBefore, &paragraphSpacingBefore)
+        try number(.letterSpacing, &letterSpacing)
+        try number(.tabInterval, &tabInterval)
+        maxLines = try c.decodeIfPresent(Int.self, forKey: .maxLines) ?? maxLines
+        lineBreakMode = try c.decodeIfPresent(LineBreakMode.self, forKey: .lineBreakMode) ?? lineBreakMode
+        compatibility = try c.decodeIfPresent(Compatibility.self, forKey: .compatibility) ?? compatibility
+        alignment = try c.decodeIfPresent(TextAlignment.self, forKey: .alignment) ?? alignment
+        if c.contains(.heightLimit) { heightLimit = try c.decodeIfPresent(Double.self, forKey: .heightLimit) }
+    }
+
+    /// Encodes every field flat (`heightLimit` only when set). A NaN or infinite number is
+    /// left to the encoder's non-conforming-float strategy, as for any `Double`.
+    public func encode(to encoder: any Encoder) throws {
+        try font.encode(to: encoder)
+        var c = encoder.container(keyedBy: StyleJSONKey.self)
+        try c.encode(lineSpacing, forKey: .lineSpacing)
+        try c.encode(minimumLineHeight, forKey: .minimumLineHeight)
+        try c.encode(maximumLineHeight, forKey: .maximumLineHeight)
+        try c.encode(lineHeightMultiple, forKey: .lineHeightMultiple)
+        try c.encode(paragraphSpacing, forKey: .paragraphSpacing)
+        try c.encode(paragraphSpacingBefore, forKey: .paragraphSpacingBefore)
+        try c.encode(letterSpacing, forKey: .letterSpacing)
+        try c.encode(tabInterval, forKey: .tabInterval)
+        try c.encode(maxLines, forKey: .maxLines)
+        try c.encode(lineBreakMode, forKey: .lineBreakMode)
+        try options.encode(to: encoder)
+        try c.encodeIfPresent(heightLimit, forKey: .heightLimit)
+        try c.encode(compatibility, forKey: .compatibility)
+        try c.encode(alignment, forKey: .alignment)
+    }
+}
+
+extension String {
+    /// The string without leading and trailing `character`s.
+    func trimmingCharacters(of character: Character) -> String {
+        var s = Substring(self)
+        while s.first == character { s = s.dropFirst() }
+        while s.last == character { s = s.dropLast() }
+        return String(s)
+    }
+}

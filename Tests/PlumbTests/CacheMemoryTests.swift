@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import Plumb
+import PropertyTesting
+import Testing
+
+/// The caches' counted bytes bound their real memory (issue 13, part 3): growth measured
+/// with the allocator's own counters and the kernel's resident pages, never with timings.
+@Suite(.serialized) struct CacheMemoryTests {
+    /// Bytes the process has taken from malloc (small chunks in use plus mmapped chunks).
+    static var heapBytes: Int { HeapCost.processHeapBytes }
+
+    /// Whether glibc's malloc is the allocator (sanitizers replace it, and their `mallinfo2`
+    /// reports nothing): a 1 MiB allocation must show in the counters.
+    static let allocatorCountsAreReal: Bool = {
+        let before = heapBytes
+        let p = malloc(1 << 20)
+        defer { free(p) }
+        return heapBytes - before >= 1 << 20
+    }()
+
+    /// Resident set size of this process (`/proc/self/statm`, second field, in pages).
+    static var residentBytes: Int {
+        guard let f = fopen("/proc/self/statm", "r") else { return 0 }
+        defer { fclose(f) }
+        var line = [CChar](repeating: 0, count: 128)
+        guard fgets(&line, 128, f) != nil else { return 0 }
+        let fields = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: " ")
+        guard fields.count >= 2, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// Regression: a 1 GiB result budget made a one-line input resident at ~800 MB, because
+    /// every slot was written when the table was created. Slots are now committed as the
+    /// table fills: a few entries cost a few pages.
+    @Test func aLargeResultBudgetIsCommittedAsItFills() {
+        let before = Self.residentBytes
+        let cache = ResultCache(budgetBytes: 1 << 30)
+        for k in 1...2000 as ClosedRange<UInt64> {
+            cache.insert(CachedResult(heightPixels: 1, widthPixels: 2, lineCount: 1, flags: 0, widestLine: 1, layoutWidth: 2),
+                         for: CacheKey(low: k &* 0x9E37_79B9_7F4A_7C15, high: k &* 0xC2B2_AE3D_27D4_EB4F))
+        }
+        let grown = Self.residentBytes - before
+        // Old code: ~768 MiB resident. Other tests running meanwhile add noise, never 200 MiB.
+        #expect(grown < 200 << 20, "RSS grew by \(grown >> 20) MiB for 2,000 entries")
+        // Exactly: the pages the kernel holds for the table are the slots in use, rounded up
+        // to a page per shard, and what the cache counts covers them.
+        let stats = cache.statistics
+        let resident = cache.residentSlotBytes
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        #expect(resident <= stats.bytes + ResultCache.shardCount * page, "resident \(resident), counted \(stats.bytes)")
+        #expect(resident >= stats.entries * ResultCache.entryBytes)
+        #expect(stats.bytes < 4 << 20)
+        withExtendedLifetime(cache) {}
+    }
+
+    /// What tier 1 counts is what the allocator hands out for it: segments and prepared texts
+    /// of a cold engine, compared with `mallinfo2` growth over the same pass. Fonts and their
+    /// glyph caches are loaded by a first engine sharing the resolver, so the growth measured
+    /// is the caches'. Other suites allocate concurrently, so the best of three passes counts.
+    @Test(.enabled(if: allocatorCountsAreReal)) func tierOneCountsWhatTheAllocatorHolds() {
+        let fonts = engine.fonts
+        var ratios: [Double] = []
+        for attempt in 0..<3 {
+            let texts = Gen<String>.text(maxClusters: 60).sample(count: 1500, seed: UInt64(100 + attempt))
+            let warm = TextMeasurer(fonts: fonts)
+            for t in texts { _ = warm.measure(t, style: style15(), width: 120) }
+            let m = TextMeasurer(fonts: fonts)
+            let counted0 = m.cacheStatistics.segments.bytes + m.cacheStatistics.prepared.bytes
+            let heap0 = Self.heapBytes
+            for t in texts { _ = m.measure(t, style: style15(), width: 120) }
+            let heap1 = Self.heapBytes
+            let counted1 = m.cacheStatistics.segments.bytes + m.cacheStatistics.prepared.bytes
+            let real = Double(heap1 - heap0), counted = Double(counted1 - counted0)
+            ratios.append(counted / real)
+            print("tier 1: counted \(Int(counted)) B, allocator \(Int(real)) B, ratio \(counted / real)")
+            withExtendedLifetime(m) {}
+            if counted >= 0.9 * real && counted <= 1.6 * real { break }
+        }
+        // Counted ≥ 90 % of the real growth (a budget bounds memory) and not wildly more.
+        #expect(ratios.contains { $0 >= 0.9 && $0 <= 1.6 }, "counted / allocator: \(ratios)")
+    }
+
+    /// A full tier-1 cache stays within its budget, and so does the memory it takes: fill a
+    /// 16 MiB segment cache with four times as much and compare the allocator's growth.
+    @Test(.enabled(if: allocatorCountsAreReal)) func aFullSegmentCacheStaysWithinItsBudget() {
+        var ratios: [Double] = []
+        for attempt in 0..<3 {
+            let budget = 16 << 20
+            let heap0 = Self.heapBytes
+            let cache = SegmentCache(budgetBytes: budget)
+            var rng = SplitMix64(seed: UInt64(attempt))
+            for k in 1...200_000 as ClosedRange<UInt64> {
+                var advances: [Int32] = []  // built by appending, as the preparer does
+                for _ in 0..<(4 + Int(rng.next() % 60)) { advances.append(Int32(truncatingIfNeeded: rng.next())) }
+                cache.insert(advances, for: CacheKey(low: k &* 0x9E37_79B9_7F4A_7C15, high: rng.next()))
+            }
+            let grown = Self.heapBytes - heap0
+            let stats = cache.statistics
+            #expect(stats.bytes <= budget)
+            #expect(stats.evictions > 0)
+            ratios.append(Double(grown) / Double(budget))
+            print("segments: budget \(budget) B, counted \(stats.bytes) B, allocator growth \(grown) B")
+            withExtendedLifetime(cache) {}
+            if grown <= budget * 11 / 10 { break }
+        }
+        #expect(ratios.contains { $0 <= 1.1 }, "heap growth / budget: \(ratios)")
+    }
+
+    /// `PreparedText.byteSize` counts every array a prepared text owns: a new array field
+    /// must be added there too.
+    @Test func preparedTextSizeCountsEveryArray() throws {
+        let m = TextMeasurer(fonts: engine.fonts)
+        let r = m.compute("Hello, world", style: m.resolve(style15()), width: 100, scale: 2, extraWarnings: [])
+        let prepared = try #require(r.prepared)
+        let arrays = Mirror(reflecting: prepared).children.filter { Mirror(reflecting: $0.value).displayStyle == .collection }
+        #expect(arrays.count == 10, "PreparedText has \(arrays.count) arrays; byteSize counts 10: \(arrays.compactMap(\.label))")
+    }
+}

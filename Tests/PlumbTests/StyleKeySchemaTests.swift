@@ -1,0 +1,99 @@
+@testable import Plumb
+import Testing
+
+/// Every stored property of the style types is either encoded into a fingerprint or declared
+/// layout-neutral (`StyleKeySchema`): adding a field without deciding fails here instead of
+/// silently sharing cache keys.
+@Suite struct StyleKeySchemaTests {
+    /// Records the names the schema encodes (the same code that hashes them).
+    struct NameRecorder: StyleFieldSink {
+        var names: [String] = []
+        mutating func field(_ name: StaticString, _ value: some KeyEncodable) { names.append("\(name)") }
+    }
+
+    static var encodedNames: [String] {
+        var warnings: [MeasureWarning] = []
+        let s = Sanitizer.style(TextStyle(), warnings: &warnings)
+        var recorder = NameRecorder()
+        StyleKeySchema.shapingFields(s, into: &recorder)
+        StyleKeySchema.layoutFields(s, into: &recorder)
+        return recorder.names
+    }
+
+    static func labels(of value: Any) -> [String] {
+        Mirror(reflecting: value).children.compactMap(\.label)
+    }
+
+    /// `name` (a property path) is encoded, or a nested path under it is, or it is neutral.
+    static func isDecided(_ name: String, encoded: Set<String>) -> Bool {
+        encoded.contains(name) || encoded.contains { $0.hasPrefix(name + ".") }
+            || StyleKeySchema.layoutNeutral[name] != nil
+    }
+
+    @Test func everyStylePropertyIsEncodedOrDeclaredNeutral() {
+        let encoded = Set(Self.encodedNames)
+        #expect(encoded.count == Self.encodedNames.count, "a field is encoded twice")
+        var warnings: [MeasureWarning] = []
+        let sanitized = Sanitizer.style(TextStyle(), warnings: &warnings)
+        let owners: [(String, [String])] = [
+            ("TextStyle", Self.labels(of: TextStyle())),
+            ("SanitizedStyle", Self.labels(of: sanitized)),
+            ("FontDescriptor", Self.labels(of: FontDescriptor()).map { "font." + $0 }),
+        ]
+        for (owner, names) in owners {
+            #expect(!names.isEmpty)
+            for name in names {
+                #expect(Self.isDecided(name, encoded: encoded),
+                        "\(owner).\(name) is neither encoded in StyleKeySchema nor declared layout-neutral")
+            }
+        }
+        // An option set is one stored word, encoded whole: every option, present or future,
+        // is in the key.
+        #expect(Self.labels(of: DrawingOptions.standard) == ["rawValue"])
+        #expect(encoded.contains("options"))
+        // Nothing is both encoded and declared neutral, and nothing neutral is stale.
+        let all = Set(owners.flatMap(\.1))
+        for name in StyleKeySchema.layoutNeutral.keys {
+            #expect(!encoded.contains(name) && all.contains(name), "\(name)")
+        }
+    }
+
+    /// The walk itself works: a property missing from both lists is reported.
+    @Test func anUndecidedPropertyIsReported() {
+        let encoded = Set(Self.encodedNames).subtracting(["compatibility"])
+        #expect(!Self.isDecided("compatibility", encoded: encoded))
+        #expect(Self.isDecided("alignment", encoded: encoded))
+        #expect(Self.isDecided("font", encoded: encoded))
+    }
+
+    /// Each encoded field changes the key it goes into (a field named but hashed as a
+    /// constant would pass the walk above).
+    @Test func everyEncodedFieldChangesTheFingerprint() {
+        let base = style15()
+        let variants: [String: (inout TextStyle) -> Void] = [
+            "font.families": { $0.font.families = ["Noto Sans CJK SC", "Noto Sans"] },
+            "font.size": { $0.font.size = 15.5 }, "font.weight": { $0.font.weight = 700 },
+            "font.italic": { $0.font.italic = true }, "letterSpacing": { $0.letterSpacing = 0.5 },
+            "compatibility": { $0.compatibility = .pango },
+            "lineSpacing": { $0.lineSpacing = 1 }, "minimumLineHeight": { $0.minimumLineHeight = 30 },
+            "maximumLineHeight": { $0.maximumLineHeight = 10 }, "lineHeightMultiple": { $0.lineHeightMultiple = 1.2 },
+            "paragraphSpacing": { $0.paragraphSpacing = 2 }, "paragraphSpacingBefore": { $0.paragraphSpacingBefore = 2 },
+            "tabInterval": { $0.tabInterval = 30 }, "maxLines": { $0.maxLines = 2 },
+            "lineBreakMode": { $0.lineBreakMode = .charWrapping },
+            "options": { $0.options.remove(.usesFontLeading) }, "heightLimit": { $0.heightLimit = 100 },
+            "truncationToken": { $0.truncationToken = AttributedText("… more") },
+        ]
+        #expect(Set(variants.keys) == Set(Self.encodedNames), "every encoded field needs a variant here")
+        let key = engine.resolve(base).layoutFingerprint
+        for (name, change) in variants {
+            var s = base
+            change(&s)
+            #expect(engine.resolve(s).layoutFingerprint != key, "\(name) does not change the layout fingerprint")
+        }
+        var other = base
+        other.compatibility = .chromium
+        var pango = base
+        pango.compatibility = .pango
+        #expect(engine.resolve(other).shapingFingerprint != engine.resolve(pango).shapingFingerprint)
+    }
+}
