@@ -33,13 +33,74 @@ extension TextMeasurer {
     func drawingParts(_ text: String, style: TextStyle, width: Double, scale: Double)
         -> (layout: TextLayout, source: DrawingSource?, boxWidth: Double?)
     {
-        let r = compute(text, style: resolve(style), width: width, scale: scale, extraWarnings: [])
-        let boxWidth: Double?
-        switch r.layoutWidth {
-        case .points(let w): boxWidth = w
-        case .unconstrained: boxWidth = r.layout?.widestLine ?? 0
-        case .unmeasurable: boxWidth = nil
+        let resolved = resolve(style)
+        let r = compute(text, style: resolved, width: width, scale: scale, extraWarnings: [])
+        var source = DrawingSource(r)
+        source?.tokenRuns = Self.tokenRuns(style, resolved)
+        return (makeLayout(text, r), source, Self.boxWidth(r))
+    }
+
+    /// Lays out one attributed cell and says what to draw: as `drawing(_:style:width:scale:)`,
+    /// with each run placed at its own size, raised by its baseline offset and in its colour
+    /// (``PlacedGlyph/color``). Inline boxes are blank advances in `lines`; draw them at
+    /// `layout.inlineBoxes`.
+    ///
+    /// The layout is the one `layout(_: AttributedText, style:width:scale:)` returns; colours
+    /// never change it.
+    ///
+    /// - Complexity: as `layout`, plus O(glyphs) shaping of the drawn lines (not cached) and
+    ///   O(log runs) per font run.
+    /// - Thread safety: safe from any thread, concurrently.
+    public func drawing(_ text: AttributedText, style: TextStyle, width: Double, scale: Double = 2) -> TextDrawing {
+        let (layout, source, boxWidth) = drawingParts(text, style: style, width: width, scale: scale)
+        let lines = source.map { GlyphPlacer.glyphs(of: layout, $0) } ?? layout.lines.map { _ in [] }
+        return TextDrawing(layout: layout, boxWidth: boxWidth, lines: lines)
+    }
+
+    /// The layout of an attributed cell, what drawing it needs (its runs' sizes, offsets and
+    /// colours) and its box width.
+    func drawingParts(_ text: AttributedText, style: TextStyle, width: Double, scale: Double)
+        -> (layout: TextLayout, source: DrawingSource?, boxWidth: Double?)
+    {
+        let hasColor = text.runs.contains { $0.attributes.color != nil }
+        if text.isPlain && !hasColor { return drawingParts(text.string, style: style, width: width, scale: scale) }
+        let resolved = resolve(style)
+        let r: ComputeResult
+        let runs: [DrawingRun]
+        if text.isPlain {
+            // Measured as the plain string (as `layout` does); only the colours differ.
+            r = compute(text.string, style: resolved, width: width, scale: scale, extraWarnings: [])
+            runs = text.runs.map {
+                DrawingRun(byteEnd: $0.utf8Range.upperBound, size: r.fontSize, baselineOffset: 0, color: $0.attributes.color)
+            }
+        } else {
+            let content = richContent(text, style: resolved)
+            r = compute(text.string, style: resolved, width: width, scale: scale, extraWarnings: [], content: content)
+            runs = zip(text.runs, content.runs).map { run, resolvedRun in
+                DrawingRun(byteEnd: resolvedRun.byteEnd, size: resolvedRun.size,
+                           baselineOffset: resolvedRun.baselineOffset, color: run.attributes.color)
+            }
         }
-        return (makeLayout(text, r), DrawingSource(r), boxWidth)
+        var source = DrawingSource(r)
+        source?.runs = runs
+        source?.tokenRuns = Self.tokenRuns(style, resolved)
+        return (makeLayout(text.string, r, boxes: text.inlineBoxes), source, Self.boxWidth(r))
+    }
+
+    /// The truncation token's runs as drawn: resolved sizes and offsets, the token's colours.
+    private static func tokenRuns(_ style: TextStyle, _ resolved: ResolvedStyle) -> [DrawingRun] {
+        guard let token = style.truncationToken, let input = resolved.token else { return [] }
+        return zip(token.runs, input.runs).map { run, r in
+            DrawingRun(byteEnd: r.byteEnd, size: r.size, baselineOffset: r.baselineOffset, color: run.attributes.color)
+        }
+    }
+
+    /// The width lines are aligned in (`TextDrawing.boxWidth`).
+    private static func boxWidth(_ r: ComputeResult) -> Double? {
+        switch r.layoutWidth {
+        case .points(let w): return w
+        case .unconstrained: return r.layout?.widestLine ?? 0
+        case .unmeasurable: return nil
+        }
     }
 }

@@ -175,6 +175,7 @@ public enum SVGRenderer {
                 body += "<rect class=\"gradient-fill\" x=\"\(n(box.x - m))\" y=\"\(n(box.y - m))\" width=\"\(n(box.width + 2 * m))\" height=\"\(n(box.height + 2 * m))\" fill=\"url(#\(r)-gradient)\" clip-path=\"url(#\(r)-text)\"/>\n"
             }
             body += lineGroups
+            inlineBoxes(layout)
             body += "</g>\n"
             if o.viewport != nil {
                 body += "</g>\n"
@@ -212,7 +213,9 @@ public enum SVGRenderer {
                 return .other("<image class=\"emoji\" x=\"\(n(g.x + e.left * g.scale))\" y=\"\(n(g.baseline - e.top * g.scale))\" width=\"\(n(e.width * g.scale))\" height=\"\(n(e.height * g.scale))\" href=\"data:image/png;base64,\(SVGNumber.base64(png))\"/>\n")
             }
             if g.glyph != 0, let id = outlineID(g) {
-                return .outline("<use class=\"glyph\(g.isEllipsis ? " ellipsis" : "")\" href=\"#\(id)\" transform=\"translate(\(n(g.x)) \(n(g.baseline))) scale(\(scaleString(g.scale)) \(scaleString(-g.scale)))\"/>\n")
+                // A run's colour on its glyphs (the line's fill otherwise; a gradient clips them).
+                let fill = g.color.map { " fill=\"\(SVGNumber.escape($0))\"" } ?? ""
+                return .outline("<use class=\"glyph\(g.isEllipsis ? " ellipsis" : "")\"\(fill) href=\"#\(id)\" transform=\"translate(\(n(g.x)) \(n(g.baseline))) scale(\(scaleString(g.scale)) \(scaleString(-g.scale)))\"/>\n")
             } else if g.glyph == 0 || g.face.inkBox(ofGlyph: g.glyph) != nil {
                 // Cannot be drawn (.notdef or no outline): a visible placeholder, never a gap.
                 let h = g.face.ascender * g.scale
@@ -220,6 +223,20 @@ public enum SVGRenderer {
                 return .other("<rect class=\"placeholder\" x=\"\(n(g.x))\" y=\"\(n(g.baseline - h))\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"none\" stroke=\"#ff3b30\" stroke-width=\"0.5\"/>\n")
             }
             return .blank
+        }
+
+        /// Each inline box of an attributed text as a placeholder rect at its laid-out rect,
+        /// labelled with its id (an app draws its avatar or custom emoji there).
+        mutating func inlineBoxes(_ layout: TextLayout) {
+            for box in layout.inlineBoxes {
+                let r = box.rect
+                let label = SVGNumber.escape(box.id ?? "box")
+                // Fits the box: about 0.6 em per character of a sans-serif label.
+                let size = max(2, min(9, r.height * 0.45, r.width / (0.6 * Double(max(1, (box.id ?? "box").count)))))
+                body += "<g class=\"inline-box\" data-id=\"\(label)\">"
+                body += "<rect x=\"\(n(r.x))\" y=\"\(n(r.y))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\" rx=\"\(n(min(3, r.width / 4)))\" fill=\"#d1e7ff\" stroke=\"#0a84ff\" stroke-width=\"0.5\"/>"
+                body += "<text x=\"\(n(r.x + r.width / 2))\" y=\"\(n(r.y + r.height / 2 + size * 0.35))\" text-anchor=\"middle\" font-family=\"sans-serif\" font-size=\"\(n(size))\" fill=\"#0a4a8f\">\(label)</text></g>\n"
+            }
         }
 
         /// A row whose numbers are stand-ins (`TextMeasurement.isFallback`): a red dashed

@@ -5,7 +5,12 @@ import Plumb
 struct CellInput {
     var line: Int
     var id: JSONValue
+    /// The cell's text: `"text"`, or the flattened `"runs"` (an inline box is U+FFFC).
     var text: String
+    /// The cell's runs when it gives `"runs"` instead of `"text"`.
+    var runs: AttributedText? = nil
+    /// `"truncationToken"`: a string or runs.
+    var truncationToken: AttributedText? = nil
     var request: CellRequest
     var warnings: [String]
     var error: String?
@@ -56,6 +61,22 @@ struct CellParser {
             }
             switch key {
             case "id": continue
+            case "runs":
+                switch RunsField.parse(field, field: "runs", warnings: &input.warnings) {
+                case .success(let runs):
+                    input.runs = runs
+                    input.text = runs.string
+                case .failure(let e):
+                    input.error = e.message
+                    return input
+                }
+            case "truncationToken":
+                switch RunsField.token(field, warnings: &input.warnings) {
+                case .success(let token): input.truncationToken = token
+                case .failure(let e):
+                    input.error = e.message
+                    return input
+                }
             case "text":
                 guard let text = field.stringValue else {
                     input.error = "field 'text' must be a string, not \(field.kindName)"
@@ -79,7 +100,12 @@ struct CellParser {
                 }
             }
         }
-        if object["text"] == nil { input.error = "missing field 'text'" }
+        switch (object["text"], object["runs"]) {
+        case (nil, nil): input.error = "missing field 'text' (or 'runs')"
+        case (.some, .some): input.error = "give 'text' or 'runs', not both"
+        default: break
+        }
+        if let token = input.truncationToken { input.request.style.truncationToken = token }
         return input
     }
 

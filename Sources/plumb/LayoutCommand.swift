@@ -6,17 +6,78 @@ import Plumb
 enum LayoutCommand {
     static let spec = CommandSpec(
         name: "layout",
-        overview: "Explain the layout of one text: lines, rects, baselines and the height sum.",
-        options: StyleFields.options,
-        positionals: [PositionalSpec(name: "text", help: "The text to lay out.")])
+        overview: "Explain the layout of a text, or of each JSON Lines cell of a file: lines, rects, baselines, inline boxes and the height sum.",
+        options: StyleFields.options + [
+            OptionSpec(name: "text", valueName: "text", kind: .string, help: "The text to lay out, whatever it looks like."),
+            OptionSpec(name: "file", valueName: "file", kind: .string,
+                       help: "A JSON Lines file of cells ('-': standard input), as `measure` reads them (\"runs\" included); each cell is explained in turn."),
+        ],
+        positionals: [PositionalSpec(
+            name: "text", help: "The text to lay out; a name ending in .jsonl is a file of cells (as --file), '-' reads cells from standard input.",
+            isOptional: true)])
 
     static func run(_ args: ParsedArguments) throws(UsageError) -> Int32 {
         let request = try StyleFields.defaults(from: args)
-        let text = args.positional("text") ?? ""
         let engine = TextMeasurer()
-        let layout = engine.layout(text, style: request.style, width: request.width, scale: request.scale)
-        print(render(layout, request: request))
-        return 0
+        do throws(LineError) {
+            switch try CellSource(args) {
+            case .text(let text):
+                let layout = engine.layout(text, style: request.style, width: request.width, scale: request.scale)
+                print(render(layout, request: request))
+                return 0
+            case .file(let path):
+                var first = true
+                let ok = try CellSource.forEachCell(path, command: "layout", defaults: request) { cell in
+                    if !first { print("") }
+                    first = false
+                    print(explain(cell, engine))
+                }
+                return ok ? 0 : 1
+            }
+        } catch {
+            Output.standardError("plumb layout: \(error.message)\n")
+            return UsageError.exitCode
+        }
+    }
+
+    /// One cell of a file explained: a header with its id and line, its runs, the layout.
+    static func explain(_ cell: CellInput, _ engine: TextMeasurer) -> String {
+        let r = cell.request
+        var out = ["cell \(JSONWriter.encodeToString(cell.id)) (line \(cell.line))"]
+        let layout: TextLayout
+        if let runs = cell.runs {
+            layout = engine.layout(runs, style: r.style, width: r.width, scale: r.scale)
+            out += describe(runs)
+        } else {
+            layout = engine.layout(cell.text, style: r.style, width: r.width, scale: r.scale)
+        }
+        out.append(render(layout, request: r))
+        for w in cell.warnings { out.append("warning: \(w)") }
+        return out.joined(separator: "\n")
+    }
+
+    /// The runs of an attributed cell, one line each: its text or box and what it sets.
+    static func describe(_ text: AttributedText) -> [String] {
+        var out = ["runs:"]
+        for (i, run) in text.runs.enumerated() {
+            let a = run.attributes
+            var set: [String] = []
+            if let f = a.families { set.append("families \(f.joined(separator: ", "))") }
+            if let s = a.size { set.append("size \(num(s))") }
+            if let w = a.weight { set.append("weight \(w)") }
+            if let it = a.italic { set.append(it ? "italic" : "upright") }
+            if let l = a.letterSpacing { set.append("letter spacing \(num(l))") }
+            if a.baselineOffset != 0 { set.append("baseline offset \(num(a.baselineOffset))") }
+            if let c = a.color { set.append("color \(c)") }
+            let what: String
+            if let b = run.inlineBox {
+                what = "box \(b.id.map(\.debugDescription) ?? "(no id)") \(num(b.width))×\(num(b.height)), offset \(num(b.baselineOffset))"
+            } else {
+                what = text.string.utf8Slice(run.utf8Range).debugDescription
+            }
+            out.append("  \(i + 1). \(what)" + (set.isEmpty ? "" : " — " + set.joined(separator: ", ")))
+        }
+        return out
     }
 
     static func render(_ layout: TextLayout, request: CellRequest) -> String {
@@ -52,6 +113,12 @@ enum LayoutCommand {
             + " = \(num(layout.exactHeight)) → \(num(layout.size.height)) on the 1/\(num(layout.scale)) pt grid")
         out.append("width: \(num(layout.size.width)) (widest line, ceiled); lines: \(layout.lineCount)"
             + (layout.measurement.isTruncated ? ", truncated" : ""))
+        for b in layout.inlineBoxes {
+            out.append("box \(b.id.map(\.debugDescription) ?? "(no id)") on line \(b.line + 1), scalar \(b.scalarOffset) (UTF-16 \(b.utf16Offset)): rect (x \(num(b.rect.x)), y \(num(b.rect.y)), w \(num(b.rect.width)), h \(num(b.rect.height)))")
+        }
+        if let t = layout.truncationToken {
+            out.append("truncation token on line \(t.line + 1): rect (x \(num(t.rect.x)), y \(num(t.rect.y)), w \(num(t.rect.width)), h \(num(t.rect.height)))")
+        }
         for w in layout.measurement.warnings { out.append("warning: \(w)") }
         return out.joined(separator: "\n")
     }
@@ -100,5 +167,13 @@ enum FontsCommand {
             }
         }
         return 0
+    }
+}
+
+extension String {
+    /// The text of a UTF-8 byte range (on scalar boundaries).
+    func utf8Slice(_ range: Range<Int>) -> String {
+        let start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+        return String(self[start..<utf8.index(start, offsetBy: range.count)])
     }
 }

@@ -10,8 +10,11 @@ struct MeasureCommand {
         name: "measure",
         overview: "Measure JSON Lines of cells and print one result per line (blank lines are skipped).",
         options: StyleFields.options + [
-            OptionSpec(name: "line-starts", kind: .flag, help: "Add \"lineStarts\": Unicode-scalar offsets where each line begins."),
-            OptionSpec(name: "lines", kind: .flag, help: "Add \"lineBoxes\": start, end, rect, baseline and used width of each line."),
+            OptionSpec(name: "line-starts", kind: .flag, help: "Add \"lineStarts\": offsets where each line begins (see --offsets)."),
+            OptionSpec(name: "lines", kind: .flag,
+                       help: "Add \"lineBoxes\": start, end, rect, baseline and used width of each line; \"boxes\": each inline box's id, rect, line and offset (cells with boxes); \"token\": the truncation token's line and rect (truncated cells with a token)."),
+            OptionSpec(name: "offsets", valueName: "unit", kind: .string,
+                       help: "The unit of lineStarts, lineBoxes and boxes offsets: scalars (Unicode scalars; an inline box is one), utf8 or utf16. (default: scalars)"),
             OptionSpec(name: "exact-numbers", kind: .flag,
                        help: "Print every number in its shortest round-trip form instead of rounded to 6 decimals."),
             OptionSpec(name: "workers", valueName: "n", kind: .int, help: "Threads to measure with, ≥ 1. (default: every core)"),
@@ -36,6 +39,7 @@ struct MeasureCommand {
     let wantsStarts: Bool
     let wantsBoxes: Bool
     let exactNumbers: Bool
+    let offsets: OffsetUnit
     let workers: Int?
     var cellParser: CellParser
     let batchSize: Int
@@ -70,6 +74,11 @@ struct MeasureCommand {
         wantsStarts = args.flag("line-starts")
         wantsBoxes = args.flag("lines")
         exactNumbers = args.flag("exact-numbers")
+        let unit = args.string("offsets") ?? "scalars"
+        guard let offsets = OffsetUnit(rawValue: unit) else {
+            throw args.invalidValue(of: "offsets", "unknown unit '\(unit)' (one of \(OffsetUnit.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        self.offsets = offsets
         workers = args.int("workers")
         batchSize = args.int("batch-size") ?? Self.defaultBatchSize
     }
@@ -118,7 +127,8 @@ struct MeasureCommand {
 
     /// Measures a batch on all workers and writes its lines in input order.
     mutating func flush(_ batch: [Input]) {
-        let valid = batch.indices.filter { batch[$0].error == nil }
+        let valid = batch.indices.filter { batch[$0].error == nil && batch[$0].runs == nil }
+        let rich = batch.indices.filter { batch[$0].error == nil && batch[$0].runs != nil }
         var measurements = [TextMeasurement?](repeating: nil, count: batch.count)
         var layouts = [TextLayout?](repeating: nil, count: batch.count)
         let cells = valid.map { Cell(text: batch[$0].text, style: batch[$0].request.style, width: batch[$0].request.width) }
@@ -137,6 +147,7 @@ struct MeasureCommand {
                 for (j, k) in ks.enumerated() where j < results.count { measurements[valid[k]] = results[j] }
             }
         }
+        measureRich(rich, of: batch, measurements: &measurements, layouts: &layouts)
         var all: [UInt8] = []
         all.reserveCapacity(batch.count * 96)
         var out = JSONWriter(reservingCapacity: 256)
@@ -166,6 +177,23 @@ struct MeasureCommand {
         }
     }
 
+    /// Measures the `"runs"` cells of a batch (attributed batches, one per scale).
+    func measureRich(_ rich: [Int], of batch: [Input], measurements: inout [TextMeasurement?], layouts: inout [TextLayout?]) {
+        var byScale: [Double: [Int]] = [:]
+        for i in rich { byScale[batch[i].request.scale, default: []].append(i) }
+        for (scale, indices) in byScale {
+            let cells = indices.map { AttributedCell(text: batch[$0].runs!, style: batch[$0].request.style, width: batch[$0].request.width) }
+            if wantsStarts || wantsBoxes {
+                for (i, layout) in zip(indices, engine.layouts(for: cells, scale: scale, workers: workers)) {
+                    layouts[i] = layout
+                    measurements[i] = layout.measurement
+                }
+            } else {
+                for (i, m) in zip(indices, engine.heights(for: cells, scale: scale, workers: workers)) { measurements[i] = m }
+            }
+        }
+    }
+
     /// A text over the size limit is an error for its line, not a stand-in height.
     static func tooLong(_ m: TextMeasurement) -> String? {
         for case .textTooLong(let bytes, let limit) in m.warnings {
@@ -181,19 +209,21 @@ struct MeasureCommand {
         out.field("truncated", m.isTruncated)
         if m.isFallback { out.field("fallback", true) }
         if let layout {
+            let converter = OffsetUnit.Converter(offsets)
             if wantsStarts {
                 out.key("lineStarts")
                 out.beginArray()
-                for line in layout.lines { out.write(line.scalarRange.lowerBound) }
+                for line in layout.lines { out.write(converter.range(of: line).lowerBound) }
                 out.endArray()
             }
             if wantsBoxes {
                 out.key("lineBoxes")
                 out.beginArray()
                 for line in layout.lines {
+                    let range = converter.range(of: line)
                     out.beginObject()
-                    out.field("start", line.scalarRange.lowerBound)
-                    out.field("end", line.scalarRange.upperBound)
+                    out.field("start", range.lowerBound)
+                    out.field("end", range.upperBound)
                     out.key("rect")
                     out.beginArray()
                     for v in [line.rect.x, line.rect.y, line.rect.width, line.rect.height] { out.write(v) }
@@ -204,6 +234,18 @@ struct MeasureCommand {
                     out.endObject()
                 }
                 out.endArray()
+                if !layout.inlineBoxes.isEmpty { writeBoxes(layout, converter, to: &out) }
+                // The token's rect when the cell asks for a token (so a plain cell answers as before).
+                if input.request.style.truncationToken != nil, let token = layout.truncationToken {
+                    out.key("token")
+                    out.beginObject()
+                    out.field("line", token.line)
+                    out.key("rect")
+                    out.beginArray()
+                    for v in [token.rect.x, token.rect.y, token.rect.width, token.rect.height] { out.write(v) }
+                    out.endArray()
+                    out.endObject()
+                }
             }
         }
         let warnings = input.warnings + m.warnings.map(\.description)
@@ -213,6 +255,25 @@ struct MeasureCommand {
             for w in warnings { out.write(w) }
             out.endArray()
         }
+    }
+
+    /// `"boxes"`: each inline box the layout shows, with its id, rect, line and offset (absent
+    /// when it shows none, so a cell without boxes answers as its `"text"` form).
+    func writeBoxes(_ layout: TextLayout, _ converter: OffsetUnit.Converter, to out: inout JSONWriter) {
+        out.key("boxes")
+        out.beginArray()
+        for box in layout.inlineBoxes {
+            out.beginObject()
+            if let id = box.id { out.field("id", id) } else { out.field("id", JSONValue.null) }
+            out.key("rect")
+            out.beginArray()
+            for v in [box.rect.x, box.rect.y, box.rect.width, box.rect.height] { out.write(v) }
+            out.endArray()
+            out.field("line", box.line)
+            out.field("offset", converter.offset(of: box))
+            out.endObject()
+        }
+        out.endArray()
     }
 
     mutating func printProgress() {

@@ -12,7 +12,7 @@ enum RenderCommand {
         options: StyleFields.options + [
             OptionSpec(name: "text", valueName: "text", kind: .string, help: "The text to draw, whatever it looks like."),
             OptionSpec(name: "file", valueName: "file", kind: .string,
-                       help: "A JSON Lines file of cells ('-': standard input), drawn as a list; each row takes its own width and style, as `measure` reads them."),
+                       help: "A JSON Lines file of cells ('-': standard input), drawn as a list; each row takes its own width and style, as `measure` reads them (\"runs\" cells draw each run in its font, size and color, inline boxes as labelled rects)."),
             OptionSpec(name: "output", short: "o", valueName: "file", kind: .string, help: "Write the SVG here. (default: standard output)"),
             OptionSpec(name: "overlays", valueName: "list", kind: .list(separator: ","),
                        help: "Comma-separated: boxes, lines, baselines, gaps, ellipsis, warnings, all, none. (default: none)"),
@@ -26,41 +26,11 @@ enum RenderCommand {
             OptionSpec(name: "reveal-at-y", valueName: "points", kind: .double, help: "Reveal the line under this y (Plumb's hit test)."),
         ],
         positionals: [PositionalSpec(
-            name: "input", help: "The text to draw; a name ending in .jsonl is a file of cells (as --file), and a directory is an error.",
+            name: "input", help: "The text to draw; a name ending in .jsonl is a file of cells (as --file), '-' reads cells from standard input, and a directory is an error.",
             isOptional: true)])
 
     /// What to draw: one text, or the cells of a JSON Lines file.
-    enum Input: Equatable {
-        case text(String)
-        case file(String)
-
-        /// The input the command line names: `--text`, `--file`, or the positional — a file
-        /// when it ends in `.jsonl` (then it must exist), an error when it names a directory
-        /// (never the path drawn as text), otherwise the text itself.
-        init(_ args: ParsedArguments) throws(LineError) {
-            var given: [Result<Input, LineError>] = []
-            if let value = args.positional("input") { given.append(Self.positional(value)) }
-            if let text = args.string("text") { given.append(.success(.text(text))) }
-            if let path = args.string("file") { given.append(.success(.file(path))) }
-            guard given.count == 1 else {
-                throw LineError(given.isEmpty ? "nothing to draw: give a text, --text TEXT or --file FILE"
-                                : "give one input: a text, --text TEXT or --file FILE")
-            }
-            self = try given[0].get()
-        }
-
-        private static func positional(_ value: String) -> Result<Input, LineError> {
-            if isDirectory(value) {
-                return .failure(LineError("'\(value)' is a directory, not a .jsonl file (to draw it as text: --text '\(value)')"))
-            }
-            return .success(value.lowercased().hasSuffix(".jsonl") ? .file(value) : .text(value))
-        }
-
-        static func isDirectory(_ path: String) -> Bool {
-            var info = stat()
-            return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
-        }
-    }
+    typealias Input = CellSource
 
     static func run(_ args: ParsedArguments) throws(UsageError) -> Int32 {
         let request = try StyleFields.defaults(from: args)
@@ -74,22 +44,8 @@ enum RenderCommand {
             case .text(let text):
                 rows = [engine.drawing(text, style: request.style, width: request.width, scale: request.scale)]
             case .file(let path):
-                let reader: LineReader
-                do { reader = try LineReader.openInput(path) } catch { throw LineError(error.description) }
-                var cells = CellParser(defaults: request)
-                do {
-                    try reader.forEachLine { number, bytes in
-                        guard let cell = cells.parse(number, bytes) else { return }  // a blank line
-                        if let error = cell.error {
-                            Output.standardError("plumb render: line \(number): \(error)\n")
-                            failed = true
-                            return
-                        }
-                        rows.append(engine.drawing(cell.text, style: cell.request.style, width: cell.request.width, scale: cell.request.scale))
-                    }
-                } catch {
-                    Output.standardError("plumb render: \(error)\n")  // a read error: the rows so far are drawn
-                    failed = true
+                failed = try !CellSource.forEachCell(path, command: "render", defaults: request) { cell in
+                    rows.append(drawing(cell, engine))
                 }
             }
         } catch {
@@ -109,6 +65,13 @@ enum RenderCommand {
             Output.standardOutput(Array(svg.utf8))
         }
         return failed ? 1 : 0
+    }
+
+    /// The drawing of one cell: its runs when it gives `"runs"`, else its text.
+    static func drawing(_ cell: CellInput, _ engine: TextMeasurer) -> TextDrawing {
+        let r = cell.request
+        if let runs = cell.runs { return engine.drawing(runs, style: r.style, width: r.width, scale: r.scale) }
+        return engine.drawing(cell.text, style: r.style, width: r.width, scale: r.scale)
     }
 
     static func renderOptions(_ args: ParsedArguments) throws(LineError) -> RenderOptions {

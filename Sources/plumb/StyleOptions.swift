@@ -154,6 +154,8 @@ enum StyleFields {
             OptionSpec(name: "line-height", valueName: "points", kind: .double, help: "Sets the minimum and maximum line height."),
             OptionSpec(name: "no-font-leading", kind: .flag, help: "Leave the fonts' line gap out of line heights."),
             OptionSpec(name: "single-line", kind: .flag, help: "No wrapping: every paragraph is one line (no usesLineFragmentOrigin)."),
+            OptionSpec(name: "truncation-token", valueName: "text", kind: .string,
+                       help: "What a truncating mode puts where it cuts instead of \"…\" (e.g. \"… more\"), in the cell's style; a JSON line's \"truncationToken\" (a string or runs) overrides it."),
         ]
         return specs
     }
@@ -188,6 +190,7 @@ enum StyleFields {
             r.style.minimumLineHeight = h
             r.style.maximumLineHeight = h
         }
+        if let token = args.string("truncation-token") { r.style.truncationToken = AttributedText(token) }
         if args.flag("no-font-leading") { r.style.options.remove(.usesFontLeading) }
         if args.flag("single-line") { r.style.options.remove(.usesLineFragmentOrigin) }
         return r

@@ -190,6 +190,50 @@ def main():
                for y in range(top, bottom) for x in range(px(x0 + 40) + 2, px(220)))
     c.expect(rest <= 2, "the rest of the last line is untouched (max difference %d)" % rest)
 
+    # 6. Rich text ("runs" cells): the ink of every line stays in its line rect with runs of
+    #    several sizes, an inline box is drawn as its placeholder exactly at its rect, a
+    #    coloured run is drawn in its colour, and the truncation token inside its rect.
+    def rich(name, cell):
+        path = os.path.join(c.out, name + ".jsonl")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(json.dumps(cell, ensure_ascii=False) + "\n")
+        img, svg = c.render(name, path, [])
+        out = subprocess.run([c.plumb, "measure", "--lines"], input=(json.dumps(cell) + "\n").encode(),
+                             capture_output=True, check=True).stdout
+        return img, json.loads(out)
+
+    def blue(p):
+        return p[2] - p[0] > 120
+
+    cell = {"width": 230, "size": 15, "runs": [
+        {"text": "Alice ", "weight": 700}, {"text": "replied "},
+        {"attachment": {"width": 18, "height": 18, "baselineOffset": -3, "id": "avatar"}},
+        {"text": " 同意 😀 and then a ", "size": 17}, {"text": "BIG", "size": 30, "weight": 800},
+        {"text": " word, x"}, {"text": "2", "size": 9, "baselineOffset": 5}, {"text": " in red", "color": "#ff0000"}]}
+    img, geo = rich("rich", cell)
+    lines, box = geo["lineBoxes"], geo["boxes"][0]
+    outside = ink_outside(img, lines, lambda b: (-1, 231))
+    c.expect(len(lines) >= 2 and outside == 0, "rich text: ink of every line inside its line rect (%d dark pixels outside)" % outside)
+    bx, by, bw, bh = box["rect"]
+    inside = sum(1 for x in range(px(bx) - 1, px(bx + bw) + 1) for y in range(px(by) - 1, px(by + bh) + 1) if blue(img.getpixel((x, y))))
+    stray = sum(1 for x in range(img.width) for y in range(img.height) if blue(img.getpixel((x, y)))
+                and not (px(bx) - 2 <= x <= px(bx + bw) + 2 and px(by) - 2 <= y <= px(by + bh) + 2))
+    c.expect(inside > 2 * (bw + bh) and stray == 0,
+             "inline box drawn at its rect (%d outline pixels inside, %d outside)" % (inside, stray))
+    red = sum(1 for x in range(img.width) for y in range(img.height)
+              if img.getpixel((x, y))[0] - img.getpixel((x, y))[2] > 150 and img.getpixel((x, y))[1] < 100)
+    c.expect(red > 50, "a coloured run is drawn in its colour (%d red pixels)" % red)
+
+    cell = {"width": 200, "size": 15, "maxLines": 2, "lineBreakMode": "truncatingTail",
+            "runs": [{"text": "A message that is much too long to fit into two lines of a narrow cell like this one."}],
+            "truncationToken": [{"text": "… "}, {"text": "more", "weight": 700, "color": "#0a84ff"}]}
+    img, geo = rich("rich-token", cell)
+    tx, ty, tw, th = geo["token"]["rect"]
+    inside = sum(1 for x in range(px(tx), px(tx + tw)) for y in range(px(ty), px(ty + th)) if blue(img.getpixel((x, y))))
+    stray = sum(1 for x in range(img.width) for y in range(img.height) if blue(img.getpixel((x, y)))
+                and not (px(tx) - 1 <= x <= px(tx + tw) + 1 and px(ty) - 1 <= y <= px(ty + th) + 1))
+    c.expect(inside > 50 and stray == 0, "truncation token drawn inside its rect (%d blue pixels inside, %d outside)" % (inside, stray))
+
     print("%d check(s) failed" % len(c.failures) if c.failures else "all browser checks passed")
     return 1 if c.failures else 0
 

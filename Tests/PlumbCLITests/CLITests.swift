@@ -81,7 +81,7 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try r.json(3)["warnings"] as? [String], ["unknown field 'foo' ignored"])
         XCTAssertTrue(r.lines[4].hasPrefix(#"{"id":12345678901234567890,"#), "big id echoed unchanged")
         XCTAssertEqual(try r.json(4)["error"] as? String, "field 'size' must be a number, not string")
-        XCTAssertEqual(try r.json(5)["error"] as? String, "missing field 'text'")
+        XCTAssertEqual(try r.json(5)["error"] as? String, "missing field 'text' (or 'runs')")
         XCTAssertEqual(try r.json(6)["line"] as? Int, 8)
         XCTAssertTrue((try r.json(6)["error"] as? String ?? "").contains("invalid UTF-8"))
         XCTAssertEqual(try r.json(7)["id"] as? String, "last")

@@ -167,7 +167,9 @@ import Testing
     @Test func theReadmeExamplesDecode() throws {
         let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../README.md"), encoding: .utf8)
+        // The plain cells (the rich-cell example's runs and boxes are the CLI's, not `Cell`'s).
         let objects = readme.matches(of: /\{"id":[^'\n]*\}/).map { String($0.output) }
+            .filter { !$0.contains(#""runs""#) && !$0.contains(#""boxes""#) }
         let inputs = objects.filter { $0.contains(#""text""#) }, outputs = objects.filter { $0.contains(#""height""#) }
         #expect(inputs.count == 2 && outputs.count == 2)
         var defaults = TextStyle()

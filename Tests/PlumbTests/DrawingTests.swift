@@ -107,7 +107,7 @@ import Testing
                 for item in order[i] {
                     switch item {
                     case .fontRun(let run, _): drawn += Array(run)
-                    case .tab(let g, _): drawn.append(g)
+                    case .tab(let g, _), .box(let g, _): drawn.append(g)
                     case .ellipsis: ellipses += 1
                     }
                 }

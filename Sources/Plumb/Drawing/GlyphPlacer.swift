@@ -8,6 +8,10 @@
 /// shaped right to left by HarfBuzz. A right-to-left paragraph's hanging whitespace sits left
 /// of the line's rect. A truncated line's head, ellipsis and tail follow the paragraph's
 /// direction and are reordered each on its own (not as one bidi paragraph).
+///
+/// In an attributed text each run is placed on its own (as it was shaped when measured), at
+/// its own size, raised by its baseline offset and in its colour; an inline box is a blank
+/// advance (renderers draw it from `TextLayout.inlineBoxes`).
 enum GlyphPlacer {
     /// What a line draws, in logical order.
     private enum Piece {
@@ -24,6 +28,8 @@ enum GlyphPlacer {
         case tab(Int, width: Double)
         /// The "…" of a truncated line.
         case ellipsis(TextDirection)
+        /// An inline box (grapheme index): blank, as wide as the box.
+        case box(Int, width: Double)
     }
 
     /// Each line's drawing steps from left to right: the bidi runs of its pieces (head,
@@ -44,7 +50,7 @@ enum GlyphPlacer {
                     case .ellipsis: items.append(.ellipsis(line.direction))
                     case .graphemes(let range):
                         for run in visualRuns(range, p, utf8, paragraph: line.direction) {
-                            items += fontRuns(run.graphemes, direction: run.direction, tabs: tabs, p)
+                            items += fontRuns(run.graphemes, direction: run.direction, tabs: tabs, source)
                         }
                     }
                 }
@@ -58,7 +64,6 @@ enum GlyphPlacer {
     ///
     /// - Complexity: O(glyphs): every font run of the drawn lines is shaped again.
     static func glyphs(of layout: TextLayout, _ source: DrawingSource) -> [[PlacedGlyph]] {
-        let p = source.prepared
         let order = drawingOrder(of: layout, source)
         var text = layout.text
         let shaper = Shaper()
@@ -69,8 +74,8 @@ enum GlyphPlacer {
                 for item in order[i] {
                     switch item {
                     case .ellipsis(let direction):
-                        placeEllipsis(p, source.fontSize, shaper, baseline: line.baseline, direction: direction, x: &x, into: &out)
-                    case .tab(_, let width):
+                        placeEllipsis(source, shaper, baseline: line.baseline, direction: direction, x: &x, into: &out)
+                    case .tab(_, let width), .box(_, let width):
                         x += width
                     case .fontRun(let run, let direction):
                         placeFontRun(run, direction: direction, source, utf8, shaper, baseline: line.baseline, x: &x, into: &out)
@@ -138,11 +143,14 @@ enum GlyphPlacer {
         }
     }
 
-    /// One bidi run's font runs and tabs: in logical order, or from the last to the first
-    /// when it reads right to left.
+    /// One bidi run's font runs, tabs and boxes: in logical order, or from the last to the
+    /// first when it reads right to left. A font run never crosses a run of an attributed
+    /// text (each run was shaped alone).
     private static func fontRuns(
-        _ range: Range<Int32>, direction: TextDirection, tabs: [Int32: Double], _ p: PreparedText
+        _ range: Range<Int32>, direction: TextDirection, tabs: [Int32: Double], _ source: DrawingSource
     ) -> [DrawItem] {
+        let p = source.prepared
+        let blank: PreparedText.GraphemeFlags = [.tab, .inlineBox]
         var items: [DrawItem] = []
         var g = Int(range.lowerBound)
         let end = Int(range.upperBound)
@@ -152,8 +160,17 @@ enum GlyphPlacer {
                 g += 1
                 continue
             }
+            if p.flags[g].contains(.inlineBox) {
+                items.append(.box(g, width: p.advances[g]))
+                g += 1
+                continue
+            }
+            // The run's end byte: a font run stops there (plain text: never).
+            let runEndByte = source.run(atByte: p.graphemeStarts[g]).map { Int32(source.runs[$0].byteEnd) } ?? .max
             var runEnd = g + 1
-            while runEnd < end && !p.flags[runEnd].contains(.tab) && p.graphemeFonts[runEnd] == p.graphemeFonts[g] {
+            while runEnd < end && p.flags[runEnd].isDisjoint(with: blank) && p.graphemeFonts[runEnd] == p.graphemeFonts[g]
+                && p.graphemeStarts[runEnd] < runEndByte
+            {
                 runEnd += 1
             }
             items.append(.fontRun(g..<runEnd, direction))
@@ -169,19 +186,41 @@ enum GlyphPlacer {
     ) {
         let p = source.prepared
         let bytes = UnsafeBufferPointer(rebasing: utf8[Int(p.graphemeStarts[run.lowerBound])..<Int(p.graphemeEnds[run.upperBound - 1])])
-        place(bytes, font: p.fonts[Int(p.graphemeFonts[run.lowerBound])].font, size: source.fontSize,
-              width: run.reduce(0.0) { $0 + p.advances[$1] }, direction: direction, isEllipsis: false,
-              shaper, baseline: baseline, x: &x, into: &out)
+        // Each face at its run's size, raised by its run's offset (plain text: the style's size).
+        let attributes = source.run(atByte: p.graphemeStarts[run.lowerBound]).map { source.runs[$0] }
+        place(bytes, font: p.fonts[Int(p.graphemeFonts[run.lowerBound])].font, size: attributes?.size ?? source.fontSize,
+              width: run.reduce(0.0) { $0 + p.advances[$1] }, direction: direction, isEllipsis: false, color: attributes?.color,
+              shaper, baseline: baseline - (attributes?.baselineOffset ?? 0), x: &x, into: &out)
     }
 
+    /// Places the "…" of a truncated line, or the style's truncation token: each piece of one
+    /// face at its run's size, offset and colour (pieces in logical order; a box in the token
+    /// is a blank advance).
     private static func placeEllipsis(
-        _ p: PreparedText, _ size: Double, _ shaper: Shaper, baseline: Double, direction: TextDirection,
+        _ source: DrawingSource, _ shaper: Shaper, baseline: Double, direction: TextDirection,
         x: inout Double, into out: inout [PlacedGlyph]
     ) {
+        let p = source.prepared
+        if let token = p.token {
+            token.utf8.withUnsafeBufferPointer { utf8 in
+                for piece in token.pieces {
+                    if piece.isBox {
+                        x += piece.width
+                        continue
+                    }
+                    let run = DrawingSource.run(atByte: Int32(piece.bytes.lowerBound), in: source.tokenRuns).map { source.tokenRuns[$0] }
+                    place(UnsafeBufferPointer(rebasing: utf8[piece.bytes]), font: p.fonts[Int(piece.font)].font,
+                          size: run?.size ?? source.fontSize, width: piece.width, direction: direction, isEllipsis: true,
+                          color: run?.color, shaper, baseline: baseline - (run?.baselineOffset ?? 0), x: &x, into: &out)
+                }
+            }
+            return
+        }
+        let size = source.fontSize
         let bytes: [UInt8] = [0xE2, 0x80, 0xA6]
         bytes.withUnsafeBufferPointer {
             place($0, font: p.fonts[Int(p.ellipsisFont)].font, size: size, width: p.ellipsisWidth,
-                  direction: direction, isEllipsis: true, shaper, baseline: baseline, x: &x, into: &out)
+                  direction: direction, isEllipsis: true, color: nil, shaper, baseline: baseline, x: &x, into: &out)
         }
     }
 
@@ -190,7 +229,7 @@ enum GlyphPlacer {
     /// clusters; moves `x` by `width`, so drawing never drifts from the measured line.
     private static func place(
         _ bytes: UnsafeBufferPointer<UInt8>, font: Font, size: Double, width: Double, direction: TextDirection,
-        isEllipsis: Bool, _ shaper: Shaper, baseline: Double, x: inout Double, into out: inout [PlacedGlyph]
+        isEllipsis: Bool, color: String?, _ shaper: Shaper, baseline: Double, x: inout Double, into out: inout [PlacedGlyph]
     ) {
         let k = size / font.upem
         // Left-to-right runs keep HarfBuzz's guess from the script (what measuring shaped).
@@ -205,7 +244,7 @@ enum GlyphPlacer {
             lastCluster = s.cluster
             out.append(PlacedGlyph(
                 face: FontFace(font), glyph: s.id, x: pen + Double(s.xOffset) * k,
-                baseline: baseline - Double(s.yOffset) * k, scale: k, isEllipsis: isEllipsis))
+                baseline: baseline - Double(s.yOffset) * k, scale: k, isEllipsis: isEllipsis, color: color))
             pen += Double(s.advance) * k
         }
         x += width

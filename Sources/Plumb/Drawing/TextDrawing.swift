@@ -30,6 +30,9 @@ public struct PlacedGlyph: Hashable, Sendable {
     public let scale: Double
     /// Part of the "…" of a truncated line.
     public let isEllipsis: Bool
+    /// The run's drawing colour (`TextAttributes.color`, CSS syntax) in an attributed text;
+    /// `nil` draws in the renderer's text colour.
+    public let color: String?
 }
 
 /// One of the engine's loaded font faces, as a renderer sees it: names, metrics in font units
@@ -119,10 +122,44 @@ public struct GlyphInkBox: Hashable, Sendable {
 /// carries none of it).
 struct DrawingSource: Sendable {
     let prepared: PreparedText
+    /// The style's font size: the size of every face of a plain text, and of the ellipsis.
     let fontSize: Double
     let tabInterval: Double
     /// Per line: the grapheme ranges drawn, in logical order; a truncated line has its ellipsis
     /// after the first range (head, ellipsis, tail).
     let lineGraphemes: [(visible: [Range<Int32>], hasEllipsis: Bool)]
+    /// An attributed text's runs as drawn (empty for plain text: one run at `fontSize`).
+    var runs: [DrawingRun] = []
+    /// The truncation token's runs (`TextStyle.truncationToken`), byte ends in the token's
+    /// text; empty for the plain "…".
+    var tokenRuns: [DrawingRun] = []
+
+    /// The index of the run holding UTF-8 offset `byte` (binary search), or nil for plain
+    /// text.
+    func run(atByte byte: Int32) -> Int? { Self.run(atByte: byte, in: runs) }
+
+    /// The run of `runs` holding `byte` (binary search), or nil when there are none.
+    static func run(atByte byte: Int32, in runs: [DrawingRun]) -> Int? {
+        guard !runs.isEmpty else { return nil }
+        var lo = 0
+        var hi = runs.count - 1
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if runs[mid].byteEnd <= Int(byte) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+}
+
+/// One run of an attributed text as drawing needs it: the size its faces are scaled to, how
+/// far its glyphs are raised, its colour.
+struct DrawingRun: Sendable {
+    /// UTF-8 offset where the run ends.
+    let byteEnd: Int
+    /// The run's resolved font size (points).
+    let size: Double
+    /// Raises the run's glyphs above the baseline (points).
+    let baselineOffset: Double
+    let color: String?
 }
 

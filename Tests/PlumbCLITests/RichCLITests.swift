@@ -1,0 +1,206 @@
+import Foundation
+import XCTest
+
+/// End-to-end tests of `"runs"` cells: the JSON shape, each bad run, `--offsets`, one run ==
+/// the `"text"` cell, and `layout` / `render` taking the same cells.
+extension CLITests {
+    static let issueExample = #"{"id":7,"width":320,"size":15,"runs":[{"text":"Alice ","weight":700},{"text":"replied "},{"attachment":{"width":18,"height":18,"baselineOffset":-3,"id":"avatar"}},{"text":"同意 😀","size":17,"families":["Noto Sans CJK SC"]}],"truncationToken":"… more"}"#
+
+    func lines(_ cells: [String]) -> Data { Data(cells.map { $0 + "\n" }.joined().utf8) }
+
+    /// The issue's example: measured, with each line's box and the avatar's rect on the
+    /// baseline (its bottom 3 pt below it); scalars count the box as one.
+    func testRunsCellJSONShape() throws {
+        let r = try run(["measure", "--lines", "--line-starts"], input: lines([Self.issueExample]))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let o = try r.json(0)
+        XCTAssertEqual(o["id"] as? Int, 7)
+        XCTAssertEqual(o["lines"] as? Int, 1)
+        XCTAssertEqual(o["truncated"] as? Bool, false)
+        XCTAssertNil(o["warnings"])
+        XCTAssertNil(o["token"])  // not truncated
+        XCTAssertEqual(o["lineStarts"] as? [Int], [0])
+        let line = try XCTUnwrap((o["lineBoxes"] as? [[String: Any]])?.first)
+        XCTAssertEqual(line["end"] as? Int, 19)  // "Alice replied " 14 + box 1 + "同意 😀" 4
+        let boxes = try XCTUnwrap(o["boxes"] as? [[String: Any]])
+        XCTAssertEqual(boxes.count, 1)
+        XCTAssertEqual(boxes[0]["id"] as? String, "avatar")
+        XCTAssertEqual(boxes[0]["line"] as? Int, 0)
+        XCTAssertEqual(boxes[0]["offset"] as? Int, 14)
+        let rect = try XCTUnwrap(boxes[0]["rect"] as? [Double])
+        XCTAssertEqual(rect.count, 4)
+        XCTAssertEqual(rect[2], 18)
+        XCTAssertEqual(rect[3], 18)
+        let baseline = try XCTUnwrap(line["baseline"] as? Double)
+        XCTAssertEqual(rect[1] + rect[3], baseline + 3, accuracy: 1e-6)
+        // The CJK run at 17 pt raises the line above a 15 pt line of the same text.
+        let plain = try run(["measure"], input: lines([#"{"width":320,"size":15,"text":"Alice replied 同意 😀"}"#])).json(0)
+        XCTAssertGreaterThan(try XCTUnwrap(o["height"] as? Double), try XCTUnwrap(plain["height"] as? Double))
+    }
+
+    /// Every bad run is an error for its line alone; fields that can be ignored or repaired
+    /// are warnings (a negative box size is replaced by 0 and flagged by the engine).
+    func testEachBadRunGetsAPerLineErrorAndTheBatchStaysIntact() throws {
+        let cases: [(String, String)] = [
+            (#"{"runs":[]}"#, #"field 'runs' is empty (give at least one run: {"text":…} or {"attachment":…})"#),
+            (#"{"runs":[{"weight":700}]}"#, "runs[0] has neither 'text' nor 'attachment'"),
+            (#"{"runs":[{"text":"a"},{"text":"b","attachment":{"width":1,"height":1}}]}"#, "runs[1] has both 'text' and 'attachment' (a run is one or the other)"),
+            (#"{"runs":[{"attachment":{"width":"wide","height":1}}]}"#, "runs[0].attachment.width must be a number, not string"),
+            (#"{"runs":[{"attachment":{"width":1,"height":null}}]}"#, "runs[0].attachment.height must be a number, not null"),
+            (#"{"runs":[{"attachment":{"width":1}}]}"#, "runs[0].attachment has no 'height'"),
+            (#"{"runs":[{"attachment":{"width":1,"height":1,"id":5}}]}"#, "runs[0].attachment.id must be a string, not number"),
+            (#"{"runs":[{"attachment":7}]}"#, "runs[0].attachment must be an object with 'width' and 'height', not number"),
+            (#"{"runs":[{"text":5}]}"#, "runs[0].text must be a string, not number"),
+            (#"{"runs":[{"text":"a","size":"big"}]}"#, "runs[0].size must be a number, not string"),
+            (#"{"runs":[{"text":"a","weight":1.5}]}"#, "runs[0].weight must be an integer, not number"),
+            (#"{"runs":[{"text":"a","families":[1]}]}"#, "runs[0].families must be an array of strings or a comma-separated string, not array"),
+            (#"{"runs":["a"]}"#, "runs[0] must be an object, not string"),
+            (#"{"runs":{"text":"a"}}"#, "field 'runs' must be an array of runs, not object"),
+            (#"{"text":"a","runs":[{"text":"a"}]}"#, "give 'text' or 'runs', not both"),
+            (#"{"runs":[{"text":"a"}],"truncationToken":4}"#, "field 'truncationToken' must be a string or an array of runs, not number"),
+            (#"{"runs":[{"text":"a"}],"truncationToken":[]}"#, #"field 'truncationToken' is empty (give at least one run: {"text":…} or {"attachment":…})"#),
+        ]
+        var input = [#"{"id":"first","runs":[{"text":"ok"}]}"#]
+        for (i, c) in cases.enumerated() { input.append(c.0.replacingOccurrences(of: "{\"", with: "{\"id\":\(i),\"", options: .anchored)) }
+        input.append(#"{"id":"last","runs":[{"text":"still measured"}]}"#)
+        let r = try run(["measure"], input: lines(input))
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.lines.count, cases.count + 2)
+        XCTAssertNotNil(try r.json(0)["height"])
+        for (i, c) in cases.enumerated() {
+            let o = try r.json(i + 1)
+            XCTAssertEqual(o["id"] as? Int, i, c.0)
+            XCTAssertEqual(o["error"] as? String, c.1, c.0)
+            XCTAssertEqual(o["line"] as? Int, i + 2, c.0)
+        }
+        XCTAssertEqual(try r.json(cases.count + 1)["id"] as? String, "last")
+        XCTAssertNotNil(try r.json(cases.count + 1)["height"])
+
+        // Warnings: measured, with what was ignored or replaced.
+        let warned = try run(["measure"], input: lines([
+            #"{"runs":[{"text":"a","wieght":700},{"attachment":{"width":4,"height":4,"url":"x"}}]}"#,
+            #"{"runs":[{"text":"a","color":"blurple","weight":5000}]}"#,
+            #"{"runs":[{"text":"a"},{"attachment":{"width":-4,"height":4}}]}"#,
+        ]))
+        XCTAssertEqual(warned.status, 0)
+        XCTAssertEqual(try warned.json(0)["warnings"] as? [String],
+                       ["unknown field 'wieght' in runs[0] ignored", "unknown field 'url' in runs[1].attachment ignored"])
+        XCTAssertEqual(try warned.json(1)["warnings"] as? [String], [
+            "runs[0].color 'blurple' is not a color (#rgb, #rrggbb, rgb(…), hsl(…) or a CSS name); ignored",
+            "runs[0].weight 5000 is out of range (1–1000); clamped",
+        ])
+        let repaired = try warned.json(2)
+        XCTAssertEqual(repaired["fallback"] as? Bool, true)
+        XCTAssertEqual(repaired["warnings"] as? [String], ["attachment.width: -4.0 is not a usable size; used 0"])
+    }
+
+    /// `--offsets` chooses the unit of line starts, line boxes and box offsets; scalars by
+    /// default (an emoji is 1 scalar, 2 UTF-16 units, 4 bytes; a box 1, 1 and 3).
+    func testOffsetsChooseTheUnit() throws {
+        let cell = #"{"width":60,"runs":[{"text":"😀 hello world "},{"attachment":{"width":10,"height":10,"id":"x"}},{"text":" é 𝒜 x"}]}"#
+        var starts: [String: [Int]] = [:]
+        var boxOffsets: [String: Int] = [:]
+        for unit in ["", "scalars", "utf16", "utf8"] {
+            let r = try run(["measure", "--lines", "--line-starts"] + (unit.isEmpty ? [] : ["--offsets", unit]), input: lines([cell]))
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let o = try r.json(0)
+            starts[unit] = o["lineStarts"] as? [Int]
+            let boxes = try XCTUnwrap(o["lineBoxes"] as? [[String: Any]])
+            XCTAssertEqual(boxes.map { $0["start"] as? Int ?? -1 }, starts[unit], unit)
+            boxOffsets[unit] = (o["boxes"] as? [[String: Any]])?.first?["offset"] as? Int
+        }
+        XCTAssertEqual(starts[""], [0, 2, 8, 16])
+        XCTAssertEqual(starts["scalars"], starts[""])
+        XCTAssertEqual(starts["utf16"], [0, 3, 9, 17])
+        XCTAssertEqual(starts["utf8"], [0, 5, 11, 21])
+        XCTAssertEqual(boxOffsets, ["": 14, "scalars": 14, "utf16": 15, "utf8": 17])
+        // Plain text cells too: "😀𝒜 b" at a width that breaks after the space.
+        let plain = try run(["measure", "--line-starts", "--offsets", "utf16", "--width", "1"], input: lines([#"{"text":"😀 b"}"#])).json(0)
+        XCTAssertEqual(plain["lineStarts"] as? [Int], [0, 3])
+        let bad = try run(["measure", "--offsets", "bytes"], input: lines([cell]))
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.stderr.contains("unknown unit 'bytes' (one of scalars, utf8, utf16)"), bad.stderr)
+    }
+
+    /// A one-run `"runs"` cell answers exactly as the `"text"` cell, and a run split in two
+    /// with the same attributes changes nothing — with every output option.
+    func testOneRunCellAnswersExactlyAsTheTextCell() throws {
+        let text = "Hello wonderful world of text 😀 é — مرحبا بالعالم"
+        let pairs: [(String, String)] = [
+            (#"{"text":"\#(text)","width":90}"#, #"{"runs":[{"text":"\#(text)"}],"width":90}"#),
+            (#"{"text":"\#(text)","width":90,"weight":700,"size":13}"#, #"{"runs":[{"text":"\#(text)","weight":700,"size":13}],"width":90}"#),
+            (#"{"text":"\#(text)","width":90,"weight":700}"#, #"{"runs":[{"text":"Hello wonderful "},{"text":"world of text 😀 é — مرحبا بالعالم"}],"weight":700,"width":90}"#),
+            // Truncated: "…" is in the cell's style (a run's overrides do not reach it, so the
+            // style fields stay on the cell here).
+            (#"{"text":"\#(text)","width":70,"families":"Noto Serif","letterSpacing":1.5,"maxLines":2,"lineBreakMode":"truncatingTail"}"#,
+             #"{"runs":[{"text":"\#(text)"}],"families":["Noto Serif"],"letterSpacing":1.5,"width":70,"maxLines":2,"lineBreakMode":"truncatingTail"}"#),
+            (#"{"text":"\#(text)","width":70,"families":"Noto Serif","letterSpacing":1.5}"#,
+             #"{"runs":[{"text":"\#(text)","families":["Noto Serif"],"letterSpacing":1.5}],"width":70}"#),
+        ]
+        for options in [[], ["--lines", "--line-starts", "--exact-numbers"], ["--lines", "--offsets", "utf16"]] {
+            let r = try run(["measure"] + options, input: lines(pairs.flatMap { [$0.0, $0.1] }))
+            XCTAssertEqual(r.status, 0, r.stderr)
+            for k in pairs.indices {
+                XCTAssertEqual(r.lines[2 * k], r.lines[2 * k + 1], "\(options) \(pairs[k].1)")
+            }
+        }
+    }
+
+    /// A truncation token (string or runs, or `--truncation-token`) replaces "…"; `--lines`
+    /// gives its rect, at the end of the last line.
+    func testTruncationTokenRect() throws {
+        let long = "A message that is much too long to fit into two lines of a narrow cell like this one."
+        let r = try run(["measure", "--lines", "--max-lines", "2", "--line-break-mode", "truncatingTail", "--width", "200"], input: lines([
+            #"{"text":"\#(long)","truncationToken":[{"text":"… "},{"text":"more","weight":700}]}"#,
+            #"{"text":"\#(long)"}"#,
+        ]))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let o = try r.json(0)
+        let token = try XCTUnwrap(o["token"] as? [String: Any])
+        XCTAssertEqual(token["line"] as? Int, 1)
+        let rect = try XCTUnwrap(token["rect"] as? [Double])
+        let last = try XCTUnwrap((o["lineBoxes"] as? [[String: Any]])?.last?["rect"] as? [Double])
+        XCTAssertEqual(rect[0] + rect[2], last[0] + last[2], accuracy: 1e-6)  // ends the line
+        XCTAssertNil(try r.json(1)["token"])  // no token asked: the plain answer
+        let option = try run(["measure", "--lines", "--max-lines", "2", "--line-break-mode", "truncatingTail", "--width", "200",
+                              "--truncation-token", "… more"], input: lines([#"{"text":"\#(long)"}"#])).json(0)
+        XCTAssertNotNil(option["token"])
+    }
+
+    /// `plumb layout` and `plumb render` read the same cells from a file or standard input:
+    /// layout explains the runs and the box; render draws the box as a labelled rect and runs
+    /// in their colours; a bad line is reported and the others drawn.
+    func testLayoutAndRenderTakeCells() throws {
+        let colored = ##"{"runs":[{"text":"Bob","color":"#1d9bf0","weight":700},{"text":" hi"}]}"##
+        let layout = try run(["layout", "-"], input: lines([Self.issueExample, #"{"runs":[]}"#, colored]))
+        XCTAssertEqual(layout.status, 1)
+        XCTAssertTrue(layout.stdout.contains("cell 7 (line 1)"), layout.stdout)
+        XCTAssertTrue(layout.stdout.contains(#"3. box "avatar" 18×18, offset -3"#), layout.stdout)
+        XCTAssertTrue(layout.stdout.contains(#"box "avatar" on line 1, scalar 14 (UTF-16 14)"#), layout.stdout)
+        XCTAssertTrue(layout.stdout.contains("cell null (line 3)"), layout.stdout)
+        XCTAssertTrue(layout.stderr.contains("plumb layout: line 2: field 'runs' is empty"), layout.stderr)
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-rich-\(getpid()).jsonl")
+        try lines([Self.issueExample, colored]).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let svg = try run(["render", file.path])
+        XCTAssertEqual(svg.status, 0, svg.stderr)
+        XCTAssertTrue(svg.stdout.contains(#"class="inline-box" data-id="avatar""#))
+        XCTAssertTrue(svg.stdout.contains(##"fill="#1d9bf0" href="##))
+        let fromLayoutFile = try run(["layout", "--file", file.path])
+        XCTAssertEqual(fromLayoutFile.status, 0)
+        XCTAssertEqual(fromLayoutFile.stdout, try run(["layout", "-"], input: lines([Self.issueExample, colored])).stdout)
+        // The text form is unchanged.
+        XCTAssertTrue(try run(["layout", "a b"]).stdout.hasPrefix(#"text: "a b""#))
+    }
+}
+
+extension CLITests {
+    /// The README's rich-cell example prints what the README says.
+    func testTheReadmeRichCellExampleOutput() throws {
+        let r = try run(["measure", "--lines"], input: lines([Self.issueExample]))
+        XCTAssertEqual(r.lines, [
+            #"{"id":7,"height":25,"width":170,"lines":1,"truncated":false,"lineBoxes":[{"start":0,"end":19,"rect":[0,0,169.854992,24.616],"baseline":19.72,"usedWidth":169.854992}],"boxes":[{"id":"avatar","rect":[92.88,4.72,18,18],"line":0,"offset":14}]}"#,
+        ])
+    }
+}
