@@ -1,0 +1,136 @@
+import Foundation
+@testable import Plumb
+import Testing
+
+/// Rich text against Pango and Chromium (issue 14): a stored subset of the rich corpus
+/// (Tests/Conformance/rich_subset.jsonl, cases in the command line's `runs` format with both
+/// engines' line starts, written by `rich_compare.py --write-subset`) replayed with floors, and
+/// the whole corpus measured on request for the report (`rich_compare.py` compares).
+@Suite struct RichConformanceTests {
+    static let subsetURL = ConformanceTests.subsetURL.deletingLastPathComponent()
+        .appendingPathComponent("rich_subset.jsonl")
+
+    /// Floors recorded with the subset (see Documentation/Accuracy.md, "Rich text"): a drop
+    /// below them fails CI.
+    static let pangoLineStartsFloor = 0.99  // `pango` vs Pango, 400 of 400 when recorded
+    static let chromiumLineStartsFloor = 0.99  // `chromium` vs Chromium, 400 of 400 when recorded
+    static let standardEitherLineCountFloor = 0.9975  // `standard` vs either, 400 of 400 when recorded
+    static let standardEitherLineStartsFloor = 0.99  // `standard` vs either, 400 of 400 when recorded
+
+    @Test func thePangoProfileAgreesWithPangoOnTheStoredRichSubset() throws {
+        let r = try replayRichSubset(profile: .pango, references: ["pangoLineStarts"])
+        #expect(r.cases == 400)
+        #expect(r.lineStarts >= Self.pangoLineStartsFloor, "line starts \(r.lineStarts); \(r.worst)")
+    }
+
+    @Test func theChromiumProfileAgreesWithChromiumOnTheStoredRichSubset() throws {
+        let r = try replayRichSubset(profile: .chromium, references: ["chromiumLineStarts"])
+        #expect(r.cases == 400)
+        #expect(r.lineStarts >= Self.chromiumLineStartsFloor, "line starts \(r.lineStarts); \(r.worst)")
+    }
+
+    @Test func theStandardProfileAgreesWithOneOfTheEnginesOnTheStoredRichSubset() throws {
+        let r = try replayRichSubset(profile: .standard, references: ["pangoLineStarts", "chromiumLineStarts"])
+        #expect(r.cases == 400)
+        #expect(r.lineCounts >= Self.standardEitherLineCountFloor, "line counts \(r.lineCounts); \(r.worst)")
+        #expect(r.lineStarts >= Self.standardEitherLineStartsFloor, "line starts \(r.lineStarts); \(r.worst)")
+    }
+
+    /// Blink snaps each inline item's width (one per element) to the 1/64-px layout unit:
+    /// measured in Chromium 156 (Noto Sans CJK SC, 15 px, 150 px box), ten ideographs fit as
+    /// one run (150.001 px) but not as a bold run of two and a regular run of eight
+    /// (30.015625 + 120.015625 px); Pango's and the standard arithmetic fit them either way.
+    @Test func theChromiumProfileRoundsEachRunsWidthToTheLayoutUnit() {
+        let ideographs = String(repeating: "代", count: 12)
+        var rich = AttributedText(String(ideographs.prefix(2)), TextAttributes(weight: 700))
+        rich.append(String(ideographs.dropFirst(2)))
+        func starts(_ text: AttributedText, _ profile: Compatibility, width: Double = 150) -> [Int] {
+            var style = style15(["Noto Sans CJK SC"])
+            style.compatibility = profile
+            return engine.layout(text, style: style, width: width).lines.map(\.scalarRange.lowerBound)
+        }
+        #expect(starts(AttributedText(ideographs), .chromium) == [0, 10])
+        #expect(starts(rich, .chromium) == [0, 9])
+        #expect(starts(rich, .chromium, width: 151) == [0, 10])
+        #expect(starts(rich, .pango) == [0, 10])
+        #expect(starts(rich, .standard) == [0, 10])
+    }
+
+    /// Writes Plumb's line starts for a whole rich corpus (`PLUMB_RICH_CASES`, from
+    /// `rich_corpus.py`) under every profile to `PLUMB_RICH_OUT`, for `rich_compare.py`.
+    /// Skipped unless both variables are set.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLUMB_RICH_OUT"] != nil))
+    func measureTheWholeRichCorpusOnRequest() throws {
+        let env = ProcessInfo.processInfo.environment
+        let input = URL(fileURLWithPath: try #require(env["PLUMB_RICH_CASES"]))
+        var out: [String: [[Int]]] = [:]
+        let cases = try richCases(input)
+        for profile in [Compatibility.standard, .pango, .chromium] {
+            out["\(profile)"] = cases.map { c in c.lineStarts(profile) }
+        }
+        let data = try JSONSerialization.data(withJSONObject: out)
+        try data.write(to: URL(fileURLWithPath: try #require(env["PLUMB_RICH_OUT"])))
+    }
+}
+
+/// One case of the rich corpus: the attributed text, the cell's style and width, and the
+/// stored references' line starts.
+struct RichCase {
+    var text: AttributedText
+    var style: TextStyle
+    var width: Double
+    var json: [String: Any]
+
+    /// Reads a cell in the command line's `runs` format (issue 14): `families`, `size`, `width`
+    /// and `runs`, each `{"text", "weight"?, "size"?, "families"?}` or
+    /// `{"attachment": {"width", "height", "baselineOffset"}}`.
+    init(json: [String: Any]) throws {
+        self.json = json
+        style = TextStyle(families: try #require(json["families"] as? [String]), size: try #require(json["size"] as? Double))
+        width = try #require(json["width"] as? Double)
+        text = AttributedText()
+        for run in try #require(json["runs"] as? [[String: Any]]) {
+            if let box = run["attachment"] as? [String: Double] {
+                text.append(InlineBox(
+                    width: try #require(box["width"]), height: try #require(box["height"]),
+                    baselineOffset: box["baselineOffset"] ?? 0))
+            } else {
+                let attributes = TextAttributes(
+                    families: run["families"] as? [String], size: run["size"] as? Double, weight: run["weight"] as? Int)
+                text.append(try #require(run["text"] as? String), attributes)
+            }
+        }
+    }
+
+    /// Plumb's line starts (Unicode scalars of the flattened text) under `profile`.
+    func lineStarts(_ profile: Compatibility) -> [Int] {
+        var s = style
+        s.compatibility = profile
+        return engine.layout(text, style: s, width: width).lines.map(\.scalarRange.lowerBound)
+    }
+}
+
+func richCases(_ url: URL) throws -> [RichCase] {
+    try Data(contentsOf: url).split(separator: UInt8(ascii: "\n")).map { line in
+        try RichCase(json: try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]))
+    }
+}
+
+/// Replays the stored rich subset with `profile`; a case agrees when it agrees with any of the
+/// `references`.
+func replayRichSubset(profile: Compatibility, references: [String]) throws
+    -> (cases: Int, lineCounts: Double, lineStarts: Double, worst: [String])
+{
+    var cases = 0, sameCount = 0, sameStarts = 0
+    var worst: [String] = []
+    for c in try richCases(RichConformanceTests.subsetURL) {
+        let expected = try references.map { try #require(c.json[$0] as? [Int]) }
+        let starts = c.lineStarts(profile)
+        cases += 1
+        if expected.contains(where: { $0.count == starts.count }) { sameCount += 1 }
+        if expected.contains(starts) { sameStarts += 1 } else if worst.count < 5 {
+            worst.append("\(c.width) \(c.text.string.prefix(60).debugDescription) plumb \(starts) reference \(expected)")
+        }
+    }
+    return (cases, Double(sameCount) / Double(max(cases, 1)), Double(sameStarts) / Double(max(cases, 1)), worst)
+}
