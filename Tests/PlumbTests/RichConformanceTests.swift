@@ -56,6 +56,18 @@ import Testing
         #expect(starts(rich, .standard) == [0, 10])
     }
 
+    /// The `pango` profile's space-font rule stays inside a style run: spaces at the end of a
+    /// DejaVu Sans run keep DejaVu's space before a 12 pt DejaVu Sans Mono run (Pango 1.50
+    /// measures "␣␣" + "tar" at 31.211 pt; in the mono font they would be 14.45 pt wide).
+    @Test func thePangoProfileKeepsSpacesInTheirOwnRunsFont() {
+        var text = AttributedText("  ")
+        text.append("tar", TextAttributes(families: ["DejaVu Sans Mono", "Noto Sans CJK SC"], size: 12))
+        var style = style15(["DejaVu Sans", "Noto Sans CJK SC"])
+        style.compatibility = .pango
+        let width = engine.layout(text, style: style, width: 1000).lines[0].usedWidth
+        #expect(abs(width - 31.211) < 0.01)
+    }
+
     /// Writes Plumb's line starts for a whole rich corpus (`PLUMB_RICH_CASES`, from
     /// `rich_corpus.py`) under every profile to `PLUMB_RICH_OUT`, for `rich_compare.py`.
     /// Skipped unless both variables are set.
@@ -63,10 +75,14 @@ import Testing
     func measureTheWholeRichCorpusOnRequest() throws {
         let env = ProcessInfo.processInfo.environment
         let input = URL(fileURLWithPath: try #require(env["PLUMB_RICH_CASES"]))
-        var out: [String: [[Int]]] = [:]
+        var out: [String: [String: Any]] = [:]
         let cases = try richCases(input)
         for profile in [Compatibility.standard, .pango, .chromium] {
-            out["\(profile)"] = cases.map { c in c.lineStarts(profile) }
+            let layouts = cases.map { c in c.layout(profile) }
+            out["\(profile)"] = [
+                "lineStarts": layouts.map { $0.lines.map(\.scalarRange.lowerBound) },
+                "lineWidths": layouts.map { $0.lines.map(\.usedWidth) },
+            ]
         }
         let data = try JSONSerialization.data(withJSONObject: out)
         try data.write(to: URL(fileURLWithPath: try #require(env["PLUMB_RICH_OUT"])))
@@ -104,9 +120,14 @@ struct RichCase {
 
     /// Plumb's line starts (Unicode scalars of the flattened text) under `profile`.
     func lineStarts(_ profile: Compatibility) -> [Int] {
+        layout(profile).lines.map(\.scalarRange.lowerBound)
+    }
+
+    /// Plumb's layout under `profile`.
+    func layout(_ profile: Compatibility) -> TextLayout {
         var s = style
         s.compatibility = profile
-        return engine.layout(text, style: s, width: width).lines.map(\.scalarRange.lowerBound)
+        return engine.layout(text, style: s, width: width)
     }
 }
 

@@ -171,18 +171,26 @@ extension TextPreparer {
             let font = b.fontList[Int(local)].font
             return b.cascade(ofLocal: local).fonts.firstIndex { $0 === font } ?? Int.max
         }
+        // The rule never reaches across a style run: spaces and their neighbours must share
+        // a run style (group), as Pango itemizes at every attribute change.
+        func group(_ k: Int) -> Int32 { b.fontList[Int(b.graphemeFonts[k])].group }
         var g = range.lowerBound
         while g < range.upperBound {
             guard b.flags[g].contains(.hangingSpace), !b.flags[g].contains(.tab) else {
                 g += 1
                 continue
             }
+            let own = group(g)
             var end = g
-            while end < range.upperBound && b.flags[end].contains(.hangingSpace) && !b.flags[end].contains(.tab) { end += 1 }
-            let before: UInt8? = g > range.lowerBound ? b.graphemeFonts[g - 1] : nil
-            let after: UInt8? = end < range.upperBound ? b.graphemeFonts[end] : nil
+            while end < range.upperBound && b.flags[end].contains(.hangingSpace) && !b.flags[end].contains(.tab)
+                && group(end) == own
+            {
+                end += 1
+            }
+            let before: UInt8? = g > range.lowerBound && group(g - 1) == own ? b.graphemeFonts[g - 1] : nil
+            let after: UInt8? = end < range.upperBound && group(end) == own ? b.graphemeFonts[end] : nil
             var chosen: UInt8? = nil
-            if let after, b.fontList[Int(after)].font.hasColorGlyphs, usable(0) {
+            if let after, b.fontList[Int(after)].font.hasColorGlyphs, own == 0, usable(0) {
                 // Before an emoji (its own item in Pango) spaces get a font of their own: the
                 // cascade's first.
                 chosen = 0
