@@ -68,6 +68,27 @@ import Testing
         #expect(abs(width - 31.211) < 0.01)
     }
 
+    /// Pango 1.50 breaks after a hyphen and after a period before a digit when an inline box
+    /// precedes them, as after a space or a `%` (probed with WRAP_WORD at width 0:
+    /// `-|▣|-|x`, `%|▣.|25`, but `▣|-1`); ICU keeps `▣-x` and `▣.25` whole.
+    @Test func thePangoProfileBreaksAfterAHyphenOrPeriodThatFollowsABox() {
+        func first(_ profile: Compatibility, _ before: String, _ after: String, width: Double) -> String {
+            var text = AttributedText(before)
+            text.append(InlineBox(width: 10, height: 10))
+            text.append(after)
+            var style = style15(["Noto Sans"])
+            style.compatibility = profile
+            return lineTexts(engine.layout(text, style: style, width: width)).first ?? ""
+        }
+        let w = engine.measure("if -", style: style15(["Noto Sans"]), width: 1000).width + 10
+            + engine.measure("-", style: style15(["Noto Sans"]), width: 1000).width + 1
+        #expect(first(.pango, "if -", "-reflink", width: w) == "if -\u{FFFC}-")
+        #expect(first(.standard, "if -", "-reflink", width: w) == "if -\u{FFFC}")
+        let w2 = engine.measure("a %.", style: style15(["Noto Sans"]), width: 1000).width + 10 + 1
+        #expect(first(.pango, "a %", ".250s", width: w2) == "a %\u{FFFC}.")
+        #expect(first(.standard, "a %", ".250s", width: w2) == "a %")  // ▣.250s stays whole
+    }
+
     /// Writes Plumb's line starts for a whole rich corpus (`PLUMB_RICH_CASES`, from
     /// `rich_corpus.py`) under every profile to `PLUMB_RICH_OUT`, for `rich_compare.py`.
     /// Skipped unless both variables are set.

@@ -123,6 +123,8 @@ extension TextPreparer {
     ///   or digit (`sort -` / `u`);
     /// - `afterPeriodFollowingSign`: after `.` between a prefix/postfix sign and a digit
     ///   (`%.` / `250s`, `$.` / `250s`): Pango's UAX #14 applies "IS × NU" only inside numbers.
+    /// An inline box before the hyphen or the period counts as the space or the sign (Pango
+    /// 1.50: `▣-|x`, `▣.|25`).
     private func addPangoBreaks(
         _ tailoring: LayoutConventions.BreakTailoring, _ ascii: ASCIIClusters, graphemes range: Range<Int>,
         into b: inout PreparedTextBuilder
@@ -136,13 +138,17 @@ extension TextPreparer {
         let period = UInt8(ascii: ".")
         let percent = UInt8(ascii: "%")
         let dollar = UInt8(ascii: "$")
+        func isLetter(_ c: UInt8?) -> Bool { isAlnum(c) && !(c.map(ASCIIClusters.isDigit) ?? false) }
         for g in range.lowerBound..<(range.upperBound - 1) {
             let c = byte(g)
             let spaceBefore = g > range.lowerBound && b.flags[g - 1].contains(.hangingSpace)
-            if c == hyphen && spaceBefore && isAlnum(byte(g + 1)) {
+            // An inline box counts as a space before a hyphen (then only before a letter:
+            // `▣-|x` but `▣-1`) and as a sign before a period (`▣.|25`).
+            let boxBefore = g > range.lowerBound && b.flags[g - 1].contains(.inlineBox)
+            if c == hyphen && (spaceBefore && isAlnum(byte(g + 1)) || boxBefore && isLetter(byte(g + 1))) {
                 if spacedHyphen { b.flags[g].insert(.breakAfter) }
-            } else if periodAfterSign, c == period, g > range.lowerBound, let prev = byte(g - 1), let next = byte(g + 1),
-                prev == percent || prev == dollar, ASCIIClusters.isDigit(next)
+            } else if periodAfterSign, c == period, g > range.lowerBound, let next = byte(g + 1),
+                boxBefore || byte(g - 1) == percent || byte(g - 1) == dollar, ASCIIClusters.isDigit(next)
             {
                 b.flags[g].insert(.breakAfter)
             }
