@@ -64,13 +64,43 @@ def is_rtl(ch):
     return 0x0590 <= ord(ch) <= 0x08FF
 
 
-def kind(case, text, mine, theirs, widths, engine):
+def run_starts(runs):
+    """Scalar offsets where each run starts."""
+    out, pos = [], 0
+    for r in runs:
+        out.append(pos)
+        pos += len(r["text"]) if "text" in r else 1
+    return out
+
+
+def families_on(case, lo, hi):
+    """The first family of every text run that overlaps scalars lo..<hi."""
+    out = set()
+    for r, s in zip(case["runs"], run_starts(case["runs"])):
+        n = len(r["text"]) if "text" in r else 1
+        if "text" in r and s < hi and s + n > lo:
+            out.add(r.get("families", case["families"])[0])
+    return out
+
+
+def kind(case, text, mine, theirs, widths, engine, their_widths=None):
     """The most likely reason for one disagreement, from the first differing break."""
     k, a, b = first_difference(mine, theirs, len(text))
     lo, hi = min(a, b), max(a, b)
     start = mine[k - 1] if k > 0 else 0
     line = text[start:hi]
     near = text[max(0, lo - 1):hi + 1]
+    bounds = run_bounds(case["runs"])
+    crosses = any(start < p < hi for p in bounds)
+    starts_inside_run = start not in run_starts(case["runs"]) and start > 0
+    if engine == "Chromium" and a > b and starts_inside_run and any(start < p <= hi for p in bounds):
+        return "line starting inside a run and crossing into another (Blink snaps the first run's part)"
+    if engine == "Chromium" and any(is_rtl(c) for c in line) and "DejaVu Sans Mono" in families_on(case, start, hi):
+        return "Hebrew fallback after DejaVu Sans Mono (Chromium takes DejaVu Sans)"
+    edge = case["width"]
+    if k > 0 and (a > b and k - 1 < len(widths) and abs(widths[k - 1] - edge) <= 0.1
+                  or a < b and their_widths and k - 1 < len(their_widths) and abs(their_widths[k - 1] - edge) <= 0.1):
+        return "width at the box edge (within 0.1 pt)"
     if BOX in text[max(0, lo - 1):lo + 1] or BOX in text[max(0, hi - 1):hi + 1]:
         return "break opportunity next to an inline box"
     if any(is_thai(c) for c in near):
@@ -85,23 +115,17 @@ def kind(case, text, mine, theirs, widths, engine):
         return "break before `<` (Pango's pair rules)"
     if any(is_rtl(c) for c in line):
         return "right-to-left line"
-    bounds = run_bounds(case["runs"])
-    crosses = any(start < p < hi for p in bounds)
-    if k > 0 and k - 1 < len(widths) and abs(widths[k - 1] - case["width"]) <= 0.1 and a > b:
-        return "width at the box edge (within 0.1 pt)"
-    if engine == "Chromium" and crosses and any(is_cjk(c) for c in line):
-        return "CJK line with a run boundary (layout-unit rounding)"
-    if any(c == " " for c in near) and any(is_cjk(c) for c in near):
-        return "space next to CJK"
+    if " " in line and any(is_cjk(c) or is_rtl(c) for c in line):
+        return "spaces next to CJK (space font)"
     if crosses:
         return "line with a run boundary (other)"
     return "other"
 
 
-def evaluate(cases, texts, plumb, widths, reference, engine):
+def evaluate(cases, texts, plumb, widths, reference, engine, reference_widths=None):
     e = {"total": collections.Counter(), "count": collections.Counter(), "starts": collections.Counter(),
          "kinds": collections.Counter(), "examples": collections.defaultdict(list)}
-    for case, text, p, w, r in zip(cases, texts, plumb, widths, reference):
+    for i, (case, text, p, w, r) in enumerate(zip(cases, texts, plumb, widths, reference)):
         keys = ["all", "script: " + case["script"], "width: %d" % case["width"],
                 "boxes: %s" % ("yes" if BOX in text else "no")]
         for key in keys:
@@ -109,7 +133,7 @@ def evaluate(cases, texts, plumb, widths, reference, engine):
             e["count"][key] += len(p) == len(r)
             e["starts"][key] += p == r
         if p != r:
-            kd = kind(case, text, p, r, w, engine)
+            kd = kind(case, text, p, r, w, engine, reference_widths[i] if reference_widths else None)
             e["kinds"][kd] += 1
             e["examples"][kd].append((case, text, p, r))
     return e
@@ -209,10 +233,12 @@ def main():
     lines.append("| Pango vs Chromium | | | %.2f %% | %.2f %% | | |" % engines)
 
     evaluations = [
-        (evaluate(cases, texts, plumb["pango"]["lineStarts"], plumb["pango"]["lineWidths"], pa, "Pango"), "`pango` vs Pango"),
+        (evaluate(cases, texts, plumb["pango"]["lineStarts"], plumb["pango"]["lineWidths"], pa, "Pango",
+                  pango.get("lineWidths")), "`pango` vs Pango"),
         (evaluate(cases, texts, plumb["chromium"]["lineStarts"], plumb["chromium"]["lineWidths"], ch, "Chromium"),
          "`chromium` vs Chromium"),
-        (evaluate(cases, texts, plumb["standard"]["lineStarts"], plumb["standard"]["lineWidths"], pa, "Pango"),
+        (evaluate(cases, texts, plumb["standard"]["lineStarts"], plumb["standard"]["lineWidths"], pa, "Pango",
+                  pango.get("lineWidths")),
          "`standard` vs Pango"),
         (evaluate(cases, texts, plumb["standard"]["lineStarts"], plumb["standard"]["lineWidths"], ch, "Chromium"),
          "`standard` vs Chromium"),

@@ -10,7 +10,8 @@ description. Each run's overrides become attributes on its byte range (`pango_at
 with the run's cascade, `pango_attr_size_new_absolute`, `pango_attr_weight_new`); each inline
 box is a U+FFFC carrying `pango_attr_shape_new` with the box's logical (and ink) rect: x 0, y
 −(baselineOffset + height) (Pango's y grows downwards from the baseline), the box's width and
-height. Writes one JSON list: each case's line starts in Unicode scalars of the flattened text.
+height. Writes JSON: each case's line starts in Unicode scalars of the flattened text and its
+lines' logical widths (points).
 """
 import json
 import sys
@@ -74,7 +75,9 @@ def lines(measurer, case):
     layout.set_text(text, -1)
     layout.set_attributes(attrs)
     raw = text.encode("utf-8")
-    return [len(raw[: line.start_index].decode("utf-8", "replace")) for line in layout.get_lines_readonly()]
+    lines = layout.get_lines_readonly()
+    starts = [len(raw[: line.start_index].decode("utf-8", "replace")) for line in lines]
+    return starts, [line.get_extents()[1].width / S for line in lines]
 
 
 def main():
@@ -83,7 +86,8 @@ def main():
     t0 = time.time()
     out = [lines(measurer, c) for c in cases]
     sys.stderr.write("Pango %s: %d rich cases in %.1f s\n" % (Pango.version_string(), len(cases), time.time() - t0))
-    json.dump({"engine": "Pango " + Pango.version_string(), "lineStarts": out}, sys.stdout)
+    json.dump({"engine": "Pango " + Pango.version_string(), "lineStarts": [s for s, _ in out],
+               "lineWidths": [w for _, w in out]}, sys.stdout)
 
 
 if __name__ == "__main__":
