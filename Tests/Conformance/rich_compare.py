@@ -7,7 +7,7 @@
     PLUMB_RICH_CASES=/tmp/rich_cases.jsonl PLUMB_RICH_OUT=/tmp/rich_plumb.json \\
         swift test --filter measureTheWholeRichCorpusOnRequest
     /usr/bin/python3 Tests/Conformance/rich_compare.py /tmp/rich_cases.jsonl /tmp/rich_pango.json \\
-        /tmp/rich_chromium.json /tmp/rich_plumb.json --report /tmp/rich_section.md \\
+        /tmp/rich_chromium.json /tmp/rich_plumb.json --update-doc Documentation/Accuracy.md \\
         --write-subset Tests/Conformance/rich_subset.jsonl
 
 Reads only stored answers (no engine runs here): the cases, each engine's line starts and
@@ -27,6 +27,8 @@ sys.path.insert(0, HERE)
 import rich_corpus  # noqa: E402
 
 BOX = "\ufffc"
+BEGIN = "<!-- rich_compare.py: begin -->"
+END = "<!-- rich_compare.py: end -->"
 
 
 def first_difference(mine, theirs, length):
@@ -172,19 +174,23 @@ def marked_runs(case, lo, hi):
     return " | ".join(out)
 
 
-def table(e, title, lines):
-    lines += ["", "#### %s" % title, "", "| group | cases | line count agrees | all line starts agree |",
-              "|---|---:|---:|---:|"]
+def table(e, title, lines, breakdown=True, examples=2):
+    lines += ["", "#### %s" % title, ""]
     t = e["total"]
-    order = ["all", "boxes: yes", "boxes: no"] + sorted(k for k in t if k.startswith("script")) + \
-        sorted((k for k in t if k.startswith("width")), key=lambda s: int(s.split()[-1]))
-    for key in order:
-        lines.append("| %s | %d | %.2f %% | %.2f %% |" % (key, t[key], pct(e["count"][key], t[key]), pct(e["starts"][key], t[key])))
-    lines += ["", "| kind of disagreement | cases |", "|---|---:|"]
+    if breakdown:
+        lines += ["| group | cases | line count agrees | all line starts agree |", "|---|---:|---:|---:|"]
+        order = ["all", "boxes: yes", "boxes: no"] + sorted(k for k in t if k.startswith("script")) + \
+            sorted((k for k in t if k.startswith("width")), key=lambda s: int(s.split()[-1]))
+        for key in order:
+            lines.append("| %s | %d | %.2f %% | %.2f %% |" % (
+                key, t[key], pct(e["count"][key], t[key]), pct(e["starts"][key], t[key])))
+        lines.append("")
+    lines += ["| kind of disagreement | cases |", "|---|---:|"]
     lines += ["| %s | %d |" % (kd, n) for kd, n in e["kinds"].most_common()]
-    lines += ["", "Examples (first differing break, `⏎` = line end; then the runs there):", ""]
+    lines += ["", "Examples (first differing break, `⏎` = line end; then the runs there, `|` between runs,"
+              " `▣W×H@offset` a box):", ""]
     for kd, _ in e["kinds"].most_common():
-        for case, text, p, r in e["examples"][kd][:2]:
+        for case, text, p, r in e["examples"][kd][:examples]:
             k, a, b = first_difference(p, r, len(text))
             lines.append("- %s — width %d, %s: Plumb `%s` · %s `%s` — runs `%s`" % (
                 kd, case["width"], case["families"][0], shown(text, p, k), title.split(" vs ")[-1],
@@ -198,6 +204,7 @@ def main():
     ap.add_argument("chromium")
     ap.add_argument("plumb")
     ap.add_argument("--report", help="write the Markdown section here")
+    ap.add_argument("--update-doc", help="replace the generated part of this Markdown file's rich-text section")
     ap.add_argument("--write-subset")
     ap.add_argument("--subset-size", type=int, default=400)
     args = ap.parse_args()
@@ -244,12 +251,19 @@ def main():
          "`standard` vs Chromium"),
         (evaluate(cases, texts, ch, [[]] * n, pa, "Pango"), "Chromium vs Pango"),
     ]
-    for e, title in evaluations:
+    for n_eval, (e, title) in enumerate(evaluations):
         print(title, dict(e["kinds"].most_common()))
-        table(e, title, lines)
+        table(e, title, lines, breakdown=n_eval < 2, examples=2 if n_eval < 2 else 1)
     if args.report:
         with open(args.report, "w", encoding="utf-8") as f:
             f.write("\n".join(lines) + "\n")
+    if args.update_doc:
+        # Replaces the generated part of the document's rich-text section (between markers).
+        doc = open(args.update_doc, encoding="utf-8").read()
+        head, rest = doc.split(BEGIN, 1)
+        _, tail = rest.split(END, 1)
+        with open(args.update_doc, "w", encoding="utf-8") as f:
+            f.write(head + BEGIN + "\n" + "\n".join(lines) + "\n" + END + tail)
     if args.write_subset:
         picked = sorted(random.Random(1414).sample(range(n), min(args.subset_size, n)))
         with open(args.write_subset, "w", encoding="utf-8") as f:
