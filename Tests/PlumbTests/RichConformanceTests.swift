@@ -92,6 +92,50 @@ import Testing
         #expect(first(.standard, "a %", ".250s", width: w2) == "a %")  // ▣.250s stays whole
     }
 
+    /// The `pango` profile's break opportunities on both sides of an inline box against Pango
+    /// 1.50's for 24 × 24 neighbours (Tests/Conformance/rich_pango_box_breaks.json, written by
+    /// `rich_pango_box_breaks.py`): ICU's rules for U+FFFC plus the tailorings above.
+    @Test func thePangoProfileBreaksAroundInlineBoxesLikePango() throws {
+        let wrong = try boxBreakDifferences(.pango, fixture: "rich_pango_box_breaks.json")
+        #expect(wrong.isEmpty, "\(wrong.count) pairs differ: \(wrong.prefix(40))")
+    }
+
+    /// The same pairs in Chromium 156 (rich_chromium_box_breaks.json): a CSS atomic inline has
+    /// a break on both sides, except before a space (which hangs).
+    @Test func theChromiumProfileBreaksAroundInlineBoxesLikeChromium() throws {
+        let wrong = try boxBreakDifferences(.chromium, fixture: "rich_chromium_box_breaks.json")
+        #expect(wrong.isEmpty, "\(wrong.count) pairs differ: \(wrong.prefix(40))")
+    }
+
+    /// The pairs P ▣ N of a box-break fixture whose break before and after the box differ from
+    /// the profile's break opportunities.
+    func boxBreakDifferences(_ profile: Compatibility, fixture: String) throws -> [String] {
+        let url = Self.subsetURL.deletingLastPathComponent().appendingPathComponent(fixture)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let pairs = try #require(json["pairs"] as? [String: [Bool]])
+        #expect(pairs.count == 24 * 24)
+        var style = style15(["Noto Sans", "Noto Sans CJK SC"])
+        style.compatibility = profile
+        let resolved = engine.resolve(style)
+        var wrong: [String] = []
+        for (key, expected) in pairs.sorted(by: { $0.key < $1.key }) {
+            var text = AttributedText()
+            for scalar in key.unicodeScalars {
+                if scalar == AttributedText.objectReplacement {
+                    text.append(InlineBox(width: 10, height: 10))
+                } else {
+                    text.append(String(scalar))
+                }
+            }
+            let content = engine.richContent(text, style: resolved)
+            let prepared = try #require(
+                engine.compute(text.string, style: resolved, width: 1000, scale: 2, extraWarnings: [], content: content).prepared)
+            let breaks = [prepared.flags[0].contains(.breakAfter), prepared.flags[1].contains(.breakAfter)]
+            if breaks != expected { wrong.append("\(key.debugDescription): engine \(expected), Plumb \(breaks)") }
+        }
+        return wrong
+    }
+
     /// Writes Plumb's line starts for a whole rich corpus (`PLUMB_RICH_CASES`, from
     /// `rich_corpus.py`) under every profile to `PLUMB_RICH_OUT`, for `rich_compare.py`.
     /// Skipped unless both variables are set.

@@ -24,10 +24,10 @@ extension TextPreparer {
     }
 
     /// A break on both sides of every inline box (CSS atomic inlines), not at the paragraph's
-    /// ends.
+    /// ends, and not before a space (which hangs; Chromium 156 has no break there either).
     private func addInlineBoxBreaks(graphemes range: Range<Int>, into b: inout PreparedTextBuilder) {
         for g in range where b.flags[g].contains(.inlineBox) {
-            if g + 1 < range.upperBound { b.flags[g].insert(.breakAfter) }
+            if g + 1 < range.upperBound && !b.flags[g + 1].contains(.hangingSpace) { b.flags[g].insert(.breakAfter) }
             if g > range.lowerBound { b.flags[g - 1].insert(.breakAfter) }
         }
     }
