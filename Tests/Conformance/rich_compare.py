@@ -251,6 +251,22 @@ def main():
          "`standard` vs Chromium"),
         (evaluate(cases, texts, ch, [[]] * n, pa, "Pango"), "Chromium vs Pango"),
     ]
+    # `standard` where it matches neither engine, classified against the one it is closer to
+    # (Pango when both are equally far).
+    misses = collections.Counter()
+    std, std_w = plumb["standard"]["lineStarts"], plumb["standard"]["lineWidths"]
+    for i, (case, text) in enumerate(zip(cases, texts)):
+        if std[i] == pa[i] or std[i] == ch[i]:
+            continue
+        kp = kind(case, text, std[i], pa[i], std_w[i], "Pango", pango.get("lineWidths", [None] * n)[i])
+        kc = kind(case, text, std[i], ch[i], std_w[i], "Chromium")
+        misses["Pango: %s · Chromium: %s" % (kp, kc)] += 1
+    lines += ["", "#### `standard` where it agrees with neither engine (%d cases)" % sum(misses.values()), "",
+              "| kind against Pango · kind against Chromium | cases |", "|---|---:|"]
+    lines += ["| %s | %d |" % (k, v) for k, v in misses.most_common(12)]
+    rest = sum(v for _, v in misses.most_common()[12:])
+    if rest:
+        lines.append("| (%d other combinations) | %d |" % (len(misses) - 12, rest))
     for n_eval, (e, title) in enumerate(evaluations):
         print(title, dict(e["kinds"].most_common()))
         table(e, title, lines, breakdown=n_eval < 2, examples=2 if n_eval < 2 else 1)
