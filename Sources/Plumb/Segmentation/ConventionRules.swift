@@ -24,10 +24,10 @@ extension TextPreparer {
     }
 
     /// A break on both sides of every inline box (CSS atomic inlines), not at the paragraph's
-    /// ends.
+    /// ends, and not before a space (which hangs; Chromium 156 has no break there either).
     private func addInlineBoxBreaks(graphemes range: Range<Int>, into b: inout PreparedTextBuilder) {
         for g in range where b.flags[g].contains(.inlineBox) {
-            if g + 1 < range.upperBound { b.flags[g].insert(.breakAfter) }
+            if g + 1 < range.upperBound && !b.flags[g + 1].contains(.hangingSpace) { b.flags[g].insert(.breakAfter) }
             if g > range.lowerBound { b.flags[g - 1].insert(.breakAfter) }
         }
     }
@@ -123,6 +123,8 @@ extension TextPreparer {
     ///   or digit (`sort -` / `u`);
     /// - `afterPeriodFollowingSign`: after `.` between a prefix/postfix sign and a digit
     ///   (`%.` / `250s`, `$.` / `250s`): Pango's UAX #14 applies "IS × NU" only inside numbers.
+    /// An inline box before the hyphen or the period counts as the space or the sign (Pango
+    /// 1.50: `▣-|x`, `▣.|25`).
     private func addPangoBreaks(
         _ tailoring: LayoutConventions.BreakTailoring, _ ascii: ASCIIClusters, graphemes range: Range<Int>,
         into b: inout PreparedTextBuilder
@@ -136,13 +138,17 @@ extension TextPreparer {
         let period = UInt8(ascii: ".")
         let percent = UInt8(ascii: "%")
         let dollar = UInt8(ascii: "$")
+        func isLetter(_ c: UInt8?) -> Bool { isAlnum(c) && !(c.map(ASCIIClusters.isDigit) ?? false) }
         for g in range.lowerBound..<(range.upperBound - 1) {
             let c = byte(g)
             let spaceBefore = g > range.lowerBound && b.flags[g - 1].contains(.hangingSpace)
-            if c == hyphen && spaceBefore && isAlnum(byte(g + 1)) {
+            // An inline box counts as a space before a hyphen (then only before a letter:
+            // `▣-|x` but `▣-1`) and as a sign before a period (`▣.|25`).
+            let boxBefore = g > range.lowerBound && b.flags[g - 1].contains(.inlineBox)
+            if c == hyphen && (spaceBefore && isAlnum(byte(g + 1)) || boxBefore && isLetter(byte(g + 1))) {
                 if spacedHyphen { b.flags[g].insert(.breakAfter) }
-            } else if periodAfterSign, c == period, g > range.lowerBound, let prev = byte(g - 1), let next = byte(g + 1),
-                prev == percent || prev == dollar, ASCIIClusters.isDigit(next)
+            } else if periodAfterSign, c == period, g > range.lowerBound, let next = byte(g + 1),
+                boxBefore || byte(g - 1) == percent || byte(g - 1) == dollar, ASCIIClusters.isDigit(next)
             {
                 b.flags[g].insert(.breakAfter)
             }
@@ -171,18 +177,26 @@ extension TextPreparer {
             let font = b.fontList[Int(local)].font
             return b.cascade(ofLocal: local).fonts.firstIndex { $0 === font } ?? Int.max
         }
+        // The rule never reaches across a style run: spaces and their neighbours must share
+        // a run style (group), as Pango itemizes at every attribute change.
+        func group(_ k: Int) -> Int32 { b.fontList[Int(b.graphemeFonts[k])].group }
         var g = range.lowerBound
         while g < range.upperBound {
             guard b.flags[g].contains(.hangingSpace), !b.flags[g].contains(.tab) else {
                 g += 1
                 continue
             }
+            let own = group(g)
             var end = g
-            while end < range.upperBound && b.flags[end].contains(.hangingSpace) && !b.flags[end].contains(.tab) { end += 1 }
-            let before: UInt8? = g > range.lowerBound ? b.graphemeFonts[g - 1] : nil
-            let after: UInt8? = end < range.upperBound ? b.graphemeFonts[end] : nil
+            while end < range.upperBound && b.flags[end].contains(.hangingSpace) && !b.flags[end].contains(.tab)
+                && group(end) == own
+            {
+                end += 1
+            }
+            let before: UInt8? = g > range.lowerBound && group(g - 1) == own ? b.graphemeFonts[g - 1] : nil
+            let after: UInt8? = end < range.upperBound && group(end) == own ? b.graphemeFonts[end] : nil
             var chosen: UInt8? = nil
-            if let after, b.fontList[Int(after)].font.hasColorGlyphs, usable(0) {
+            if let after, b.fontList[Int(after)].font.hasColorGlyphs, own == 0, usable(0) {
                 // Before an emoji (its own item in Pango) spaces get a font of their own: the
                 // cascade's first.
                 chosen = 0
