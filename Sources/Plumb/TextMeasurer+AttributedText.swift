@@ -109,10 +109,16 @@ extension TextMeasurer {
                 warnings.append(.invalidFontSize(size, replacement: run.size))
             }
         }
+        // Lengths as the style's: NaN, ∞ or beyond ±10⁷ pt → 0 with a warning (an offset of
+        // 10³⁰⁸ would overflow every position below it).
         if let spacing = a.letterSpacing {
-            if spacing.isFinite { run.letterSpacing = spacing } else { warnings.append(.invalidSpacing(field: "letterSpacing", value: spacing)) }
+            if spacing.isFinite && abs(spacing) <= Sanitizer.maximumLength {
+                run.letterSpacing = spacing
+            } else {
+                warnings.append(.invalidSpacing(field: "letterSpacing", value: spacing))
+            }
         }
-        if a.baselineOffset.isFinite {
+        if a.baselineOffset.isFinite && abs(a.baselineOffset) <= Sanitizer.maximumLength {
             run.baselineOffset = a.baselineOffset
         } else {
             warnings.append(.invalidSpacing(field: "baselineOffset", value: a.baselineOffset))
@@ -129,13 +135,13 @@ extension TextMeasurer {
     /// with a warning (the result is then flagged).
     static func sanitized(_ box: InlineBox, warnings: inout [MeasureWarning]) -> InlineBoxMetrics {
         func size(_ v: Double, _ name: String) -> Double {
-            if v.isFinite && v >= 0 { return min(v, Sanitizer.maximumLength) }
+            if v.isFinite && v >= 0 && v <= Sanitizer.maximumLength { return v }
             warnings.append(.invalidValue(field: "attachment.\(name)", description: "\(v) is not a usable size; used 0"))
             return 0
         }
         var offset = box.baselineOffset
-        if !offset.isFinite {
-            warnings.append(.invalidValue(field: "attachment.baselineOffset", description: "\(offset) is not finite; used 0"))
+        if !offset.isFinite || abs(offset) > Sanitizer.maximumLength {
+            warnings.append(.invalidValue(field: "attachment.baselineOffset", description: "\(offset) is not a usable offset; used 0"))
             offset = 0
         }
         return InlineBoxMetrics(width: size(box.width, "width"), height: size(box.height, "height"), baselineOffset: offset)

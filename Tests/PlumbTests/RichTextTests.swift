@@ -170,6 +170,24 @@ import Testing
         #expect(fresh.cacheStatistics.results.hits == hits + 1)
     }
 
+    @Test func absurdRunNumbersGiveFiniteGeometry() {
+        // Found by Tests/Reliability/fuzz_cli.py: a run raised by 1e308 made every line below
+        // it start at 1e308 and its baseline ∞.
+        let cases: [AttributedText] = [
+            { var t = AttributedText("first "); t.append("second third fourth", TextAttributes(baselineOffset: 1e308)); return t }(),
+            { var t = AttributedText("first "); t.append("second third fourth", TextAttributes(letterSpacing: 1e308)); return t }(),
+            { var t = AttributedText("first "); t.append(InlineBox(width: 1e308, height: 1e308, baselineOffset: -1e308)); t.append(" x"); return t }(),
+        ]
+        for text in cases {
+            let l = engine.layout(text, style: style, width: 60)
+            #expect(l.measurement.isFallback)
+            for line in l.lines {
+                for v in [line.rect.x, line.rect.y, line.rect.width, line.rect.height, line.baseline] { #expect(v.isFinite) }
+            }
+            for box in l.inlineBoxes { #expect(box.rect.y.isFinite && box.rect.height.isFinite) }
+        }
+    }
+
     @Test func badBoxesAreFlaggedAndFinite() {
         for bad in [Double.nan, -4, .infinity] {
             var rich = AttributedText("x")
