@@ -79,13 +79,13 @@ extension ResolvedStyle {
             var shapingLow: UInt64; var shapingHigh: UInt64
             var lineSpacing: Double; var minLH: Double; var maxLH: Double; var multiple: Double
             var para: Double; var paraBefore: Double; var tab: Double; var maxLines: Int
-            var mode: Int; var options: UInt64; var heightLimit: Double
+            var mode: Int; var options: UInt64; var heightLimit: Double; var lineHeightEm: Double
         }
         return CacheKey(value: Fields(
             shapingLow: shaping.low, shapingHigh: shaping.high, lineSpacing: s.lineSpacing,
             minLH: s.minimumLineHeight, maxLH: s.maximumLineHeight, multiple: s.lineHeightMultiple,
             para: s.paragraphSpacing, paraBefore: s.paragraphSpacingBefore, tab: s.tabInterval,
             maxLines: s.maxLines, mode: modeCode, options: UInt64(options.rawValue),
-            heightLimit: s.heightLimit.isFinite ? s.heightLimit : -1), seed: 0x4C41_594F)
+            heightLimit: s.heightLimit.isFinite ? s.heightLimit : -1, lineHeightEm: s.lineHeightEm), seed: 0x4C41_594F)
     }
 }

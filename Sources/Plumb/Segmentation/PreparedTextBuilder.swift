@@ -210,15 +210,24 @@ struct PreparedTextBuilder {
             let m = entry.font.metrics
             let size = entry.size
             let offset = entry.baselineOffset
+            let upem = Float(m.upem)
+            let em = PreparedText.EmMetrics(
+                ascent: Float(m.ascender) / upem, descent: Float(-m.descender) / upem,
+                lineGap: Float(m.lineGap) / upem, size: size, baselineOffset: offset,
+                isFamilyFont: groups[Int(entry.group)].cascade.fonts.contains { $0.id == entry.id })
+            var use: PreparedText.FontUse
             if offset == 0 {
-                return PreparedText.FontUse(
+                use = PreparedText.FontUse(
                     font: entry.font, ascender: m.ascender(atSize: size),
                     descender: m.descender(atSize: size), lineGap: m.lineGap(atSize: size), group: entry.group)
+            } else {
+                use = PreparedText.FontUse(
+                    font: entry.font, ascender: m.ascender(atSize: size) + offset,
+                    descender: m.descender(atSize: size) + offset, lineGap: m.lineGap(atSize: size),
+                    group: entry.group, isShifted: true)
             }
-            return PreparedText.FontUse(
-                font: entry.font, ascender: m.ascender(atSize: size) + offset,
-                descender: m.descender(atSize: size) + offset, lineGap: m.lineGap(atSize: size),
-                group: entry.group, isShifted: true)
+            use.em = em
+            return use
         }
         return PreparedText(
             fonts: uses, graphemeStarts: graphemeStarts, graphemeEnds: graphemeEnds,

@@ -1,0 +1,131 @@
+/// Blink's CSS line box (`LayoutConventions.LineHeightRule.blink`), as integer arithmetic in
+/// layout units (1/64 of a device pixel), measured in Chromium 156 on Linux at device scales
+/// 1, 2 and 3 (`Tests/Conformance/chromium_heights.py`, `Documentation/Accuracy.md`).
+///
+/// - A font's box: its size in device pixels truncated to 1/100 (Blink's font cache key),
+///   ascent and descent = (upem fraction in `Float`) × that size, each rounded half up to a
+///   whole device pixel; above device scale 1 a family font whose descent rounded down takes
+///   one pixel from its ascent (Blink's subpixel-positioning hack; fallback fonts do not).
+///   Its line gap, rounded, is leading: ⌊gap / 2⌋ above, the rest below.
+/// - `line-height: normal`: the union (highest ascent, deepest descent) of the first font's
+///   box (the root inline box's strut, on every line) and the box of every font on the line.
+/// - A fixed line height: exactly that many layout units; the strut's half-leading
+///   (⌊(height − ascent − descent) / 2⌋ whole pixels) puts the baseline.
+///
+/// - Complexity: O(fonts on the line).
+/// - Thread safety: pure functions.
+enum BlinkLineBox {
+    /// Layout units per device pixel.
+    static let unitsPerPixel = 64
+
+    /// A box above and below the baseline, in layout units.
+    struct Extent {
+        var ascent: Int
+        var descent: Int
+    }
+
+    /// The line height and baseline (points) of a line whose fonts are `set`: a fixed
+    /// height when `fixedUnits > 0`, else `line-height: normal`.
+    static func natural(
+        of set: LineHeightModel.FontSet, in fonts: [PreparedText.FontLine], scale: Double, fixedUnits: Int
+    ) -> (height: Double, ascender: Double) {
+        guard let primary = fonts.first else { return (0, 0) }
+        let pointsPerUnit = 1 / (Double(unitsPerPixel) * scale)
+        if fixedUnits > 0 {
+            let strut = box(primary, scale: scale)
+            let leading = fixedUnits - strut.ascent - strut.descent
+            // LayoutUnit / 2 truncates toward zero, then Floor() takes whole pixels.
+            let above = floorToPixel(leading / 2)
+            return (Double(fixedUnits) * pointsPerUnit, Double(strut.ascent + above) * pointsPerUnit)
+        }
+        var line = withLeading(primary, scale: scale)
+        set.forEach(count: fonts.count) { i in
+            let b = withLeading(fonts[i], scale: scale)
+            line.ascent = max(line.ascent, b.ascent)
+            line.descent = max(line.descent, b.descent)
+        }
+        return (Double(line.ascent + line.descent) * pointsPerUnit, Double(line.ascent) * pointsPerUnit)
+    }
+
+    /// A font's box with half its rounded line gap above and the rest below
+    /// (`line-height: normal` is ascent + descent + gap).
+    static func withLeading(_ f: PreparedText.FontLine, scale: Double) -> Extent {
+        var b = box(f, scale: scale)
+        let gap = lineGap(f, scale: scale)
+        let above = floorToPixel(gap / 2)
+        b.ascent += above
+        b.descent += gap - above
+        return b
+    }
+
+    /// A font's ascent and descent (layout units), rounded as Blink's `FontMetrics`; raised by
+    /// the run's baseline offset. Faces without em metrics (inline boxes) keep their numbers.
+    static func box(_ f: PreparedText.FontLine, scale: Double) -> Extent {
+        guard let em = f.em else {
+            return Extent(
+                ascent: units(f.ascender * scale), descent: units((f.heightWithoutLeading - f.ascender) * scale))
+        }
+        let px = devicePixelSize(em.size, scale: scale)
+        let ascent = em.ascent * px
+        let descent = em.descent * px
+        // SkScalarRoundToScalar: floor(x + 0.5) in double.
+        var a = (Double(ascent) + 0.5).rounded(.down)
+        var d = (Double(descent) + 0.5).rounded(.down)
+        if scale > 1, em.isFamilyFont, d < Double(descent), a >= 1 {
+            a -= 1
+            d += 1
+        }
+        let shift = units(em.baselineOffset * scale)
+        return Extent(ascent: Int(a) * unitsPerPixel + shift, descent: Int(d) * unitsPerPixel - shift)
+    }
+
+    /// The rounded line gap (layout units, whole pixels: `lroundf`).
+    static func lineGap(_ f: PreparedText.FontLine, scale: Double) -> Int {
+        guard let em = f.em else {
+            return units((f.heightWithLeading - f.heightWithoutLeading) * scale)
+        }
+        let gap = em.lineGap * devicePixelSize(em.size, scale: scale)
+        return Int(gap.rounded(.toNearestOrAwayFromZero)) * unitsPerPixel
+    }
+
+    /// The font size Blink's font cache creates the face at: size × scale in `Float`,
+    /// truncated to 1/100 px (`FontCacheKey`'s precision).
+    @inline(__always)
+    static func devicePixelSize(_ size: Double, scale: Double) -> Float {
+        (Float(size) * Float(scale) * 100).rounded(.down) / 100
+    }
+
+    /// `line-height: <px>`: `LayoutUnit::FromFloatRound(px)` of the zoomed length.
+    static func fixedUnits(points: Double, scale: Double) -> Int {
+        let v = (Float(points) * Float(scale) * Float(unitsPerPixel)).rounded(.toNearestOrAwayFromZero)
+        return clampedUnits(Double(v))
+    }
+
+    /// `line-height: <number>`: the font size as a layout unit (rounded), times the number as
+    /// a percentage in `Float`, truncated to a layout unit (`MinimumValueForLength`).
+    static func fixedUnits(em: Double, size: Double, scale: Double) -> Int {
+        let fontSize = (Float(size) * Float(scale) * Float(unitsPerPixel)).rounded(.toNearestOrAwayFromZero)
+            / Float(unitsPerPixel)
+        let percent = Float(em * 100)
+        let height = fontSize * percent / 100
+        return clampedUnits(Double((height * Float(unitsPerPixel)).rounded(.towardZero)))
+    }
+
+    /// Device pixels as layout units, rounded.
+    @inline(__always)
+    static func units(_ devicePixels: Double) -> Int {
+        clampedUnits((devicePixels * Double(unitsPerPixel)).rounded())
+    }
+
+    @inline(__always)
+    private static func clampedUnits(_ v: Double) -> Int {
+        guard v.isFinite else { return 0 }
+        return Int(max(-1e15, min(1e15, v)))
+    }
+
+    /// Whole pixels toward −∞ (`LayoutUnit::Floor`), in layout units.
+    @inline(__always)
+    static func floorToPixel(_ u: Int) -> Int {
+        (u >> 6) << 6
+    }
+}
