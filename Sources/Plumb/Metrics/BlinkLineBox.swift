@@ -4,8 +4,8 @@
 ///
 /// - A font's box: its size in device pixels truncated to 1/100 (Blink's font cache key),
 ///   ascent and descent = (upem fraction in `Float`) × that size, each rounded half up to a
-///   whole device pixel; above device scale 1 a family font whose descent rounded down takes
-///   one pixel from its ascent (Blink's subpixel-positioning hack; fallback fonts do not).
+///   whole device pixel; where glyphs sit at subpixels (`SubpixelPositioning`) a font whose
+///   descent rounded down takes one pixel from its ascent.
 ///   Its line gap, rounded, is leading: ⌊gap / 2⌋ above, the rest below.
 /// - `line-height: normal`: the union (highest ascent, deepest descent) of the first font's
 ///   box (the root inline box's strut, on every line) and the box of every font on the line.
@@ -27,20 +27,21 @@ enum BlinkLineBox {
     /// The line height and baseline (points) of a line whose fonts are `set`: a fixed
     /// height when `fixedUnits > 0`, else `line-height: normal`.
     static func natural(
-        of set: LineHeightModel.FontSet, in fonts: [PreparedText.FontLine], scale: Double, fixedUnits: Int
+        of set: LineHeightModel.FontSet, in fonts: [PreparedText.FontLine], scale: Double,
+        subpixels: LayoutConventions.SubpixelPositioning, fixedUnits: Int
     ) -> (height: Double, ascender: Double) {
         guard let primary = fonts.first else { return (0, 0) }
         let pointsPerUnit = 1 / (Double(unitsPerPixel) * scale)
         if fixedUnits > 0 {
-            let strut = box(primary, scale: scale)
+            let strut = box(primary, scale: scale, subpixels: subpixels)
             let leading = fixedUnits - strut.ascent - strut.descent
             // LayoutUnit / 2 truncates toward zero, then Floor() takes whole pixels.
             let above = floorToPixel(leading / 2)
             return (Double(fixedUnits) * pointsPerUnit, Double(strut.ascent + above) * pointsPerUnit)
         }
-        var line = withLeading(primary, scale: scale)
+        var line = withLeading(primary, scale: scale, subpixels: subpixels)
         set.forEach(count: fonts.count) { i in
-            let b = withLeading(fonts[i], scale: scale)
+            let b = withLeading(fonts[i], scale: scale, subpixels: subpixels)
             line.ascent = max(line.ascent, b.ascent)
             line.descent = max(line.descent, b.descent)
         }
@@ -49,8 +50,10 @@ enum BlinkLineBox {
 
     /// A font's box with half its rounded line gap above and the rest below
     /// (`line-height: normal` is ascent + descent + gap).
-    static func withLeading(_ f: PreparedText.FontLine, scale: Double) -> Extent {
-        var b = box(f, scale: scale)
+    static func withLeading(
+        _ f: PreparedText.FontLine, scale: Double, subpixels: LayoutConventions.SubpixelPositioning
+    ) -> Extent {
+        var b = box(f, scale: scale, subpixels: subpixels)
         let gap = lineGap(f, scale: scale)
         let above = floorToPixel(gap / 2)
         b.ascent += above
@@ -60,7 +63,9 @@ enum BlinkLineBox {
 
     /// A font's ascent and descent (layout units), rounded as Blink's `FontMetrics`; raised by
     /// the run's baseline offset. Faces without em metrics (inline boxes) keep their numbers.
-    static func box(_ f: PreparedText.FontLine, scale: Double) -> Extent {
+    static func box(
+        _ f: PreparedText.FontLine, scale: Double, subpixels: LayoutConventions.SubpixelPositioning
+    ) -> Extent {
         guard let em = f.em else {
             return Extent(
                 ascent: units(f.ascender * scale), descent: units((f.heightWithoutLeading - f.ascender) * scale))
@@ -71,7 +76,12 @@ enum BlinkLineBox {
         // SkScalarRoundToScalar: floor(x + 0.5) in double.
         var a = (Double(ascent) + 0.5).rounded(.down)
         var d = (Double(descent) + 0.5).rounded(.down)
-        if scale > 1, em.isFamilyFont, d < Double(descent), a >= 1 {
+        let borrows: Bool
+        switch subpixels {
+        case .always: borrows = true
+        case .familyFontsAboveScaleOne: borrows = scale > 1 && em.isFamilyFont
+        }
+        if borrows, d < Double(descent), a >= 1 {
             a -= 1
             d += 1
         }

@@ -29,6 +29,8 @@ struct LineHeightModel: Sendable {
     let emHeight: Double
     /// Whether Blink's line boxes give the natural height.
     let isBlink: Bool
+    /// Blink: where glyphs sit at subpixels (`LayoutConventions.SubpixelPositioning`).
+    let subpixels: LayoutConventions.SubpixelPositioning
     /// Device pixels per point (Blink rounds metrics to device pixels).
     let scale: Double
     /// Blink: a fixed line height in layout units (0 = `line-height: normal`).
@@ -39,7 +41,13 @@ struct LineHeightModel: Sendable {
         usesFontLeading = style.options.contains(.usesFontLeading)
         lineHeightMultiple = style.lineHeightMultiple
         emHeight = style.lineHeightEm * style.font.size
-        isBlink = style.conventions.lineHeights == .blink
+        if case .blink(let positioning) = style.conventions.lineHeights {
+            isBlink = true
+            subpixels = positioning
+        } else {
+            isBlink = false
+            subpixels = .always
+        }
         self.scale = scale
         if !isBlink {
             blinkFixedUnits = 0
@@ -93,7 +101,8 @@ struct LineHeightModel: Sendable {
     /// Natural height and ascender of `set` (see the type's rules).
     func natural(of set: FontSet, in fonts: [PreparedText.FontLine]) -> (height: Double, ascender: Double) {
         if isBlink {
-            return BlinkLineBox.natural(of: set, in: fonts, scale: scale, fixedUnits: blinkFixedUnits)
+            return BlinkLineBox.natural(
+                of: set, in: fonts, scale: scale, subpixels: subpixels, fixedUnits: blinkFixedUnits)
         }
         var height = 0.0
         var ascender = 0.0

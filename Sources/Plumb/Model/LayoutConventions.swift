@@ -132,13 +132,23 @@ struct LayoutConventions: Hashable, Sendable {
         /// natural height and min/max clamps (`LineHeightModel`).
         case uikit
         /// Blink's CSS line boxes (measured in Chromium on Linux): each font's ascent and
-        /// descent rounded to whole device pixels (at its size truncated to 1/100 device px;
-        /// at a device scale above 1 a family font whose descent rounded down borrows a
-        /// pixel from its ascent); with `line-height: normal` the line box is the union of
-        /// the first font's strut and the box of every font on the line, each with half its
-        /// rounded line gap above and below; a fixed height (min = max, or `lineHeightEm`)
-        /// is that many 1/64-device-pixel layout units, whatever the fonts (`BlinkLineBox`).
-        case blink
+        /// descent rounded to whole device pixels (at its size truncated to 1/100 device px),
+        /// a font whose descent rounded down borrowing a pixel from its ascent where Blink
+        /// positions glyphs at subpixels; with `line-height: normal` the line box is the
+        /// union of the first font's strut and the box of every font on the line, each with
+        /// half its rounded line gap above and below; a fixed height (min = max, or
+        /// `lineHeightEm`) is that many 1/64-device-pixel layout units (`BlinkLineBox`).
+        case blink(SubpixelPositioning)
+    }
+
+    /// Where Blink positions glyphs at subpixels, which moves a pixel from a font's ascent to
+    /// its descent when the descent rounded down (`FontMetrics::AscentDescentWithHacks`).
+    enum SubpixelPositioning: Hashable, Sendable {
+        /// Every font at every scale: pages with `text-rendering: geometricPrecision`.
+        case always
+        /// Only the page's own families, only above device scale 1: Chromium's default on
+        /// Linux (fonts found by fallback never); the `chromium` profile's.
+        case familyFontsAboveScaleOne
     }
 
     /// The language HarfBuzz shapes with.
@@ -182,7 +192,7 @@ extension LayoutConventions {
         spaceFonts: .ownChoice, trailingSpaces: .allHang, lineFit: .layoutUnits(unit: blinkLayoutUnit),
         advanceScaling: .freeTypeFixedPoint, scriptBracketPairing: .bidiBracketsOnly,
         shapesKanaWithKanji: true, reshapesLineEnds: true, shapingLanguage: .document,
-        loneEmojiTakesFamilyGlyph: true, fallbackFacesAreRegular: true, lineHeights: .blink)
+        loneEmojiTakesFamilyGlyph: true, fallbackFacesAreRegular: true, lineHeights: .blink(.familyFontsAboveScaleOne))
 }
 
 extension Compatibility {
