@@ -423,8 +423,8 @@ func replaySubset(_ url: URL, profile: Compatibility, reference: String...) thro
     }
 
     @Test func lineHeightNormalIsTheRoundedStrutUnitedWithEveryFontOnTheLine() {
-        // Noto Sans 15 px: ascent 16.035 → 16, descent 4.395 → 4 (the pixel goes to the
-        // descent: 15 + 5); Noto Sans CJK SC: 17.4 → 17, 4.32 → 4 (16 + 5).
+        // Noto Sans 15 px: ascent 16.035 → 16, descent 4.395 → 4; Noto Sans CJK SC: 17.4 → 17,
+        // 4.32 → 4, so a line with 中 is 17 + 4 (no pixel is borrowed at scale 1).
         #expect(engine.measure("hi", style: chromium(), width: 300, scale: 1).height == 20)
         #expect(engine.measure("a\nb\nc\nd", style: chromium(), width: 300, scale: 1).height == 80)
         #expect(engine.measure("中文\n中文\n中文", style: chromium(), width: 300, scale: 1).height == 63)
@@ -458,8 +458,9 @@ func replaySubset(_ url: URL, profile: Compatibility, reference: String...) thro
         standard.font.size = 13.5
         standard.lineHeightEm = 1.4
         #expect(abs(engine.layout("a\nb\nc", style: standard, width: 300, scale: 1).exactHeight - 3 * 18.9) < 1e-9)
-        // The half-leading is floored to whole pixels: (20.296875 − 20) / 2 → 0 above.
-        #expect(engine.layout("hi", style: px, width: 300, scale: 1).lines[0].baseline == 15)
+        // The half-leading is floored to whole pixels: (20.296875 − 16 − 4) / 2 → 0 above, so
+        // the baseline is the strut's ascent, 16 (from the rule; baselines were not measured).
+        #expect(engine.layout("hi", style: px, width: 300, scale: 1).lines[0].baseline == 16)
     }
 
     @Test func subpixelPositioningDecidesWhoBorrowsADescentPixel() {
