@@ -482,4 +482,35 @@ func replaySubset(_ url: URL, profile: Compatibility, reference: String...) thro
         #expect(geometric.height == 36)
         #expect(plain.height == 35)
     }
+
+    @Test func everyRunStyleOnALineAddsItsOwnStrutAsCSSInlineBoxesDo() {
+        // Chromium 156, a div in Noto Sans 15 px with a span: `a<span style="font-size:30px">🎉`
+        // is 41 px (the span's Noto Sans 30 px strut, 32 + 9, not the emoji's 28 + 7), and so on.
+        let s = chromium()
+        func rich(_ a: String, _ b: String, _ attrs: TextAttributes, _ style: TextStyle? = nil) -> Double {
+            var t = AttributedText(a)
+            t.append(b, attrs)
+            return engine.layout(t, style: style ?? s, width: 300, scale: 1).exactHeight
+        }
+        #expect(rich("a", "🎉", TextAttributes(size: 30)) == 41)
+        #expect(rich("a", "🎉", TextAttributes(size: 40)) == 55)
+        #expect(rich("a", "中", TextAttributes(size: 30)) == 44)
+        #expect(rich("a", "b", TextAttributes(size: 10)) == 20)
+        #expect(rich("a", "b", TextAttributes(baselineOffset: 5)) == 25)  // vertical-align: 5px
+        #expect(rich("a", "🎉", TextAttributes(baselineOffset: 5)) == 25)
+        // With a fixed line height each span is its own box of that height around its font:
+        // line-height 20px with a 30 px span is 25 px; 1.5 (a multiple of each span's size) 45.
+        var px = s
+        px.minimumLineHeight = 20
+        px.maximumLineHeight = 20
+        #expect(rich("a", "b", TextAttributes(size: 30), px) == 25)
+        var em = s
+        em.lineHeightEm = 1.5
+        #expect(rich("a", "b", TextAttributes(size: 30), em) == 45)
+        px.minimumLineHeight = 20.3
+        px.maximumLineHeight = 20.3
+        #expect(rich("a", "中", TextAttributes(size: 30), px) == 25.296875)
+        em.lineHeightEm = 1.4
+        #expect(rich("a", "🎉", TextAttributes(size: 13.5), em) == 21)
+    }
 }

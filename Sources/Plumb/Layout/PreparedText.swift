@@ -27,6 +27,9 @@ final class PreparedText: Sendable {
         /// pixels (nil for inline boxes and hand-made test faces: their numbers are used as
         /// they are).
         var em: EmMetrics? = nil
+        /// The local index of the first font of the face's run style, the strut of that
+        /// style's inline box in CSS (255: none, e.g. an inline box).
+        var strut: UInt8 = 255
 
         /// Natural line height: ascender − descender, plus the gap with font leading.
         @inline(__always)
@@ -129,6 +132,8 @@ final class PreparedText: Sendable {
         let isShifted: Bool
         /// `FontUse.em`.
         let em: EmMetrics?
+        /// `FontUse.strut`.
+        var strut: UInt8 = 255
     }
     let graphemeStarts: [Int32]
     let graphemeEnds: [Int32]
@@ -165,7 +170,7 @@ final class PreparedText: Sendable {
         self.fontLines = fonts.map {
             FontLine(ascender: $0.ascender, heightWithLeading: $0.lineHeight(includingLeading: true),
                      heightWithoutLeading: $0.lineHeight(includingLeading: false), group: $0.group,
-                     isShifted: $0.isShifted, em: $0.em)
+                     isShifted: $0.isShifted, em: $0.em, strut: $0.strut)
         }
         self.graphemeStarts = graphemeStarts
         self.graphemeEnds = graphemeEnds

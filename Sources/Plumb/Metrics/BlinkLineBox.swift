@@ -11,6 +11,9 @@
 ///   box (the root inline box's strut, on every line) and the box of every font on the line.
 /// - A fixed line height: exactly that many layout units; the strut's half-leading
 ///   (⌊(height − ascent − descent) / 2⌋ whole pixels) puts the baseline.
+/// - Rich text: each run style on the line adds its strut (its first font's box, with its
+///   own line height when fixed: CSS's inline box of a span), faces raised by their run's
+///   baseline offset; the first font is the first run's (CSS: the paragraph's).
 ///
 /// - Complexity: O(fonts on the line).
 /// - Thread safety: pure functions.
@@ -22,30 +25,57 @@ enum BlinkLineBox {
     struct Extent {
         var ascent: Int
         var descent: Int
+
+        /// The union of two boxes on one baseline.
+        mutating func unite(_ other: Extent) {
+            ascent = max(ascent, other.ascent)
+            descent = max(descent, other.descent)
+        }
     }
 
-    /// The line height and baseline (points) of a line whose fonts are `set`: a fixed
-    /// height when `fixedUnits > 0`, else `line-height: normal`.
+    /// The line height and baseline (points) of a line whose fonts are `set`: with a fixed
+    /// height (`fixedUnits > 0`; `em` > 0 when it is a multiple of each style's font size),
+    /// else `line-height: normal`. Every run style on the line adds its own strut (CSS's
+    /// inline box of a span), the first font being the root's.
     static func natural(
         of set: LineHeightModel.FontSet, in fonts: [PreparedText.FontLine], scale: Double,
-        subpixels: LayoutConventions.SubpixelPositioning, fixedUnits: Int
+        subpixels: LayoutConventions.SubpixelPositioning, fixedUnits: Int, em: Double = 0
     ) -> (height: Double, ascender: Double) {
         guard let primary = fonts.first else { return (0, 0) }
         let pointsPerUnit = 1 / (Double(unitsPerPixel) * scale)
+        var line: Extent
         if fixedUnits > 0 {
-            let strut = box(primary, scale: scale, subpixels: subpixels)
-            let leading = fixedUnits - strut.ascent - strut.descent
-            // LayoutUnit / 2 truncates toward zero, then Floor() takes whole pixels.
-            let above = floorToPixel(leading / 2)
-            return (Double(fixedUnits) * pointsPerUnit, Double(strut.ascent + above) * pointsPerUnit)
-        }
-        var line = withLeading(primary, scale: scale, subpixels: subpixels)
-        set.forEach(count: fonts.count) { i in
-            let b = withLeading(fonts[i], scale: scale, subpixels: subpixels)
-            line.ascent = max(line.ascent, b.ascent)
-            line.descent = max(line.descent, b.descent)
+            line = fixedBox(primary, units: fixedUnits, scale: scale, subpixels: subpixels)
+            set.forEach(count: fonts.count) { i in
+                let f = fonts[i]
+                // An inline box keeps its own height; fallback fonts do not count.
+                if f.em == nil { line.unite(box(f, scale: scale, subpixels: subpixels)) }
+                guard Int(f.strut) < fonts.count, f.strut != 0 else { return }
+                let strut = fonts[Int(f.strut)]
+                let units = em > 0 ? Self.fixedUnits(em: em, size: strut.em?.size ?? 0, scale: scale) : fixedUnits
+                line.unite(fixedBox(strut, units: units, scale: scale, subpixels: subpixels))
+            }
+        } else {
+            line = withLeading(primary, scale: scale, subpixels: subpixels)
+            set.forEach(count: fonts.count) { i in
+                let f = fonts[i]
+                line.unite(withLeading(f, scale: scale, subpixels: subpixels))
+                if Int(f.strut) < fonts.count, f.strut != 0 {
+                    line.unite(withLeading(fonts[Int(f.strut)], scale: scale, subpixels: subpixels))
+                }
+            }
         }
         return (Double(line.ascent + line.descent) * pointsPerUnit, Double(line.ascent) * pointsPerUnit)
+    }
+
+    /// A font's strut in a line box `units` tall: the leading split with ⌊leading / 2⌋ whole
+    /// pixels above (`LayoutUnit / 2` truncates toward zero, then `Floor()`).
+    static func fixedBox(
+        _ f: PreparedText.FontLine, units: Int, scale: Double, subpixels: LayoutConventions.SubpixelPositioning
+    ) -> Extent {
+        let strut = box(f, scale: scale, subpixels: subpixels)
+        let above = floorToPixel((units - strut.ascent - strut.descent) / 2)
+        return Extent(ascent: strut.ascent + above, descent: units - strut.ascent - above)
     }
 
     /// A font's box with half its rounded line gap above and the rest below

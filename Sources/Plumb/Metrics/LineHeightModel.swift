@@ -35,6 +35,8 @@ struct LineHeightModel: Sendable {
     let scale: Double
     /// Blink: a fixed line height in layout units (0 = `line-height: normal`).
     let blinkFixedUnits: Int
+    /// Blink: `lineHeightEm` (each run style's fixed height follows its own size).
+    let blinkEm: Double
 
     /// The model of `style` at device scale `scale` (only the Blink rule reads the scale).
     init(style: SanitizedStyle, scale: Double = 1) {
@@ -49,6 +51,7 @@ struct LineHeightModel: Sendable {
             subpixels = .always
         }
         self.scale = scale
+        blinkEm = isBlink ? style.lineHeightEm : 0
         if !isBlink {
             blinkFixedUnits = 0
         } else if style.lineHeightEm > 0 {
@@ -102,7 +105,8 @@ struct LineHeightModel: Sendable {
     func natural(of set: FontSet, in fonts: [PreparedText.FontLine]) -> (height: Double, ascender: Double) {
         if isBlink {
             return BlinkLineBox.natural(
-                of: set, in: fonts, scale: scale, subpixels: subpixels, fixedUnits: blinkFixedUnits)
+                of: set, in: fonts, scale: scale, subpixels: subpixels, fixedUnits: blinkFixedUnits,
+                em: blinkEm)
         }
         var height = 0.0
         var ascender = 0.0

@@ -121,6 +121,8 @@ struct PreparedTextBuilder {
             groups.append((style, run.cascade))
         }
         cascadeLocal.removeAll(keepingCapacity: true)
+        // CSS gives every inline box the strut of its first font, used or not.
+        if case .blink = conventions.lineHeights, run.box == nil { _ = localIndex(of: cascade.primary) }
     }
 
     /// The local index of the current run's inline box.
@@ -227,6 +229,10 @@ struct PreparedTextBuilder {
                     group: entry.group, isShifted: true)
             }
             use.em = em
+            let primary = groups[Int(entry.group)].cascade.primary.id
+            if let strut = fontList.firstIndex(where: { $0.id == primary && $0.group == entry.group && $0.box == nil }) {
+                use.strut = UInt8(strut)
+            }
             return use
         }
         return PreparedText(
