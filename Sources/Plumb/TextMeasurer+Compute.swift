@@ -49,7 +49,7 @@ extension TextMeasurer {
                 let prepared = preparedText(utf8, style: style, textKey: content?.key ?? textKey, content: content)
                 let deviceMetrics = s.options.contains(.usesDeviceMetrics)
                 var layout = LayoutAssembler.assemble(
-                    prepared, style: s, width: layoutWidth, needsLines: needsLines || deviceMetrics)
+                    prepared, style: s, width: layoutWidth, scale: scale, needsLines: needsLines || deviceMetrics)
                 if !layout.warnings.isEmpty { warnings.append(contentsOf: layout.warnings) }
                 if prepared.missingGlyphClusters > 0 {
                     warnings.append(.missingGlyphs(count: prepared.missingGlyphClusters))
@@ -125,6 +125,8 @@ extension TextMeasurer {
         case .points(let p): return p.isFinite && p > 0 ? p : 0
         case .oneLine:
             let model = LineHeightModel(style: style)
+            // A fixed Blink height does not depend on the fonts (at scale 1 here).
+            if model.blinkFixedUnits > 0 { return Double(model.blinkFixedUnits) / Double(BlinkLineBox.unitsPerPixel) }
             let m = cascade.primary.metrics
             let natural = m.lineHeight(atSize: style.font.size, includingLeading: model.usesFontLeading)
             return model.lineHeight(natural: natural)

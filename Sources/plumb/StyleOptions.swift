@@ -109,6 +109,8 @@ enum StyleFields {
                    domain: .nonNegative) { r, v in r.style.maximumLineHeight = v.double; return nil },
         StyleField(json: "lineHeightMultiple", option: "line-height-multiple", valueName: "factor", kind: .double, help: "Multiplies the natural line height (0 = unset).",
                    domain: .nonNegative) { r, v in r.style.lineHeightMultiple = v.double; return nil },
+        StyleField(json: "lineHeightEm", option: "line-height-em", valueName: "factor", kind: .double, help: "Every line's height as a multiple of the font size, as CSS's line-height: 1.4 (0 = unset).",
+                   domain: .nonNegative) { r, v in r.style.lineHeightEm = v.double; return nil },
         StyleField(json: "paragraphSpacing", option: "paragraph-spacing", valueName: "points", kind: .double, help: "Space after each paragraph but the last.",
                    domain: .nonNegative) { r, v in r.style.paragraphSpacing = v.double; return nil },
         StyleField(json: "paragraphSpacingBefore", option: "paragraph-spacing-before", valueName: "points", kind: .double, help: "Space before each paragraph but the first.",

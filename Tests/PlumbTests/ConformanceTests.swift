@@ -383,3 +383,134 @@ func replaySubset(_ url: URL, profile: Compatibility, reference: String...) thro
     }
     return (cases, Double(sameCount) / Double(max(cases, 1)), Double(sameStarts) / Double(max(cases, 1)), worst)
 }
+
+/// Blink's CSS line boxes under the `chromium` profile (issue 15): a stored subset
+/// (Tests/Conformance/chromium_heights_subset.jsonl: 400 cases at device scales 1, 2 and 3
+/// with Chromium 156's div heights, written by `chromium_heights.py --write-subset`) replayed
+/// with a floor, and the rules with real examples, each worked out from the fonts' metrics.
+@Suite struct ChromiumHeightTests {
+    static let subsetURL = ConformanceTests.subsetURL.deletingLastPathComponent()
+        .appendingPathComponent("chromium_heights_subset.jsonl")
+    /// 400 of 400 within 0.01 px when recorded.
+    static let heightFloor = 0.995
+
+    func chromium(_ families: [String] = ["Noto Sans", "Noto Sans CJK SC"], size: Double = 15) -> TextStyle {
+        var s = TextStyle(families: families, size: size)
+        s.compatibility = .chromium
+        return s
+    }
+
+    @Test func theChromiumProfileGivesChromiumsDivHeightsOnTheStoredSubset() throws {
+        var cases = 0, agree = 0
+        var worst: [String] = []
+        for line in try Data(contentsOf: Self.subsetURL).split(separator: UInt8(ascii: "\n")) {
+            let c = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+            let text = try #require(c["text"] as? String)
+            var style = chromium(try #require(c["families"] as? [String]), size: try #require(c["size"] as? Double))
+            style.minimumLineHeight = c["minimumLineHeight"] as? Double ?? 0
+            style.maximumLineHeight = c["maximumLineHeight"] as? Double ?? 0
+            style.lineHeightEm = c["lineHeightEm"] as? Double ?? 0
+            let expected = try #require(c["chromiumHeight"] as? Double)
+            let l = engine.layout(
+                text, style: style, width: try #require(c["width"] as? Double), scale: try #require(c["scale"] as? Double))
+            cases += 1
+            if abs(l.exactHeight - expected) <= 0.01 { agree += 1 } else if worst.count < 5 {
+                worst.append("\(text.prefix(40).debugDescription) \(style.font.size) pt: \(l.exactHeight) vs \(expected)")
+            }
+        }
+        #expect(cases == 400)
+        #expect(Double(agree) / Double(cases) >= Self.heightFloor, "\(agree) of \(cases); \(worst)")
+    }
+
+    @Test func lineHeightNormalIsTheRoundedStrutUnitedWithEveryFontOnTheLine() {
+        // Noto Sans 15 px: ascent 16.035 → 16, descent 4.395 → 4; Noto Sans CJK SC: 17.4 → 17,
+        // 4.32 → 4, so a line with 中 is 17 + 4 (no pixel is borrowed at scale 1).
+        #expect(engine.measure("hi", style: chromium(), width: 300, scale: 1).height == 20)
+        #expect(engine.measure("a\nb\nc\nd", style: chromium(), width: 300, scale: 1).height == 80)
+        #expect(engine.measure("中文\n中文\n中文", style: chromium(), width: 300, scale: 1).height == 63)
+        // A lone emoji keeps the first font's strut: 20, not Noto Color Emoji's 14 + 4.
+        #expect(engine.measure("🎉", style: chromium(), width: 300, scale: 1).height == 20)
+        // The UIKit rule (standard) gives 21, 82, 66 and 18 for the same texts.
+        #expect(engine.measure("🎉", style: style15(), width: 300, scale: 1).height == 18)
+    }
+
+    @Test func fontSizesAreTruncatedToHundredthsAndMetricsRoundedPerDevicePixel() {
+        // 16.38 px becomes 16.37 (Float 1637.9999 truncated): ascent 17.4995 → 17, 4.796 → 5.
+        #expect(engine.measure("hi", style: chromium(size: 16.38), width: 300, scale: 1).height == 22)
+        // At scale 2, 30 device px: 32.07 → 32, 8.79 → 9: 41 / 2.
+        #expect(engine.measure("hi", style: chromium(), width: 300, scale: 2).height == 20.5)
+        // Noto Sans at 20.5 device px: 22 + 6 (descent 6.007 rounded down: 21 + 7); CJK
+        // 23.78 → 24, 5.90 → 6. The union is 24 + 7 = 31 device px.
+        #expect(engine.measure("h中", style: chromium(size: 10.25), width: 300, scale: 2).height == 15.5)
+    }
+
+    @Test func fixedLineHeightsAreLayoutUnitsWhateverTheFonts() {
+        // line-height: 20.3px is 1299 / 64 px; the CJK font does not enlarge the line.
+        var px = chromium()
+        px.minimumLineHeight = 20.3
+        px.maximumLineHeight = 20.3
+        #expect(engine.layout("a\n中\n🎉", style: px, width: 300, scale: 1).exactHeight == 3 * 1299.0 / 64)
+        // line-height: 1.4 at 13.5 px: 18.9 truncated to 1209 / 64 (UIKit-style: 18.9).
+        var em = chromium(size: 13.5)
+        em.lineHeightEm = 1.4
+        #expect(engine.layout("a\nb\nc", style: em, width: 300, scale: 1).exactHeight == 3 * 1209.0 / 64)
+        var standard = style15()
+        standard.font.size = 13.5
+        standard.lineHeightEm = 1.4
+        #expect(abs(engine.layout("a\nb\nc", style: standard, width: 300, scale: 1).exactHeight - 3 * 18.9) < 1e-9)
+        // The half-leading is floored to whole pixels: (20.296875 − 16 − 4) / 2 → 0 above, so
+        // the baseline is the strut's ascent, 16 (from the rule; baselines were not measured).
+        #expect(engine.layout("hi", style: px, width: 300, scale: 1).lines[0].baseline == 16)
+    }
+
+    @Test func subpixelPositioningDecidesWhoBorrowsADescentPixel() {
+        // Noto Sans and Noto Sans CJK SC at 24 px: 25.656 / 7.032 and 27.84 / 6.912. With
+        // text-rendering: geometricPrecision Noto Sans borrows: max(25, 28) + max(8, 7) = 36;
+        // Chromium's default at scale 1 (the profile) does not: 28 + 7 = 35 (both measured).
+        func font(_ ascent: Float, _ descent: Float, family: Bool) -> PreparedText.FontLine {
+            PreparedText.FontLine(
+                ascender: 0, heightWithLeading: 0, heightWithoutLeading: 0, group: 0, isShifted: false,
+                em: PreparedText.EmMetrics(
+                    ascent: ascent, descent: descent, lineGap: 0, size: 24, baselineOffset: 0, isFamilyFont: family))
+        }
+        let fonts = [font(1.069, 0.293, family: true), font(1.160, 0.288, family: true)]
+        var set = LineHeightModel.FontSet()
+        set.insert(0)
+        set.insert(1)
+        let geometric = BlinkLineBox.natural(of: set, in: fonts, scale: 1, subpixels: .always, fixedUnits: 0)
+        let plain = BlinkLineBox.natural(of: set, in: fonts, scale: 1, subpixels: .familyFontsAboveScaleOne, fixedUnits: 0)
+        #expect(geometric.height == 36)
+        #expect(plain.height == 35)
+    }
+
+    @Test func everyRunStyleOnALineAddsItsOwnStrutAsCSSInlineBoxesDo() {
+        // Chromium 156, a div in Noto Sans 15 px with a span: `a<span style="font-size:30px">🎉`
+        // is 41 px (the span's Noto Sans 30 px strut, 32 + 9, not the emoji's 28 + 7), and so on.
+        let s = chromium()
+        func rich(_ a: String, _ b: String, _ attrs: TextAttributes, _ style: TextStyle? = nil) -> Double {
+            var t = AttributedText(a)
+            t.append(b, attrs)
+            return engine.layout(t, style: style ?? s, width: 300, scale: 1).exactHeight
+        }
+        #expect(rich("a", "🎉", TextAttributes(size: 30)) == 41)
+        #expect(rich("a", "🎉", TextAttributes(size: 40)) == 55)
+        #expect(rich("a", "中", TextAttributes(size: 30)) == 44)
+        #expect(rich("a", "b", TextAttributes(size: 10)) == 20)
+        #expect(rich("a", "b", TextAttributes(baselineOffset: 5)) == 25)  // vertical-align: 5px
+        #expect(rich("a", "🎉", TextAttributes(baselineOffset: 5)) == 25)
+        // With a fixed line height each span is its own box of that height around its font:
+        // line-height 20px with a 30 px span is 25 px; 1.5 (a multiple of each span's size) 45.
+        var px = s
+        px.minimumLineHeight = 20
+        px.maximumLineHeight = 20
+        #expect(rich("a", "b", TextAttributes(size: 30), px) == 25)
+        var em = s
+        em.lineHeightEm = 1.5
+        #expect(rich("a", "b", TextAttributes(size: 30), em) == 45)
+        px.minimumLineHeight = 20.3
+        px.maximumLineHeight = 20.3
+        #expect(rich("a", "中", TextAttributes(size: 30), px) == 25.296875)
+        em.lineHeightEm = 1.4
+        #expect(rich("a", "🎉", TextAttributes(size: 13.5), em) == 21)
+    }
+}

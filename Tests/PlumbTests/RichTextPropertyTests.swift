@@ -85,3 +85,22 @@ import Testing
         }
     }
 }
+
+import Foundation
+
+extension RichTextPropertyTests {
+    @Test func attributedTextRoundTripsThroughJSON() {
+        check("rich: Codable round trip", Self.rich) { text in
+            guard let data = try? JSONEncoder().encode(text),
+                let back = try? JSONDecoder().decode(AttributedText.self, from: data)
+            else { return false }
+            return back == text
+        }
+        // The CLI's shape: a string, or runs with an attachment.
+        let json = #"[{"text":"Alice ","weight":700},{"attachment":{"width":18,"height":18,"baselineOffset":-3,"id":"avatar"}},{"text":"同意","size":17,"families":"Noto Sans CJK SC"}]"#
+        let decoded = try? JSONDecoder().decode(AttributedText.self, from: Data(json.utf8))
+        #expect(decoded?.runs.count == 3 && decoded?.inlineBoxes.first?.box.id == "avatar")
+        #expect(decoded?.runs[2].attributes.families == ["Noto Sans CJK SC"])
+        #expect((try? JSONDecoder().decode(AttributedText.self, from: Data(#""… more""#.utf8))) == AttributedText("… more"))
+    }
+}

@@ -82,6 +82,7 @@ import Testing
             "lineBreakMode": { $0.lineBreakMode = .charWrapping },
             "options": { $0.options.remove(.usesFontLeading) }, "heightLimit": { $0.heightLimit = 100 },
             "truncationToken": { $0.truncationToken = AttributedText("… more") },
+            "lineHeightEm": { $0.lineHeightEm = 1.4 },
         ]
         #expect(Set(variants.keys) == Set(Self.encodedNames), "every encoded field needs a variant here")
         let key = engine.resolve(base).layoutFingerprint

@@ -46,6 +46,7 @@ enum StyleKeySchema {
         sink.field("lineBreakMode", mode)
         sink.field("options", options)
         sink.field("heightLimit", s.heightLimit.isFinite ? s.heightLimit : -1)
+        sink.field("lineHeightEm", s.lineHeightEm)
     }
 
     /// Stored properties of `TextStyle`, `FontDescriptor` and `SanitizedStyle` (by name; a

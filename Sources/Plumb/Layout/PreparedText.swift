@@ -23,12 +23,36 @@ final class PreparedText: Sendable {
         /// Whether the face is raised or lowered from the baseline (a run's baseline offset or
         /// an inline box), so the line's ascent and descent must be taken apart.
         var isShifted = false
+        /// The face's metrics per em, for line-height rules that round them to device
+        /// pixels (nil for inline boxes and hand-made test faces: their numbers are used as
+        /// they are).
+        var em: EmMetrics? = nil
+        /// The local index of the first font of the face's run style, the strut of that
+        /// style's inline box in CSS (255: none, e.g. an inline box).
+        var strut: UInt8 = 255
 
         /// Natural line height: ascender − descender, plus the gap with font leading.
         @inline(__always)
         func lineHeight(includingLeading: Bool) -> Double {
             ascender - descender + (includingLeading ? lineGap : 0)
         }
+    }
+
+    /// A face's vertical metrics as fractions of its em, in `Float` as Skia computes them,
+    /// with the run numbers a device-pixel rounding needs (`BlinkLineBox`).
+    struct EmMetrics: Sendable {
+        /// Ascender / upem (up is positive).
+        var ascent: Float
+        /// −descender / upem (down is positive).
+        var descent: Float
+        /// Line gap / upem.
+        var lineGap: Float
+        /// The run's font size (points).
+        var size: Double
+        /// The run's baseline offset (points, up is positive).
+        var baselineOffset: Double
+        /// One of the run's cascade families, not a font found by fallback.
+        var isFamilyFont: Bool
     }
 
     /// Per-grapheme flag bits.
@@ -106,6 +130,10 @@ final class PreparedText: Sendable {
         let group: Int32
         /// `FontUse.isShifted`.
         let isShifted: Bool
+        /// `FontUse.em`.
+        let em: EmMetrics?
+        /// `FontUse.strut`.
+        var strut: UInt8 = 255
     }
     let graphemeStarts: [Int32]
     let graphemeEnds: [Int32]
@@ -149,7 +177,7 @@ final class PreparedText: Sendable {
         self.fontLines = fonts.map {
             FontLine(ascender: $0.ascender, heightWithLeading: $0.lineHeight(includingLeading: true),
                      heightWithoutLeading: $0.lineHeight(includingLeading: false), group: $0.group,
-                     isShifted: $0.isShifted)
+                     isShifted: $0.isShifted, em: $0.em, strut: $0.strut)
         }
         self.graphemeStarts = graphemeStarts
         self.graphemeEnds = graphemeEnds

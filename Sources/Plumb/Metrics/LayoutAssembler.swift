@@ -41,11 +41,12 @@ struct ComputedLayout: Sendable {
 /// - Complexity: O(lines), plus O(graphemes of the paragraph) for an ellipsis.
 /// - Thread safety: pure function of its inputs.
 enum LayoutAssembler {
-    /// Lays out `text`. With `needsLines == false` and nothing that can cut lines (no
+    /// Lays out `text` (`scale`: device pixels per point, for line-height rules that round to
+    /// device pixels). With `needsLines == false` and nothing that can cut lines (no
     /// maxLines, no height limit) the lines are streamed into running sums instead of arrays:
     /// the same arithmetic in the same order, so the numbers are bit-identical.
     static func assemble(
-        _ text: PreparedText, style: SanitizedStyle, width: LayoutWidth, needsLines: Bool = true
+        _ text: PreparedText, style: SanitizedStyle, width: LayoutWidth, scale: Double = 1, needsLines: Bool = true
     ) -> ComputedLayout {
         let wraps = style.options.contains(.usesLineFragmentOrigin)
         let maxWidth: Double
@@ -62,7 +63,7 @@ enum LayoutAssembler {
         let breaker = LineBreaker(
             text: text, maxWidth: maxWidth, policy: policy, tabInterval: style.tabInterval,
             lineLimit: lineLimit)
-        let model = LineHeightModel(style: style)
+        let model = LineHeightModel(style: style, scale: scale)
         if !needsLines && style.maxLines == 0 && !style.heightLimit.isFinite {
             var sums = HeightSums(text: text, model: model)
             breaker.run(&sums)

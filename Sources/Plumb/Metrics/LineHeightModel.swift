@@ -6,13 +6,18 @@
 ///   baselines align (TextKit): each style group g has ascent A_g = max ascender and descent
 ///   D_g = max natural height − A_g, a box ascent height + offset and descent max(0, −offset),
 ///   and natural = max A_g + max D_g, the baseline max A_g below the top;
-/// - × `lineHeightMultiple` when > 0; then clamped by `minimumLineHeight` and
+/// - `lineHeightEm` × font size when > 0, else × `lineHeightMultiple` when > 0; then clamped by `minimumLineHeight` and
 ///   `maximumLineHeight` when > 0;
 /// - gaps: `lineSpacing` between consecutive lines, plus `paragraphSpacing` +
 ///   `paragraphSpacingBefore` after a paragraph's last line — never after the last line
 ///   (n lines have n − 1 gaps);
 /// - the baseline sits at the line's top + (height − natural) + ascender: extra height from
 ///   a minimum line height or a multiple goes above the text, as TextKit.
+///
+/// Under `LayoutConventions.LineHeightRule.blink` the natural height is Blink's CSS line box
+/// instead (`BlinkLineBox`), at the device scale; a fixed height (`lineHeightEm`, or equal
+/// minimum and maximum: CSS `line-height: <px>`) is exact in layout units and not clamped
+/// again; otherwise the multiple and the clamps apply to the CSS `normal` height.
 struct LineHeightModel: Sendable {
     let usesFontLeading: Bool
     let lineHeightMultiple: Double
@@ -20,10 +25,42 @@ struct LineHeightModel: Sendable {
     let maximumLineHeight: Double
     let lineSpacing: Double
     let paragraphGap: Double
+    /// `lineHeightEm` × font size (0 = unset).
+    let emHeight: Double
+    /// Whether Blink's line boxes give the natural height.
+    let isBlink: Bool
+    /// Blink: where glyphs sit at subpixels (`LayoutConventions.SubpixelPositioning`).
+    let subpixels: LayoutConventions.SubpixelPositioning
+    /// Device pixels per point (Blink rounds metrics to device pixels).
+    let scale: Double
+    /// Blink: a fixed line height in layout units (0 = `line-height: normal`).
+    let blinkFixedUnits: Int
+    /// Blink: `lineHeightEm` (each run style's fixed height follows its own size).
+    let blinkEm: Double
 
-    init(style: SanitizedStyle) {
+    /// The model of `style` at device scale `scale` (only the Blink rule reads the scale).
+    init(style: SanitizedStyle, scale: Double = 1) {
         usesFontLeading = style.options.contains(.usesFontLeading)
         lineHeightMultiple = style.lineHeightMultiple
+        emHeight = style.lineHeightEm * style.font.size
+        if case .blink(let positioning) = style.conventions.lineHeights {
+            isBlink = true
+            subpixels = positioning
+        } else {
+            isBlink = false
+            subpixels = .always
+        }
+        self.scale = scale
+        blinkEm = isBlink ? style.lineHeightEm : 0
+        if !isBlink {
+            blinkFixedUnits = 0
+        } else if style.lineHeightEm > 0 {
+            blinkFixedUnits = BlinkLineBox.fixedUnits(em: style.lineHeightEm, size: style.font.size, scale: scale)
+        } else if style.minimumLineHeight > 0, style.minimumLineHeight == style.maximumLineHeight {
+            blinkFixedUnits = BlinkLineBox.fixedUnits(points: style.minimumLineHeight, scale: scale)
+        } else {
+            blinkFixedUnits = 0
+        }
         minimumLineHeight = style.minimumLineHeight
         maximumLineHeight = style.maximumLineHeight
         lineSpacing = style.lineSpacing
@@ -66,6 +103,11 @@ struct LineHeightModel: Sendable {
 
     /// Natural height and ascender of `set` (see the type's rules).
     func natural(of set: FontSet, in fonts: [PreparedText.FontLine]) -> (height: Double, ascender: Double) {
+        if isBlink {
+            return BlinkLineBox.natural(
+                of: set, in: fonts, scale: scale, subpixels: subpixels, fixedUnits: blinkFixedUnits,
+                em: blinkEm)
+        }
         var height = 0.0
         var ascender = 0.0
         var firstGroup: Int32 = -1
@@ -105,8 +147,13 @@ struct LineHeightModel: Sendable {
     /// The line height after the multiple and the min/max clamps.
     @inline(__always)
     func lineHeight(natural: Double) -> Double {
+        if blinkFixedUnits > 0 { return natural }
         var h = natural
-        if lineHeightMultiple > 0 { h *= lineHeightMultiple }
+        if emHeight > 0 {
+            h = emHeight
+        } else if lineHeightMultiple > 0 {
+            h *= lineHeightMultiple
+        }
         if minimumLineHeight > 0 { h = max(h, minimumLineHeight) }
         if maximumLineHeight > 0 { h = min(h, maximumLineHeight) }
         return h

@@ -5,6 +5,8 @@ struct SanitizedStyle: Hashable, Sendable {
     var minimumLineHeight: Double
     var maximumLineHeight: Double
     var lineHeightMultiple: Double
+    /// `TextStyle.lineHeightEm` (0 = unset).
+    var lineHeightEm: Double = 0
     var paragraphSpacing: Double
     var paragraphSpacingBefore: Double
     var letterSpacing: Double
@@ -95,7 +97,7 @@ enum Sanitizer {
                 heightLimit = h
             }
         }
-        return SanitizedStyle(
+        var sanitized = SanitizedStyle(
             font: font, lineSpacing: length(style.lineSpacing, "lineSpacing"),
             minimumLineHeight: length(style.minimumLineHeight, "minimumLineHeight"),
             maximumLineHeight: length(style.maximumLineHeight, "maximumLineHeight"),
@@ -106,6 +108,8 @@ enum Sanitizer {
             lineBreakMode: style.lineBreakMode, options: style.options, heightLimit: heightLimit,
             compatibility: style.compatibility, conventions: style.compatibility.conventions,
             truncationToken: style.truncationToken)
+        sanitized.lineHeightEm = length(style.lineHeightEm, "lineHeightEm")
+        return sanitized
     }
 
     static func width(_ width: Double, warnings: inout [MeasureWarning]) -> LayoutWidth {

@@ -37,6 +37,8 @@ struct LayoutConventions: Hashable, Sendable {
     /// the requested weight and slant (Blink, which then synthesises bold and oblique without
     /// changing advances); otherwise fallback asks for the requested weight and slant.
     var fallbackFacesAreRegular: Bool = false
+    /// How line heights come from the fonts' metrics (`LineHeightModel`).
+    var lineHeights: LineHeightRule = .uikit
 
     /// The ICU rule set for base break opportunities.
     enum BreakRules: Hashable, Sendable {
@@ -124,6 +126,31 @@ struct LayoutConventions: Hashable, Sendable {
         case bidiBracketsOnly
     }
 
+    /// How a line's height follows from its fonts.
+    enum LineHeightRule: Hashable, Sendable {
+        /// UIKit (TextKit): exact metrics, the tallest font of the line; a multiple of the
+        /// natural height and min/max clamps (`LineHeightModel`).
+        case uikit
+        /// Blink's CSS line boxes (measured in Chromium on Linux): each font's ascent and
+        /// descent rounded to whole device pixels (at its size truncated to 1/100 device px),
+        /// a font whose descent rounded down borrowing a pixel from its ascent where Blink
+        /// positions glyphs at subpixels; with `line-height: normal` the line box is the
+        /// union of the first font's strut and the box of every font on the line, each with
+        /// half its rounded line gap above and below; a fixed height (min = max, or
+        /// `lineHeightEm`) is that many 1/64-device-pixel layout units (`BlinkLineBox`).
+        case blink(SubpixelPositioning)
+    }
+
+    /// Where Blink positions glyphs at subpixels, which moves a pixel from a font's ascent to
+    /// its descent when the descent rounded down (`FontMetrics::AscentDescentWithHacks`).
+    enum SubpixelPositioning: Hashable, Sendable {
+        /// Every font at every scale: pages with `text-rendering: geometricPrecision`.
+        case always
+        /// Only the page's own families, only above device scale 1: Chromium's default on
+        /// Linux (fonts found by fallback never); the `chromium` profile's.
+        case familyFontsAboveScaleOne
+    }
+
     /// The language HarfBuzz shapes with.
     enum ShapingLanguage: Hashable, Sendable {
         /// The script's usual language (e.g. Japanese forms for kana).
@@ -158,14 +185,14 @@ extension LayoutConventions {
 
     /// Chromium's (Blink's) conventions on Linux (measured): CSS `line-break: normal`, its
     /// ASCII table and space rule, FreeType advances, layout-unit line fitting, line ends
-    /// re-shaped.
+    /// re-shaped, CSS line boxes.
     static let chromium = LayoutConventions(
         breakRules: .cssLineBreakNormal,
         breakTailoring: [.lb19aQuotes, .afterEverySpaceRun, .blinkASCIIPairs, .lb21aHebrewHyphen, .aroundInlineBoxes],
         spaceFonts: .ownChoice, trailingSpaces: .allHang, lineFit: .layoutUnits(unit: blinkLayoutUnit),
         advanceScaling: .freeTypeFixedPoint, scriptBracketPairing: .bidiBracketsOnly,
         shapesKanaWithKanji: true, reshapesLineEnds: true, shapingLanguage: .document,
-        loneEmojiTakesFamilyGlyph: true, fallbackFacesAreRegular: true)
+        loneEmojiTakesFamilyGlyph: true, fallbackFacesAreRegular: true, lineHeights: .blink(.familyFontsAboveScaleOne))
 }
 
 extension Compatibility {

@@ -83,7 +83,7 @@ extension TextStyle: Codable {
     private enum StyleJSONKey: String, CodingKey {
         case lineSpacing, minimumLineHeight, maximumLineHeight, lineHeightMultiple
         case paragraphSpacing, paragraphSpacingBefore, letterSpacing, tabInterval, maxLines
-        case lineBreakMode, heightLimit, compatibility, alignment
+        case lineBreakMode, heightLimit, compatibility, alignment, lineHeightEm, truncationToken
     }
 
     /// Decodes the flat JSON Lines style: the font's fields, the paragraph fields, the drawing
@@ -111,6 +111,8 @@ extension TextStyle: Codable {
         try number(.paragraphSpacingBefore, &paragraphSpacingBefore)
         try number(.letterSpacing, &letterSpacing)
         try number(.tabInterval, &tabInterval)
+        try number(.lineHeightEm, &lineHeightEm)
+        truncationToken = try c.decodeIfPresent(AttributedText.self, forKey: .truncationToken) ?? truncationToken
         maxLines = try c.decodeIfPresent(Int.self, forKey: .maxLines) ?? maxLines
         lineBreakMode = try c.decodeIfPresent(LineBreakMode.self, forKey: .lineBreakMode) ?? lineBreakMode
         compatibility = try c.decodeIfPresent(Compatibility.self, forKey: .compatibility) ?? compatibility
@@ -131,6 +133,8 @@ extension TextStyle: Codable {
         try c.encode(paragraphSpacingBefore, forKey: .paragraphSpacingBefore)
         try c.encode(letterSpacing, forKey: .letterSpacing)
         try c.encode(tabInterval, forKey: .tabInterval)
+        try c.encode(lineHeightEm, forKey: .lineHeightEm)
+        try c.encodeIfPresent(truncationToken, forKey: .truncationToken)
         try c.encode(maxLines, forKey: .maxLines)
         try c.encode(lineBreakMode, forKey: .lineBreakMode)
         try options.encode(to: encoder)

@@ -14,6 +14,13 @@ public struct TextStyle: Hashable, Sendable {
     public var maximumLineHeight: Double = 0
     /// Multiplies the natural line height before min/max clamping (0 = unset).
     public var lineHeightMultiple: Double = 0
+    /// Every line's height as a multiple of the font size, as CSS's unitless
+    /// `line-height: 1.4` (0 = unset). Unlike `lineHeightMultiple`, which multiplies the
+    /// fonts' natural height, this ignores the fonts: 1.4 at 15 pt is 21 pt per line. When
+    /// set, `lineHeightMultiple` is not applied; `minimumLineHeight` and
+    /// `maximumLineHeight` still clamp it, except under the `chromium` profile, where it is
+    /// exactly CSS's (rounded to Blink's 1/64-px layout unit).
+    public var lineHeightEm: Double = 0
     /// Extra space after each paragraph but the last.
     public var paragraphSpacing: Double = 0
     /// Extra space before each paragraph but the first.

@@ -128,6 +128,8 @@ struct PreparedTextBuilder {
             groups.append((style, run.cascade))
         }
         cascadeLocal.removeAll(keepingCapacity: true)
+        // CSS gives every inline box the strut of its first font, used or not.
+        if case .blink = conventions.lineHeights, run.box == nil { _ = localIndex(of: cascade.primary) }
     }
 
     /// The local index of the current run's inline box.
@@ -220,15 +222,28 @@ struct PreparedTextBuilder {
             let m = entry.font.metrics
             let size = entry.size
             let offset = entry.baselineOffset
+            let upem = Float(m.upem)
+            let em = PreparedText.EmMetrics(
+                ascent: Float(m.ascender) / upem, descent: Float(-m.descender) / upem,
+                lineGap: Float(m.lineGap) / upem, size: size, baselineOffset: offset,
+                isFamilyFont: groups[Int(entry.group)].cascade.fonts.contains { $0.id == entry.id })
+            var use: PreparedText.FontUse
             if offset == 0 {
-                return PreparedText.FontUse(
+                use = PreparedText.FontUse(
                     font: entry.font, ascender: m.ascender(atSize: size),
                     descender: m.descender(atSize: size), lineGap: m.lineGap(atSize: size), group: entry.group)
+            } else {
+                use = PreparedText.FontUse(
+                    font: entry.font, ascender: m.ascender(atSize: size) + offset,
+                    descender: m.descender(atSize: size) + offset, lineGap: m.lineGap(atSize: size),
+                    group: entry.group, isShifted: true)
             }
-            return PreparedText.FontUse(
-                font: entry.font, ascender: m.ascender(atSize: size) + offset,
-                descender: m.descender(atSize: size) + offset, lineGap: m.lineGap(atSize: size),
-                group: entry.group, isShifted: true)
+            use.em = em
+            let primary = groups[Int(entry.group)].cascade.primary.id
+            if let strut = fontList.firstIndex(where: { $0.id == primary && $0.group == entry.group && $0.box == nil }) {
+                use.strut = UInt8(strut)
+            }
+            return use
         }
         return PreparedText(
             fonts: uses, graphemeStarts: graphemeStarts, graphemeEnds: graphemeEnds,
