@@ -263,3 +263,29 @@ import Testing
             > fresh.layout(long, style: style, width: 200).truncationToken!.rect.width)
     }
 }
+
+/// Feeds of attributed rows: batches and lists take them.
+@Suite struct RichListTests {
+    @Test func listRowsTakeAttributedText() throws {
+        var rows: [ListRow<Int>] = []
+        for i in 0..<30 {
+            var text = AttributedText("user\(i) ", TextAttributes(weight: 700))
+            if i % 3 == 0 { text.append(InlineBox(width: 20, height: 28, baselineOffset: -6, id: "avatar")) }
+            text.append(" message number \(i) with enough words to wrap somewhere")
+            rows.append(i % 2 == 0
+                ? ListRow(id: i, attributedText: text, style: style15(), width: 180, extraHeight: 16)
+                : ListRow(id: i, text: text.string, style: style15(), width: 180, extraHeight: 16))
+        }
+        for workers in [1, 2, 8] {
+            let list = try TextMeasurer().listHeights(for: rows, workers: workers)
+            for (i, row) in rows.enumerated() {
+                let text = row.attributedText.map { engine.measure($0, style: row.cell.style, width: 180).height }
+                    ?? engine.measure(row.cell.text, style: row.cell.style, width: 180).height
+                #expect(list.height(at: i) == text + 16, "row \(i) at \(workers) workers")
+            }
+        }
+        // The box makes its rows taller than the same characters plain.
+        #expect(engine.measure(rows[0].attributedText!, style: style15(), width: 180).height
+            > engine.measure(rows[0].cell.text, style: style15(), width: 180).height)
+    }
+}
