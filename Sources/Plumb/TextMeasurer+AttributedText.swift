@@ -78,16 +78,23 @@ extension TextMeasurer {
         var warnings: [MeasureWarning] = []
         let s = style.sanitized
         let base = PreparationRun(byteEnd: 0, cascade: style.cascade, size: s.font.size, letterSpacing: s.letterSpacing)
-        var runs: [PreparationRun] = []
-        for run in text.runs {
-            var r = Self.resolveRun(run.attributes, fonts: fonts, base: base, font: s.font, warnings: &warnings)
-            r.byteEnd = run.utf8Range.upperBound
-            if let box = run.inlineBox { r.box = Self.sanitized(box, warnings: &warnings) }
-            runs.append(r)
-        }
+        var runs = Self.resolveRuns(of: text, fonts: fonts, base: base, font: s.font, warnings: &warnings)
         if runs.isEmpty { runs = [base] }
         return RichContent(
             runs: runs, ellipsis: base, key: key, fingerprint: style.layoutFingerprint, warnings: warnings)
+    }
+
+    /// Every run of `text` resolved (`resolveRun`), with its end and its box's numbers.
+    static func resolveRuns(
+        of text: AttributedText, fonts: FontResolver, base: PreparationRun, font: FontDescriptor,
+        warnings: inout [MeasureWarning]
+    ) -> [PreparationRun] {
+        text.runs.map { run in
+            var r = resolveRun(run.attributes, fonts: fonts, base: base, font: font, warnings: &warnings)
+            r.byteEnd = run.utf8Range.upperBound
+            if let box = run.inlineBox { r.box = sanitized(box, warnings: &warnings) }
+            return r
+        }
     }
 
     /// One run's fonts and numbers: the style's (`base`, `font`), overridden by the set
@@ -171,13 +178,7 @@ extension ResolvedStyle {
     ) -> TokenInput? {
         guard let token, !token.runs.isEmpty else { return nil }
         let base = PreparationRun(byteEnd: 0, cascade: cascade, size: s.font.size, letterSpacing: s.letterSpacing)
-        var runs: [PreparationRun] = []
-        for run in token.runs {
-            var r = TextMeasurer.resolveRun(run.attributes, fonts: fonts, base: base, font: s.font, warnings: &warnings)
-            r.byteEnd = run.utf8Range.upperBound
-            if let box = run.inlineBox { r.box = TextMeasurer.sanitized(box, warnings: &warnings) }
-            runs.append(r)
-        }
+        let runs = TextMeasurer.resolveRuns(of: token, fonts: fonts, base: base, font: s.font, warnings: &warnings)
         return TokenInput(utf8: Array(token.string.utf8), runs: runs)
     }
 }
