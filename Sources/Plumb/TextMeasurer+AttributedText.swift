@@ -52,7 +52,9 @@ extension TextMeasurer {
         let resolved = resolve(style)
         let content = richContent(text, style: resolved, key: Self.contentKey(text))
         let r = compute(text.string, style: resolved, width: width, scale: scale, extraWarnings: [], content: content)
-        return makeLayout(text.string, r, boxes: text.inlineBoxes)
+        var layout = makeLayout(text.string, r, boxes: text.inlineBoxes)
+        layout.runEnds = text.runs.map(\.utf8Range.upperBound)
+        return layout
     }
 
     /// The cell keys of attributed content: the text key replaced by the content key, so

@@ -31,7 +31,7 @@ import Testing
     /// `TextLayout` (which used to keep the prepared text alive for the renderer).
     @Test func aLayoutCarriesOnlyItsPublicGeometry() {
         let layout = engine.layout("Hello", style: style15(), width: 100)
-        #expect(Mirror(reflecting: layout).children.map(\.label) == ["text", "measurement", "lines", "exactHeight", "scale", "inlineBoxes", "truncationToken", "caretMap"])
+        #expect(Mirror(reflecting: layout).children.map(\.label) == ["text", "measurement", "lines", "exactHeight", "scale", "inlineBoxes", "truncationToken", "caretMap", "runEnds"])
     }
 
     /// Outlines and ink come from the glyph's face: a Latin glyph has a closed outline inside

@@ -75,3 +75,25 @@ import Testing
         #expect(l.characterOffset(at: Point(x: box.rect.midX, y: box.rect.midY)) == box.utf16Offset)
     }
 }
+
+extension HitTestingTests {
+    @Test func eachLinesRunsHaveRects() throws {
+        var rich = AttributedText("Alice ", TextAttributes(weight: 700))
+        rich.append("replied to ")
+        rich.append("@bob", TextAttributes(color: "#1d9bf0"))
+        rich.append(" with a message long enough to wrap onto the next line")
+        let l = engine.layout(rich, style: style, width: 200)
+        #expect(l.lines.count >= 2)
+        let first = l.runs(onLine: 0)
+        #expect(first.map(\.run).prefix(4) == [0, 1, 2, 3])
+        // The runs tile the line left to right.
+        for (a, b) in zip(first, first.dropFirst()) { #expect(abs(a.rect.maxX - b.rect.x) < 1e-9) }
+        let mention = try #require(first.first { $0.run == 2 })
+        #expect(mention.utf16Range == 17..<21)
+        #expect(l.rects(forCharacters: 17..<21) == [mention.rect])
+        // The last run continues on the next line.
+        #expect(l.runs(onLine: 1).first?.run == 3)
+        // Plain text: one run per line.
+        #expect(engine.layout("plain text", style: style, width: 200).runs(onLine: 0).map(\.run) == [0])
+    }
+}

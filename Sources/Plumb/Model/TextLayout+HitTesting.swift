@@ -107,3 +107,53 @@ extension TextLayout {
         }
     }
 }
+
+/// A stretch of one run on one line: where a link, a mention or a bold name is drawn.
+public struct LineRun: Hashable, Sendable {
+    /// The run's index in `AttributedText.runs` (0 for plain text).
+    public var run: Int
+    /// The part of the run on this line, in UTF-8 bytes and in UTF-16 code units.
+    public var utf8Range: Range<Int>
+    public var utf16Range: Range<Int>
+    /// Its rect on the line: the extent of its visible clusters, the line's height.
+    public var rect: Rect
+}
+
+extension TextLayout {
+    /// The runs on line `index`, in logical order, each with its rect (for a truncated line,
+    /// the visible head and tail only).
+    ///
+    /// - Complexity: O(clusters on the line × log runs), plus O(n) for the UTF-16 offsets.
+    public func runs(onLine index: Int) -> [LineRun] {
+        guard index >= 0, index < caretMap.lineClusters.count else { return [] }
+        var out: [LineRun] = []
+        let line = lines[index].rect
+        func runIndex(_ offset: Int32) -> Int {
+            var lo = 0, hi = runEnds.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if runEnds[mid] <= Int(offset) { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+        for i in caretMap.lineClusters[index] {
+            let c = caretMap.clusters[i]
+            let run = runEnds.isEmpty ? 0 : runIndex(c.utf8Start)
+            if var last = out.last, last.run == run, last.utf8Range.upperBound == Int(c.utf8Start) {
+                last.utf8Range = last.utf8Range.lowerBound..<Int(c.utf8End)
+                let minX = min(last.rect.x, c.minX), maxX = max(last.rect.maxX, c.maxX)
+                last.rect = Rect(x: minX, y: line.y, width: maxX - minX, height: line.height)
+                out[out.count - 1] = last
+            } else {
+                out.append(
+                    LineRun(
+                        run: run, utf8Range: Int(c.utf8Start)..<Int(c.utf8End), utf16Range: 0..<0,
+                        rect: Rect(x: c.minX, y: line.y, width: c.maxX - c.minX, height: line.height)))
+            }
+        }
+        for k in out.indices {
+            out[k].utf16Range = offset(utf8: out[k].utf8Range.lowerBound, in: .utf16)..<offset(utf8: out[k].utf8Range.upperBound, in: .utf16)
+        }
+        return out
+    }
+}

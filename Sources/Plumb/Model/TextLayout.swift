@@ -63,6 +63,9 @@ public struct TextLayout: Sendable {
     /// Where each visible cluster is, for `characterOffset(at:unit:)` and
     /// `rects(forCharacters:unit:)`.
     var caretMap = CaretMap()
+    /// Where the runs of an attributed text end (UTF-8 offsets, ascending); empty for plain
+    /// text (one run).
+    var runEnds: [Int] = []
 
     init(text: String, measurement: TextMeasurement, lines: [LayoutLine], exactHeight: Double,
          scale: Double) {
