@@ -104,3 +104,21 @@ extension RichTextPropertyTests {
         #expect((try? JSONDecoder().decode(AttributedText.self, from: Data(#""… more""#.utf8))) == AttributedText("… more"))
     }
 }
+
+extension RichTextPropertyTests {
+    @Test func layoutsWithBoxesAndTokensRoundTripThroughJSON() throws {
+        var style = style15()
+        style.maxLines = 1
+        style.lineBreakMode = .truncatingTail
+        style.truncationToken = AttributedText("… more")
+        var text = AttributedText("hi ")
+        text.append(InlineBox(width: 20, height: 20, baselineOffset: -4, id: "avatar"))
+        text.append(" and a long message that will not fit on one line at all")
+        let layout = engine.layout(text, style: style, width: 200)
+        #expect(!layout.inlineBoxes.isEmpty && layout.truncationToken != nil)
+        let back = try JSONDecoder().decode(TextLayout.self, from: JSONEncoder().encode(layout))
+        #expect(back.inlineBoxes == layout.inlineBoxes)
+        #expect(back.truncationToken == layout.truncationToken)
+        #expect(back.lines == layout.lines)
+    }
+}

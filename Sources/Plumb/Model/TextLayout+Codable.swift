@@ -43,7 +43,7 @@ extension LayoutLine: Codable {
 
 extension TextLayout: Codable {
     private enum LayoutJSONKey: String, CodingKey {
-        case text, exactHeight, scale, lineBoxes
+        case text, exactHeight, scale, lineBoxes, boxes, token
     }
 
     /// Decodes a layout: its text, the measurement's fields (see `TextMeasurement`),
@@ -64,6 +64,8 @@ extension TextLayout: Codable {
         self.init(
             text: text, measurement: try TextMeasurement(from: decoder), lines: lines,
             exactHeight: try c.decode(Double.self, forKey: .exactHeight), scale: try c.decode(Double.self, forKey: .scale))
+        inlineBoxes = try c.decodeIfPresent([InlineBoxPlacement].self, forKey: .boxes) ?? []
+        truncationToken = try c.decodeIfPresent(TruncationTokenPlacement.self, forKey: .token)
     }
 
     /// Encodes the text, the measurement's fields, `exactHeight`, `scale` and `lineBoxes`.
@@ -75,8 +77,49 @@ extension TextLayout: Codable {
         try c.encode(scale, forKey: .scale)
         let offsets = TextOffsets(text)
         try c.encode(lines.map { LineJSON($0, in: offsets) }, forKey: .lineBoxes)
+        if !inlineBoxes.isEmpty { try c.encode(inlineBoxes, forKey: .boxes) }
+        try c.encodeIfPresent(truncationToken, forKey: .token)
     }
 }
+
+/// `{"id", "box": {"width", "height", "baselineOffset"}, "offset" (scalars), "utf8Offset",
+/// "utf16Offset", "line", "rect": [x, y, w, h]}` — the CLI's `"boxes"` entries plus the box.
+extension InlineBoxPlacement: Codable {
+    private enum Key: String, CodingKey { case id, box, offset, utf8Offset, utf16Offset, line, rect }
+    private enum BoxKey: String, CodingKey { case width, height, baselineOffset }
+
+    /// Decodes a placement written by `encode(to:)`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        let b = try c.nestedContainer(keyedBy: BoxKey.self, forKey: .box)
+        let id = try c.decodeIfPresent(String.self, forKey: .id)
+        self.init(
+            id: id,
+            box: InlineBox(
+                width: try b.decode(Double.self, forKey: .width), height: try b.decode(Double.self, forKey: .height),
+                baselineOffset: try b.decode(Double.self, forKey: .baselineOffset), id: id),
+            utf8Offset: try c.decode(Int.self, forKey: .utf8Offset), scalarOffset: try c.decode(Int.self, forKey: .offset),
+            utf16Offset: try c.decode(Int.self, forKey: .utf16Offset), line: try c.decode(Int.self, forKey: .line),
+            rect: try c.decode(Rect.self, forKey: .rect))
+    }
+
+    /// Encodes the box's id, size and offset, its offsets in three units, line and rect.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encodeIfPresent(id, forKey: .id)
+        var b = c.nestedContainer(keyedBy: BoxKey.self, forKey: .box)
+        try b.encode(box.width, forKey: .width)
+        try b.encode(box.height, forKey: .height)
+        try b.encode(box.baselineOffset, forKey: .baselineOffset)
+        try c.encode(scalarOffset, forKey: .offset)
+        try c.encode(utf8Offset, forKey: .utf8Offset)
+        try c.encode(utf16Offset, forKey: .utf16Offset)
+        try c.encode(line, forKey: .line)
+        try c.encode(rect, forKey: .rect)
+    }
+}
+
+
 
 /// The JSON shape of one line (offsets instead of string indexes).
 private struct LineJSON: Codable {

@@ -134,8 +134,9 @@ public struct InlineBoxPlacement: Hashable, Sendable {
     public var rect: Rect
 }
 
-/// The truncation token as laid out.
-public struct TruncationTokenPlacement: Hashable, Sendable {
+/// The truncation token as laid out (Codable as `{"line", "rect": [x, y, w, h]}`, the CLI's
+/// `"token"`).
+public struct TruncationTokenPlacement: Hashable, Sendable, Codable {
     /// The index of its line in `TextLayout.lines`.
     public var line: Int
     /// Its rect in the text box (points): its advance wide, its line tall.
