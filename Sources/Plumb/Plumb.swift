@@ -12,6 +12,8 @@ import Synchronization
 public final class TextMeasurer: Sendable {
     /// Engine-wide settings.
     public struct Configuration: Sendable {
+        /// How the engine's own font resolver picks fonts (language, default, CJK and emoji
+        /// families, application font folders); unused when `init` is given a resolver.
         public var fonts = FontResolver.Configuration()
         /// Locale of ICU's line breaker ("" = root rules).
         public var breakLocale = "en"
@@ -29,6 +31,7 @@ public final class TextMeasurer: Sendable {
         /// `MeasureWarning.textTooLong` (a cell of 50 MB is an attack, not a use; every stage is
         /// linear, but memory for one cell is ~20 bytes per grapheme).
         public var maximumTextBytes = 4 << 20
+        /// The defaults above.
         public init() {}
     }
 
@@ -40,6 +43,7 @@ public final class TextMeasurer: Sendable {
         case points(Double)
     }
 
+    /// The settings the engine was made with.
     public let configuration: Configuration
     /// The font resolver in use (replaced by `reloadFontsIfChanged()`).
     public var fonts: FontResolver { fontState.withLock { $0.resolver } }
@@ -64,6 +68,14 @@ public final class TextMeasurer: Sendable {
     /// Bump when a change to the engine can change any result.
     public static let engineVersion = "plumb-0.1.0"
 
+    /// An engine with empty caches.
+    ///
+    /// - Parameters:
+    ///   - configuration: cache budgets, break locale, fallback height and text size limit.
+    ///   - fonts: a resolver to share with other engines (fonts are loaded once per resolver);
+    ///     `nil` makes one from `configuration.fonts`.
+    /// - Complexity: loads fontconfig's configuration and font list (from its caches) when no
+    ///   resolver is given; the caches reserve address space and commit memory as they fill.
     public init(configuration: Configuration = Configuration(), fonts: FontResolver? = nil) {
         self.configuration = configuration
         let fonts = fonts ?? FontResolver(configuration: configuration.fonts)

@@ -31,7 +31,7 @@
 ///   splits or merges. No prefix sums beyond O(B + log n) tree nodes are ever
 ///   recomputed.
 /// - `removeAll()`: O(n) (releasing storage).
-
+///
 /// ## Floating point
 /// Every tree node is always *recomputed* as the sum of its two children;
 /// no running totals are ever adjusted by deltas. The stored sums therefore
@@ -503,11 +503,13 @@ public struct DuplicateRowID<RowID: Hashable & Sendable>: Error, CustomStringCon
     /// The index of the second row with it.
     public let index: Int
 
+    /// The error for the row at `index` whose id `id` an earlier row already has.
     @inlinable
     public init(id: RowID, index: Int) {
         self.id = id
         self.index = index
     }
 
+    /// `"duplicate row id <id> at row <index>"`.
     public var description: String { "duplicate row id \(id) at row \(index)" }
 }

@@ -23,6 +23,8 @@ public final class FontResolver: Sendable {
         /// Extra folders of font files the application ships (added to this resolver's
         /// fontconfig configuration only, like `FcConfigAppFontAddDir`).
         public var applicationFontDirectories: [String] = []
+        /// The defaults: English, "sans-serif", Noto Sans CJK SC, Noto Color Emoji, no
+        /// application fonts.
         public init() {}
     }
 
@@ -32,6 +34,7 @@ public final class FontResolver: Sendable {
         var italic: Bool
     }
 
+    /// The preferences this resolver was made with.
     public let configuration: Configuration
     /// Process-wide identity of this resolver: a `ResolvedCascade` carries the id of the
     /// resolver that made it, so an engine can tell a style resolved on other fonts (before a
