@@ -75,14 +75,16 @@ import Testing
     static let attributes = #"(?:@\w+(?:\([^)]*\))?\s+)*"#
     static let modifiers =
         #"(?:(?:static|final|class|override|mutating|nonmutating|nonisolated|indirect|convenience|required|lazy|(?:private|fileprivate|internal)\(set\))\s+)*"#
-    static let publicDeclaration = try! Regex(
-        "^" + attributes + #"(?:public|open)\s+"# + modifiers
-            + #"(?:func|var|let|init|struct|class|enum|protocol|typealias|subscript|actor)\b"#)
-    static let publicEnum = try! Regex("^" + attributes + #"(?:public|open)\s+(?:indirect\s+)?enum\s"#)
-    static let enumCase = try! Regex("^" + attributes + #"(?:indirect\s+)?case\s"#)
+    static let publicDeclaration = "^" + attributes + #"(?:public|open)\s+"# + modifiers
+        + #"(?:func|var|let|init|struct|class|enum|protocol|typealias|subscript|actor)\b"#
+    static let publicEnum = "^" + attributes + #"(?:public|open)\s+(?:indirect\s+)?enum\s"#
+    static let enumCase = "^" + attributes + #"(?:indirect\s+)?case\s"#
 
     /// Every public declaration without a doc comment, as `file:line: declaration`.
     static func undocumented(_ file: SourceFile) -> [String] {
+        let publicDeclaration = try! Regex(Self.publicDeclaration)
+        let publicEnum = try! Regex(Self.publicEnum)
+        let enumCase = try! Regex(Self.enumCase)
         var missing: [String] = []
         var depth = 0
         var publicEnumBodies: [Int] = []  // brace depths of the bodies of public enums
