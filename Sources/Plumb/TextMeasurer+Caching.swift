@@ -3,8 +3,9 @@
 extension TextMeasurer {
     /// Measures one cell with a resolved style.
     ///
-    /// - Complexity: a tier-2 hit costs two XXH3-128 hashes and one shard lookup (~100 ns for
-    ///   a 150-character cell); a width change with a known text is arithmetic only.
+    /// - Complexity: a tier-2 hit costs two XXH3-128 hashes and one shard lookup (the
+    ///   benchmark's warm row, `Benchmarks/README.md`); a width change with a known text is
+    ///   arithmetic only.
     ///   A style resolved before `reloadFontsIfChanged()` replaced the fonts is re-resolved
     ///   first (the answer is always the current fonts'); resolve it again to skip that.
     /// - Thread safety: safe from any thread, concurrently.

@@ -308,11 +308,23 @@ final class CLITests: XCTestCase {
     func testTheReadmeCommandLineExampleOutput() throws {
         let input = Data((#"{"id":1,"text":"Hello, world"}"# + "\n" + #"{"id":2,"text":"你好，世界","width":40}"# + "\n").utf8)
         let r = try run(["measure", "--size", "15", "--width", "200", "--line-starts"], input: input)
-        XCTAssertEqual(r.lines, [
+        let expected = [
             #"{"id":1,"height":20.5,"width":84.5,"lines":1,"truncated":false,"lineStarts":[0]}"#,
             #"{"id":2,"height":65.5,"width":30,"lines":3,"truncated":false,"lineStarts":[0,1,3]}"#,
-        ])
+        ]
+        XCTAssertEqual(r.lines, expected)
+        // The README prints these very lines.
+        let readme = try Self.readme()
+        for line in expected { XCTAssertTrue(readme.contains("# " + line + "\n"), line) }
+        XCTAssertTrue(readme.contains(#"printf '%s\n' '{"id":1,"text":"Hello, world"}' '{"id":2,"text":"你好，世界","width":40}' \"#))
+        XCTAssertTrue(readme.contains("| .build/release/plumb measure --size 15 --width 200 --line-starts\n"))
         XCTAssertEqual(try run(["layout", "The quick brown fox jumps over the lazy dog", "--size", "15", "--width", "120", "--line-spacing", "8"]).status, 0)
+    }
+
+    /// The README, for the tests that check what it prints.
+    static func readme() throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
     }
 
     func testTheReadmeSampleRuns() throws {

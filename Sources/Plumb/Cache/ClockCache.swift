@@ -49,8 +49,8 @@ public struct CacheStatistics: Hashable, Sendable, CustomStringConvertible {
 /// eviction: a hit sets the entry's reference bit; the eviction hand skips (and clears)
 /// referenced entries, so hot entries survive scans of cold ones.
 ///
-/// - Thread safety: every operation locks one shard (``Mutex``, ~5 ns uncontended); 256
-///   shards keep contention low on many cores.
+/// - Thread safety: every operation locks one shard (``Mutex``); `shardCount` (256) shards
+///   keep contention low on many cores.
 /// - Complexity: lookup and insertion O(1) amortised.
 final class ClockCache<Value: Sendable>: Sendable {
     private struct Slot {

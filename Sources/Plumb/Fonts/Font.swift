@@ -147,7 +147,8 @@ final class Font: @unchecked Sendable, CustomStringConvertible {
 
     /// Vertical ink bounds of a glyph in font units (top above the baseline is positive).
     ///
-    /// - Complexity: O(1) after the first call per glyph (cached; CFF extents cost ~2.4 µs).
+    /// - Complexity: O(1) after the first call per glyph (cached: CFF extents are slow; timings:
+    ///   Decisions.md, "Timings from code comments").
     /// - Thread safety: safe from any thread.
     func inkBounds(of glyph: UInt32) -> (top: Int32, bottom: Int32) {
         extentsCache.bounds(of: glyph) { glyph in

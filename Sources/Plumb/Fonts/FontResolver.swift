@@ -8,7 +8,8 @@ import Synchronization
 /// fallback list. A cluster is never split across fonts.
 ///
 /// - Thread safety: all methods may be called from any thread. fontconfig is serialised behind
-///   one lock; results are cached (a match costs ~200 µs, a sort ~400 µs).
+///   one lock; results are cached (a match or a sort costs hundreds of microseconds; timings:
+///   Decisions.md, "Timings from code comments").
 public final class FontResolver: Sendable {
     /// What the resolver prefers when a cascade cannot render a cluster.
     public struct Configuration: Hashable, Sendable {

@@ -32,8 +32,8 @@ struct Mutex<Value: ~Copyable>: ~Copyable {
 
     /// Runs `body` with exclusive access to the value.
     ///
-    /// - Complexity: one uncontended futex-word compare-and-swap each way (~5 ns), plus two
-    ///   branches on null weak symbols.
+    /// - Complexity: one uncontended futex-word compare-and-swap each way, plus two branches
+    ///   on null weak symbols (timings: Decisions.md, "Timings from code comments").
     @inline(__always)
     borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
