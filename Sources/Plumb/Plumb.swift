@@ -27,9 +27,10 @@ public final class TextMeasurer: Sendable {
         /// Byte budget of tier 2 (results; 64 bytes per entry).
         public var resultCacheBytes = 32 << 20
         /// The longest text measured, in UTF-8 bytes (default 4 MiB, about 1,000 pages). A
-        /// longer one is not laid out: it answers the fallback height with
-        /// `MeasureWarning.textTooLong` (a cell of 50 MB is an attack, not a use; every stage is
-        /// linear, but memory for one cell is ~20 bytes per grapheme).
+        /// longer one is not laid out: it answers the fallback height, zero lines, flagged,
+        /// with `MeasureWarning.textTooLong` (a cell of 50 MB is an attack, not a use; every
+        /// stage is linear, but the memory a cell takes while it is prepared grows with it:
+        /// issue 13).
         public var maximumTextBytes = 4 << 20
         /// The defaults above.
         public init() {}

@@ -578,3 +578,27 @@ extension CLITests {
         XCTAssertEqual(try stated("workers"), "every core")
     }
 }
+
+extension CLITests {
+    /// Every range `--help` states is the one the command enforces: a value at each edge is
+    /// accepted, one just outside is a usage error (exit 64).
+    func testTheHelpsRangesAreEnforced() throws {
+        let help = try run(["measure", "--help"]).stdout
+        for text in ["> 0 and at most 10000", "1–1000", "0.01–100", "Layout width in points, > 0", "≥ 1", "≥ 0"] {
+            XCTAssertTrue(help.contains(text), text)
+        }
+        let cell = Data(#"{"text":"a"}"#.utf8 + [0x0A])
+        func status(_ option: String, _ value: String) throws -> Int32 {
+            try run(["measure", "--" + option, value], input: cell).status
+        }
+        for (option, inside, outside) in [
+            ("size", ["10000", "0.5"], ["10000.5", "0"]), ("weight", ["1", "1000"], ["0", "1001"]),
+            ("scale", ["0.01", "100"], ["0.009", "100.5"]), ("width", ["0.5"], ["0"]),
+            ("tab-interval", ["1"], ["0"]), ("workers", ["1"], ["0"]), ("batch-size", ["1"], ["0"]),
+            ("cache-budget", ["0"], ["-1"]),
+        ] {
+            for v in inside { XCTAssertEqual(try status(option, v), 0, "--\(option) \(v)") }
+            for v in outside { XCTAssertEqual(try status(option, v), 64, "--\(option) \(v)") }
+        }
+    }
+}

@@ -6,7 +6,7 @@ import Synchronization
 /// On Linux `Synchronization.Mutex` locks with futex calls inside the (uninstrumented)
 /// standard library, so ThreadSanitizer sees no happens-before edge between two critical
 /// sections and reports every access to locked state as a race (~245 reports over the
-/// suite). This wrapper tells TSan about each acquire and release (`__tsan_acquire` /
+/// suite, counted 2026-12-01). This wrapper tells TSan about each acquire and release (`__tsan_acquire` /
 /// `__tsan_release` on the address of the protected value). Without TSan linked those entry
 /// points are null (weak symbols, `CSupport`) and each annotation is one predictable branch,
 /// so the lock costs what `Synchronization.Mutex` costs.
