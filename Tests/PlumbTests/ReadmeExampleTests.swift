@@ -116,6 +116,21 @@ import Testing
         #expect(tooLong.warnings.contains { if case .textTooLong = $0 { true } else { false } })
     }
 
+    /// The README's accuracy figures are the report's (Documentation/Accuracy.md).
+    @Test func theAccuracyFiguresAreTheReports() throws {
+        let readme = try Self.readme().replacingOccurrences(of: "\n", with: " ")
+        let report = try String(contentsOf: Self.root.appendingPathComponent("Documentation/Accuracy.md"), encoding: .utf8)
+        #expect(readme.contains("on 96,000 real cases (4,000 UI strings and paragraphs in 11 scripts × 3 font cascades × 8 widths;"))
+        #expect(report.contains("4000 corpus cells (`Benchmarks/Corpus/cells.jsonl`) × 3 cascades × 8 widths (100, 150, 200, 250, 300, 350, 400, 450 pt) = 96000 cases"))
+        #expect(Set(report.matches(of: /\n\| script: (\w+) \| \d+ \|/).map { String($0.output.1) }).count == 11)
+        #expect(readme.contains("the `pango` profile agrees with Pango on 99.94 % of line counts and 99.72 % of all line starts"))
+        #expect(report.contains("| all | 96000 | 99.94 % | 99.72 % |"))
+        #expect(readme.contains("the `chromium` profile with Chromium on 100.00 % and 99.99 %"))
+        #expect(report.contains("| `chromium` | 100.00 % | 99.99 % |"))
+        #expect(readme.contains("agree on line count with one of the two on 99.97 %"))
+        #expect(report.contains("`standard` agrees on line count with Chromium or with Pango on 99.97 % of cases."))
+    }
+
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
     static func readme() throws -> String {
         try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
