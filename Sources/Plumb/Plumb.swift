@@ -77,6 +77,8 @@ public final class TextMeasurer: Sendable {
     ///     `nil` makes one from `configuration.fonts`.
     /// - Complexity: loads fontconfig's configuration and font list (from its caches) when no
     ///   resolver is given; the caches reserve address space and commit memory as they fill.
+    /// - Thread safety: engines are independent; one engine is safe to use from any number of
+    ///   threads at once.
     public init(configuration: Configuration = Configuration(), fonts: FontResolver? = nil) {
         self.configuration = configuration
         let fonts = fonts ?? FontResolver(configuration: configuration.fonts)
@@ -114,6 +116,8 @@ public final class TextMeasurer: Sendable {
     /// - Returns: whether fonts changed.
     /// - Complexity: loads fontconfig's configuration and font list (from its caches: a few
     ///   milliseconds) and compares file fingerprints; a full reload when changed.
+    /// - Thread safety: safe from any thread, concurrently with measuring and with other
+    ///   reloads (one of several concurrent reloads installs the new fonts).
     @discardableResult
     public func reloadFontsIfChanged() -> Bool {
         var changed = false
@@ -167,6 +171,10 @@ public final class TextMeasurer: Sendable {
     ///
     /// A resolved style stays valid across `reloadFontsIfChanged()`: measuring with a style
     /// resolved on fonts since replaced re-resolves it first (see `isCurrent(_:)`).
+    ///
+    /// - Complexity: a sanitising pass, a cascade lookup (fontconfig only for a cascade not
+    ///   seen before) and the style's fingerprints; batches resolve each distinct style once.
+    /// - Thread safety: safe from any thread, concurrently.
     public func resolve(_ style: TextStyle) -> ResolvedStyle {
         // The resolver and its salt are read together: a concurrent reload never pairs new
         // fonts with the old salt (or the reverse).
@@ -192,7 +200,12 @@ public final class TextMeasurer: Sendable {
         style.cascade.resolverID == resolverID.load(ordering: .relaxed)
     }
 
-    /// Forgets every cached result measured with `style` (O(1): later lookups use new keys).
+    /// Forgets every cached result measured with `style` (later lookups use new keys; the old
+    /// entries age out of the tables).
+    ///
+    /// - Complexity: O(1) in the cache size: a style resolution and one dictionary update.
+    /// - Thread safety: safe from any thread; a `ResolvedStyle` resolved before the call keeps
+    ///   its old fingerprint (resolve again to see the invalidation).
     public func invalidate(style: TextStyle) {
         let (fonts, salt) = fontState.withLock { ($0.resolver, saltStorage.load(ordering: .relaxed)) }
         let base = ResolvedStyle(style, fonts: fonts, salt: salt).layoutFingerprint

@@ -47,6 +47,9 @@
 /// like `Dictionary(uniqueKeysWithValues:)`.
 ///
 /// `ListHeights` is a value type; copies share storage until one is mutated.
+///
+/// - Thread safety: `Sendable`; as any value, a copy may be read from many threads at once,
+///   and a mutation needs exclusive access to the variable it mutates (as an `Array`).
 public struct ListHeights<RowID: Hashable & Sendable>: Sendable {
     /// Where a row lives: its chunk's stable key and its slot in that chunk.
     @usableFromInline

@@ -51,6 +51,8 @@ public struct LineTruncation: Hashable, Sendable {
 
 /// A measurement plus the geometry behind it: what fade masks, per-line covers and touch hit
 /// tests need.
+///
+/// - Thread safety: an immutable `Sendable` value; every query may run on any thread.
 public struct TextLayout: Sendable {
     /// The text laid out (for a UTF-16 or UTF-8 input, the decoded and repaired string; for an
     /// attributed text, its flattened string with U+FFFC for each inline box).
