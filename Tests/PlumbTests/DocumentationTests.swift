@@ -74,7 +74,7 @@ import Testing
 
     static let attributes = #"(?:@\w+(?:\([^)]*\))?\s+)*"#
     static let modifiers =
-        #"(?:(?:static|final|class|override|mutating|nonmutating|nonisolated|indirect|convenience|required|lazy|(?:private|fileprivate|internal)\(set\))\s+)*"#
+        #"(?:(?:static|final|class|override|mutating|nonmutating|nonisolated|indirect|convenience|required|lazy|borrowing|consuming|dynamic|weak|unowned|(?:private|fileprivate|internal)\(set\))\s+)*"#
     static let publicDeclaration = "^" + attributes + #"(?:public|open)\s+"# + modifiers
         + #"(?:func|var|let|init|struct|class|enum|protocol|typealias|subscript|actor)\b"#
     static let publicEnum = "^" + attributes + #"(?:public|open)\s+(?:indirect\s+)?enum\s"#
@@ -139,6 +139,7 @@ import Testing
                 /// Documented.
                 @inlinable
                 public func d() {}
+                public private(set) var j: Int
                 /// Documented.
                 public enum E {
                     /// Documented.
@@ -151,7 +152,8 @@ import Testing
             """
         let file = SourceFile(name: "t", lines: Self.lines(text), code: Self.lines(Self.blankingCommentsAndStrings(text)))
         #expect(Self.undocumented(file) == [
-            "t:1: public struct A {", "t:4: public var c: Int", "t:12: case g, h", "t:12: one case per line: case g, h",
+            "t:1: public struct A {", "t:4: public var c: Int", "t:8: public private(set) var j: Int", "t:13: case g, h",
+            "t:13: one case per line: case g, h",
         ])
     }
 }
