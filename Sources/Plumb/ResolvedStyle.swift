@@ -1,6 +1,6 @@
 /// A style checked, resolved to fonts and fingerprinted once, for measuring many cells.
 ///
-/// Resolving costs a sanitising pass, a cascade lookup and two small hashes (~1 µs); a batch
+/// Resolving costs a sanitising pass, a cascade lookup and two small hashes; a batch
 /// resolves each distinct style once, not once per cell.
 ///
 /// - Thread safety: immutable; share freely.

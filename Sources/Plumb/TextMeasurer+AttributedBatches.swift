@@ -41,7 +41,8 @@ extension TextMeasurer {
     /// - Complexity: as `heights(for:scale:workers:)`, plus O(n) geometry per cell.
     /// - Thread safety: safe from any thread, concurrently.
     public func layouts(for cells: [AttributedCell], scale: Double = 2, workers: Int? = nil) -> [TextLayout] {
-        inParallel(cells.count, workers: workers) { i in
+        reloadFontsIfChangedPeriodically()
+        return inParallel(cells.count, workers: workers) { i in
             self.layout(cells[i].text, style: cells[i].style, width: cells[i].width, scale: scale)
         }
     }

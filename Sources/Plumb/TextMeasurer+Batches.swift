@@ -236,6 +236,7 @@ extension TextMeasurer {
     /// `layouts(for:scale:workers:)`, reporting to `progress` after each chunk and stopping
     /// between chunks once it is cancelled (`nil`: neither).
     func layouts(for cells: [Cell], scale: Double, workers: Int?, progress: BatchProgress?) throws -> [TextLayout] {
+        reloadFontsIfChangedPeriodically()
         progress?.start(total: cells.count)
         var out = [TextLayout?](repeating: nil, count: cells.count)
         let completed = out.withUnsafeMutableBufferPointer { buffer in
@@ -282,8 +283,7 @@ extension TextMeasurer {
     ///
     /// Memory: the n results, plus per-chunk lists of the misses' keys. A warm batch allocates
     /// nothing but its results: no array of n keys (72 bytes per cell) whose fresh pages every
-    /// batch faults in (~1.5 µs per 4 KiB page on this VM; dropping it took a 40,000-row warm
-    /// batch from ~76 to ~70 ns per cell on one worker, A/B in one session).
+    /// batch faults in (measured: Decisions.md, "Timings from code comments").
     private func run(
         count n: Int, workers: Int?, progress: BatchProgress?,
         key: @Sendable (Int) -> CellKeys?,
@@ -338,7 +338,7 @@ extension TextMeasurer {
         }
 
         // 2. The misses: the first of every distinct key (sequential, open addressing,
-        //    ~10 ns per miss), so duplicates inside the batch are measured once.
+        //    no hashing), so duplicates inside the batch are measured once.
         let missCount = lists.reduce(0) { $0 + $1.count }
         guard missCount > 0 else { return results }
         var firstMisses = FirstMissTable(capacity: missCount)
@@ -389,13 +389,12 @@ extension TextMeasurer {
     /// How a parallel loop over 0..<count hands out chunks: guided self-scheduling. Each
     /// claim takes the remaining cells ÷ (2 × workers), rounded down to a multiple of `grain`,
     /// between `grain` and `maxChunk`: few claims while much is left, small ones at the end,
-    /// so a worker that Dispatch starts late (~25–100 µs on this VM) still finishes with the
-    /// others (a final 256-cell chunk of warm hits alone is ~14 µs of imbalance).
+    /// so a worker that Dispatch starts late still finishes with the others.
     ///
     /// The last `callerReserve` cells are left to the calling thread: when the caller finishes
     /// before a helper, `concurrentPerform` puts it to sleep until the helper is done, and
-    /// waking it costs more than the tail (18–50 µs on this VM, measured: a 4,000-cell warm
-    /// batch is ~125 µs on two workers). A caller that finishes last never sleeps.
+    /// waking it costs more than the tail. A caller that finishes last never sleeps (the
+    /// timings behind both: Decisions.md, "Timings from code comments").
     struct Schedule: Sendable {
         let count: Int
         let workers: Int

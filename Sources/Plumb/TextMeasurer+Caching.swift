@@ -3,8 +3,9 @@
 extension TextMeasurer {
     /// Measures one cell with a resolved style.
     ///
-    /// - Complexity: a tier-2 hit costs two XXH3-128 hashes and one shard lookup (~100 ns for
-    ///   a 150-character cell); a width change with a known text is arithmetic only.
+    /// - Complexity: a tier-2 hit costs two XXH3-128 hashes and one shard lookup (the
+    ///   benchmark's warm row, `Benchmarks/README.md`); a width change with a known text is
+    ///   arithmetic only.
     ///   A style resolved before `reloadFontsIfChanged()` replaced the fonts is re-resolved
     ///   first (the answer is always the current fonts'); resolve it again to skip that.
     /// - Thread safety: safe from any thread, concurrently.
@@ -156,6 +157,13 @@ extension TextMeasurer {
     // MARK: Invalidation and statistics
 
     /// Forgets the result of one cell.
+    ///
+    /// Removes the cell's result and its width-range entry from tier 2, so the next
+    /// `measure` of it lays it out again (from its prepared text when tier 1 still has it).
+    ///
+    /// - Returns: whether a result was cached.
+    /// - Complexity: a style resolution, two hashes and two shard lookups.
+    /// - Thread safety: safe from any thread, concurrently with measuring.
     @discardableResult
     public func invalidate(text: String, style: TextStyle, width: Double, scale: Double = 2) -> Bool {
         guard let k = cellKeys(text, style: resolve(style), width: width, scale: scale) else { return false }
@@ -164,6 +172,11 @@ extension TextMeasurer {
     }
 
     /// Empties every cache tier (fonts stay resolved).
+    ///
+    /// - Complexity: O(slots) over every shard of every tier (the result table's memory stays
+    ///   committed).
+    /// - Thread safety: safe from any thread; measurements running meanwhile may still
+    ///   insert results, which stay valid.
     public func removeAllCachedResults() {
         resultCache.removeAll()
         preparedCache.removeAll()
@@ -171,6 +184,9 @@ extension TextMeasurer {
     }
 
     /// Cache counters: tier 1 (segments, prepared texts) and tier 2 (results).
+    ///
+    /// - Complexity: O(shards): every shard's lock is taken once.
+    /// - Thread safety: safe from any thread; a snapshot, not atomic across shards.
     public var cacheStatistics: (segments: CacheStatistics, prepared: CacheStatistics, results: CacheStatistics) {
         (segmentCache.statistics, preparedCache.statistics, resultCache.statistics)
     }

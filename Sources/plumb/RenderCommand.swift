@@ -6,6 +6,9 @@ import PlumbRender
 /// `plumb render`: a cell, or a JSON Lines file of cells stacked as a list, drawn as SVG with
 /// overlays and effects positioned from Plumb's geometry.
 enum RenderCommand {
+    /// The length of `--viewport`'s fading edge when `--fade-edge` is not given, in points.
+    static let defaultFadeEdge = 24.0
+
     static let spec = CommandSpec(
         name: "render",
         overview: "Draw a layout (or a JSON Lines file of cells as a list, each row as `measure` lays it out) as SVG, with overlays and effects.",
@@ -19,7 +22,7 @@ enum RenderCommand {
             OptionSpec(name: "fade-last-line", valueName: "points", kind: .double, help: "Fade out the last points of the last line."),
             OptionSpec(name: "gradient", valueName: "colors", kind: .list(separator: ","), help: "Gradient text: COLOR,COLOR[,ANGLE], once across the text's box (ANGLE in degrees, 0: left to right, 90: top to bottom); emoji keep their colors."),
             OptionSpec(name: "viewport", valueName: "points", kind: .double, help: "Show the text in a scroll viewport of this height."),
-            OptionSpec(name: "fade-edge", valueName: "points", kind: .double, help: "Length of the viewport's fading edge. (default: 24)"),
+            OptionSpec(name: "fade-edge", valueName: "points", kind: .double, help: "Length of the viewport's fading edge. (default: \(LayoutCommand.num(Self.defaultFadeEdge)))"),
             OptionSpec(name: "fade-side", valueName: "side", kind: .string, help: "Which viewport edge fades: top or bottom. (default: bottom)"),
             OptionSpec(name: "cover-lines", kind: .flag, help: "Cover every line with its own rect except the revealed one."),
             OptionSpec(name: "reveal-line", valueName: "n", kind: .int, help: "The line left uncovered (0-based)."),
@@ -107,7 +110,7 @@ enum RenderCommand {
         if let h = args.double("viewport") {
             let side = args.string("fade-side") ?? "bottom"
             guard let edge = RenderOptions.Edge(rawValue: side) else { throw LineError("--fade-side must be top or bottom") }
-            o.viewport = (h, args.double("fade-edge") ?? 24, edge)
+            o.viewport = (h, args.double("fade-edge") ?? Self.defaultFadeEdge, edge)
         }
         for name in ["reveal-line", "reveal-at-y"] where args.isGiven(name) && !args.flag("cover-lines") {
             throw LineError("--\(name) needs --cover-lines (it chooses the line left uncovered)")

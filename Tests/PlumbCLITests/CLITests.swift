@@ -308,11 +308,23 @@ final class CLITests: XCTestCase {
     func testTheReadmeCommandLineExampleOutput() throws {
         let input = Data((#"{"id":1,"text":"Hello, world"}"# + "\n" + #"{"id":2,"text":"你好，世界","width":40}"# + "\n").utf8)
         let r = try run(["measure", "--size", "15", "--width", "200", "--line-starts"], input: input)
-        XCTAssertEqual(r.lines, [
+        let expected = [
             #"{"id":1,"height":20.5,"width":84.5,"lines":1,"truncated":false,"lineStarts":[0]}"#,
             #"{"id":2,"height":65.5,"width":30,"lines":3,"truncated":false,"lineStarts":[0,1,3]}"#,
-        ])
+        ]
+        XCTAssertEqual(r.lines, expected)
+        // The README prints these very lines.
+        let readme = try Self.readme()
+        for line in expected { XCTAssertTrue(readme.contains("# " + line + "\n"), line) }
+        XCTAssertTrue(readme.contains(#"printf '%s\n' '{"id":1,"text":"Hello, world"}' '{"id":2,"text":"你好，世界","width":40}' \"#))
+        XCTAssertTrue(readme.contains("| .build/release/plumb measure --size 15 --width 200 --line-starts\n"))
         XCTAssertEqual(try run(["layout", "The quick brown fox jumps over the lazy dog", "--size", "15", "--width", "120", "--line-spacing", "8"]).status, 0)
+    }
+
+    /// The README, for the tests that check what it prints.
+    static func readme() throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
     }
 
     func testTheReadmeSampleRuns() throws {
@@ -564,5 +576,29 @@ extension CLITests {
         XCTAssertEqual(plain.lines.count, 40)
         XCTAssertTrue(plain.stderr.contains("budget \(try stated("cache-budget"))\n"), plain.stderr)
         XCTAssertEqual(try stated("workers"), "every core")
+    }
+}
+
+extension CLITests {
+    /// Every range `--help` states is the one the command enforces: a value at each edge is
+    /// accepted, one just outside is a usage error (exit 64).
+    func testTheHelpsRangesAreEnforced() throws {
+        let help = try run(["measure", "--help"]).stdout
+        for text in ["> 0 and at most 10000", "1–1000", "0.01–100", "Layout width in points, > 0", "≥ 1", "≥ 0"] {
+            XCTAssertTrue(help.contains(text), text)
+        }
+        let cell = Data(#"{"text":"a"}"#.utf8 + [0x0A])
+        func status(_ option: String, _ value: String) throws -> Int32 {
+            try run(["measure", "--" + option, value], input: cell).status
+        }
+        for (option, inside, outside) in [
+            ("size", ["10000", "0.5"], ["10000.5", "0"]), ("weight", ["1", "1000"], ["0", "1001"]),
+            ("scale", ["0.01", "100"], ["0.009", "100.5"]), ("width", ["0.5"], ["0"]),
+            ("tab-interval", ["1"], ["0"]), ("workers", ["1"], ["0"]), ("batch-size", ["1"], ["0"]),
+            ("cache-budget", ["0"], ["-1"]),
+        ] {
+            for v in inside { XCTAssertEqual(try status(option, v), 0, "--\(option) \(v)") }
+            for v in outside { XCTAssertEqual(try status(option, v), 64, "--\(option) \(v)") }
+        }
     }
 }

@@ -199,8 +199,11 @@ extension CLITests {
     /// The README's rich-cell example prints what the README says.
     func testTheReadmeRichCellExampleOutput() throws {
         let r = try run(["measure", "--lines"], input: lines([Self.issueExample]))
-        XCTAssertEqual(r.lines, [
-            #"{"id":7,"height":25,"width":170,"lines":1,"truncated":false,"lineBoxes":[{"start":0,"end":19,"rect":[0,0,169.854992,24.616],"baseline":19.72,"usedWidth":169.854992}],"boxes":[{"id":"avatar","rect":[92.88,4.72,18,18],"line":0,"offset":14}]}"#,
-        ])
+        let expected = #"{"id":7,"height":25,"width":170,"lines":1,"truncated":false,"lineBoxes":[{"start":0,"end":19,"rect":[0,0,169.854992,24.616],"baseline":19.72,"usedWidth":169.854992}],"boxes":[{"id":"avatar","rect":[92.88,4.72,18,18],"line":0,"offset":14}]}"#
+        XCTAssertEqual(r.lines, [expected])
+        // The README shows this input and prints this output.
+        let readme = try Self.readme()
+        XCTAssertTrue(readme.contains("echo '" + Self.issueExample + "'"), "the README's rich cell is not issueExample")
+        XCTAssertTrue(readme.contains("# " + expected + "\n"))
     }
 }

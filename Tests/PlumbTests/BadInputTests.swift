@@ -107,6 +107,17 @@ import Testing
         let b = engine.layout(utf8: bytes, style: style15(), width: 300)
         #expect(b.text == "a\u{FFFD}b")
         #expect(b.measurement.warnings.contains(.invalidTextRepaired))
+        // measure(utf16:) and measure(utf8:) answer as layout's measurement (issue 12 item 7).
+        #expect(engine.measure(utf16: units, style: style15(), width: 300) == l.measurement)
+        #expect(engine.measure(utf8: bytes, style: style15(), width: 300) == b.measurement)
+    }
+
+    @Test func validUnitsMeasureAsTheString() {
+        let text = "Hello, 世界 😀 and a longer line that wraps"
+        let plain = engine.measure(text, style: style15(), width: 120)
+        #expect(engine.measure(utf16: Array(text.utf16), style: style15(), width: 120) == plain)
+        #expect(engine.measure(utf8: Array(text.utf8), style: style15(), width: 120) == plain)
+        #expect(plain.warnings.isEmpty && plain.lineCount > 1)
     }
 
     @Test func absurdNumbersNeverOverflow() {

@@ -169,3 +169,27 @@ func renamedDejaVuSans() throws -> [UInt8] {
         #expect(cells.map { m.measure($0.text, style: early, width: $0.width) } == with)
     }
 }
+
+/// Every batch entry point checks for font changes (at most once every ten seconds), as
+/// `heights(for:)` always did: `layouts(for:)` did not (issue 12 item 7).
+@Suite struct BatchFontCheckTests {
+    let style = TextStyle(families: ["Noto Sans"], size: 15)
+
+    func checks(_ body: (TextMeasurer) throws -> Void) rethrows -> Bool {
+        let plumb = TextMeasurer(fonts: engine.fonts)
+        #expect(plumb.lastPeriodicFontCheck == 0)
+        try body(plumb)
+        return plumb.lastPeriodicFontCheck != 0
+    }
+
+    @Test func everyBatchChecksForFontChanges() throws {
+        let cell = Cell(text: "a b", style: style, width: 100)
+        let rich = AttributedCell(text: AttributedText("a b"), style: style, width: 100)
+        #expect(checks { _ = $0.heights(for: ["a"], style: style, width: 100) })
+        #expect(checks { _ = $0.heights(for: [cell]) })
+        #expect(checks { _ = $0.layouts(for: [cell]) })
+        #expect(checks { _ = $0.heights(for: [rich]) })
+        #expect(checks { _ = $0.layouts(for: [rich]) })
+        #expect(try checks { _ = try $0.listHeights(for: [(id: 1, text: "a")], style: style, width: 100) })
+    }
+}

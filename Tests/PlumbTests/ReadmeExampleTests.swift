@@ -2,14 +2,15 @@ import Foundation
 import Plumb
 import Testing
 
-/// The README's library example, verbatim: it must compile and run.
+/// The README's library examples, verbatim: they must compile, run and print what their
+/// comments say; and the README's rule numbers are the engine's.
 @Suite struct ReadmeExampleTests {
     @Test func theLibraryExampleRuns() throws {
         let plumb = TextMeasurer()
         var style = TextStyle(families: ["Noto Sans", "Noto Sans CJK SC"], size: 15)
         style.lineSpacing = 8
 
-        let one = plumb.measure("Hello, 世界", style: style, width: 200)     // size, lineCount, warnings
+        let one = plumb.measure("Hello, 世界", style: style, width: 200)     // 74.5 × 22, 1 line (size, lineCount, warnings)
         let layout = plumb.layout("Hello, 世界", style: style, width: 200)   // + per-line geometry
         layout.lastLineRect        // fade mask over the end of the last line (its left end if right to left)
         layout.lineIndex(atY: 31)  // which line a touch is on (a gap belongs to the line above)
@@ -24,11 +25,115 @@ import Testing
         layout.lines[0].utf16Range                     // NSRange / JavaScript indices (also scalarRange, utf8Range)
         let json = try JSONEncoder().encode(Cell(text: "a", style: style, width: 375))  // plumb measure's fields
         #expect(feed.height(of: 3)! > 30.25 && !json.isEmpty)
-        #expect(one.lineCount == 1)
+        #expect(one.lineCount == 1 && one.size == Size(width: 74.5, height: 22))
         #expect(layout.lines.count == 1)
         #expect(heights.count == 3)
         #expect(lines.count == 1)
         #expect(list.count == 2)
+    }
+
+    /// The README's rich-text example, verbatim, with the numbers its comments print.
+    @Test func theRichTextExampleRuns() throws {
+        let plumb = TextMeasurer()
+        var message = AttributedText("Alice", TextAttributes(weight: 700))   // a bold name
+        message.append(" replied ")
+        message.append(InlineBox(width: 18, height: 18, baselineOffset: -3, id: "avatar"))
+        message.append(" See you at 8, and bring the long list of everything we talked about")
+        var chat = TextStyle(families: ["Noto Sans"], size: 15)
+        chat.maxLines = 2
+        chat.lineBreakMode = .truncatingTail
+        chat.truncationToken = AttributedText("… more", TextAttributes(weight: 700))
+        let bubble = plumb.layout(message, style: chat, width: 200)     // 194.5 × 41, 2 lines, truncated
+        bubble.inlineBoxes[0].rect                     // (92.88, 1.035, 18, 18): where to draw the avatar
+        bubble.truncationToken?.rect                   // (138.255, 20.43, 56.115, 20.43): a tap there is on "more"
+        bubble.characterOffset(at: Point(x: 20, y: 10), unit: .utf16)  // 3: the UTF-16 offset under a touch
+        bubble.rects(forCharacters: 0..<5, unit: .utf16)               // [(0, 0, 36.075, 20.43)]: "Alice", to highlight
+
+        #expect(bubble.size == Size(width: 194.5, height: 41) && bubble.lineCount == 2 && bubble.measurement.isTruncated)
+        #expect(Self.rounded(bubble.inlineBoxes[0].rect) == [92.88, 1.035, 18, 18])
+        #expect(bubble.inlineBoxes[0].id == "avatar")
+        let token = try #require(bubble.truncationToken)
+        #expect(Self.rounded(token.rect) == [138.255, 20.43, 56.115, 20.43] && token.line == 1)
+        #expect(bubble.characterOffset(at: Point(x: 20, y: 10), unit: .utf16) == 3)
+        #expect(bubble.rects(forCharacters: 0..<5, unit: .utf16).map(Self.rounded) == [[0, 0, 36.075, 20.43]])
+    }
+
+    /// A rect's numbers as the README prints them (3 decimals).
+    static func rounded(_ r: Rect) -> [Double] {
+        [r.x, r.y, r.width, r.height].map { ($0 * 1000).rounded() / 1000 }
+    }
+
+    /// The example in `TextMeasurer`'s doc comment (Sources/Plumb/Plumb.swift) says what the
+    /// engine answers.
+    @Test func theDocCommentExampleHolds() throws {
+        let plumb = TextMeasurer()
+        let style = TextStyle(families: ["Noto Sans", "Noto Sans CJK SC"], size: 15)
+        let m = plumb.measure("Hello, 世界", style: style, width: 200)   // m.size.height == 22
+        #expect(m.size.height == 22)
+        let source = try String(contentsOf: Self.root.appendingPathComponent("Sources/Plumb/Plumb.swift"), encoding: .utf8)
+        #expect(source.contains("/// let m = plumb.measure(\"Hello, 世界\", style: style, width: 200)   // m.size.height == 22"))
+    }
+
+    /// The numbers of the README's height rules and memory table that are the engine's
+    /// defaults and substitutions.
+    @Test func theReadmesRuleNumbersHold() throws {
+        let readme = try Self.readme()
+        let plumb = TextMeasurer()
+        let style = TextStyle(families: ["Noto Sans"], size: 15)
+        // width NaN/≤ 0 → the fallback height (one line of the style, pixel-ceiled), zero lines, flagged.
+        #expect(readme.contains("width NaN/≤ 0 → the fallback height (one line of the style, pixel-ceiled; `unmeasurableHeight`), zero lines, flagged"))
+        let oneLine = plumb.measure("Hello", style: style, width: 1000)
+        for width in [0, -5, Double.nan] {
+            let m = plumb.measure("Hello", style: style, width: width)
+            #expect(m.lineCount == 0 && m.isFallback && m.height == oneLine.height && m.height == 20.5)
+            #expect(plumb.layout("Hello", style: style, width: width).lines.isEmpty)
+        }
+        // size NaN/∞/≤ 0 → 17 pt.
+        #expect(readme.contains("size NaN/∞/≤ 0 → 17 pt"))
+        var bad = style
+        bad.font.size = -1
+        var seventeen = style
+        seventeen.font.size = 17
+        #expect(plumb.measure("Hello", style: bad, width: 100).size == plumb.measure("Hello", style: seventeen, width: 100).size)
+        #expect(FontDescriptor.defaultSize == 17)
+        // scale NaN/∞/≤ 0 → 2, otherwise clamped to 0.01…100.
+        #expect(readme.contains("scale NaN/∞/≤ 0 → 2, otherwise clamped to 0.01…100"))
+        let text = "Hello, world and more"
+        #expect(plumb.measure(text, style: style, width: 100, scale: 0).size == plumb.measure(text, style: style, width: 100, scale: 2).size)
+        #expect(plumb.measure(text, style: style, width: 100, scale: 1000).size == plumb.measure(text, style: style, width: 100, scale: 100).size)
+        #expect(plumb.measure(text, style: style, width: 100, scale: 0.0001).size == plumb.measure(text, style: style, width: 100, scale: 0.01).size)
+        // The budgets and the size limit.
+        let c = TextMeasurer.Configuration()
+        #expect(readme.contains("`resultCacheBytes` (32 MiB") && c.resultCacheBytes == 32 << 20)
+        #expect(readme.contains("`preparedCacheBytes` (128 MiB)") && c.preparedCacheBytes == 128 << 20)
+        #expect(readme.contains("`segmentCacheBytes` (64 MiB)") && c.segmentCacheBytes == 64 << 20)
+        #expect(readme.contains("(4 MiB of UTF-8 by default)") && c.maximumTextBytes == 4 << 20)
+        var small = c
+        small.maximumTextBytes = 8
+        let limited = TextMeasurer(configuration: small, fonts: plumb.fonts)
+        let tooLong = limited.measure("123456789", style: style, width: 100)
+        #expect(tooLong.lineCount == 0 && tooLong.isFallback && tooLong.height == 20.5)
+        #expect(tooLong.warnings.contains { if case .textTooLong = $0 { true } else { false } })
+    }
+
+    /// The README's accuracy figures are the report's (Documentation/Accuracy.md).
+    @Test func theAccuracyFiguresAreTheReports() throws {
+        let readme = try Self.readme().replacingOccurrences(of: "\n", with: " ")
+        let report = try String(contentsOf: Self.root.appendingPathComponent("Documentation/Accuracy.md"), encoding: .utf8)
+        #expect(readme.contains("on 96,000 real cases (4,000 UI strings and paragraphs in 11 scripts × 3 font cascades × 8 widths;"))
+        #expect(report.contains("4000 corpus cells (`Benchmarks/Corpus/cells.jsonl`) × 3 cascades × 8 widths (100, 150, 200, 250, 300, 350, 400, 450 pt) = 96000 cases"))
+        #expect(Set(report.matches(of: /\n\| script: (\w+) \| \d+ \|/).map { String($0.output.1) }).count == 11)
+        #expect(readme.contains("the `pango` profile agrees with Pango on 99.94 % of line counts and 99.72 % of all line starts"))
+        #expect(report.contains("| all | 96000 | 99.94 % | 99.72 % |"))
+        #expect(readme.contains("the `chromium` profile with Chromium on 100.00 % and 99.99 %"))
+        #expect(report.contains("| `chromium` | 100.00 % | 99.99 % |"))
+        #expect(readme.contains("agree on line count with one of the two on 99.97 %"))
+        #expect(report.contains("`standard` agrees on line count with Chromium or with Pango on 99.97 % of cases."))
+    }
+
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+    static func readme() throws -> String {
+        try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
     }
 
     /// The README's `async` line (in an `async` function the `async` overloads are chosen).
@@ -40,14 +145,17 @@ import Testing
         #expect(measured.count == 2)
     }
 
-    /// The example above is the README's: every line of the README's Swift block is in this file.
-    @Test func theExampleIsTheReadmes() throws {
-        let here = URL(fileURLWithPath: #filePath)
-        let readme = try String(contentsOf: here.deletingLastPathComponent().appendingPathComponent("../../README.md"), encoding: .utf8)
-        let source = try String(contentsOf: here, encoding: .utf8)
-        let block = try #require(readme.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```").first)
-        let lines = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && $0 != "import Plumb" }
-        #expect(lines.count > 5)
-        for line in lines { #expect(source.contains(line), "README line not in the test: \(line)") }
+    /// The examples above are the README's: every line of every Swift block of the README is in
+    /// this file (so the numbers in their comments are the ones the tests check).
+    @Test func theExamplesAreTheReadmes() throws {
+        let readme = try Self.readme()
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        #expect(blocks.count == 2)
+        for block in blocks {
+            let lines = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && $0 != "import Plumb" }
+            #expect(lines.count > 5)
+            for line in lines { #expect(source.contains(line), "README line not in the test: \(line)") }
+        }
     }
 }

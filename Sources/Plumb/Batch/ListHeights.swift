@@ -31,7 +31,7 @@
 ///   splits or merges. No prefix sums beyond O(B + log n) tree nodes are ever
 ///   recomputed.
 /// - `removeAll()`: O(n) (releasing storage).
-
+///
 /// ## Floating point
 /// Every tree node is always *recomputed* as the sum of its two children;
 /// no running totals are ever adjusted by deltas. The stored sums therefore
@@ -47,6 +47,9 @@
 /// like `Dictionary(uniqueKeysWithValues:)`.
 ///
 /// `ListHeights` is a value type; copies share storage until one is mutated.
+///
+/// - Thread safety: `Sendable`; as any value, a copy may be read from many threads at once,
+///   and a mutation needs exclusive access to the variable it mutates (as an `Array`).
 public struct ListHeights<RowID: Hashable & Sendable>: Sendable {
     /// Where a row lives: its chunk's stable key and its slot in that chunk.
     @usableFromInline
@@ -503,11 +506,13 @@ public struct DuplicateRowID<RowID: Hashable & Sendable>: Error, CustomStringCon
     /// The index of the second row with it.
     public let index: Int
 
+    /// The error for the row at `index` whose id `id` an earlier row already has.
     @inlinable
     public init(id: RowID, index: Int) {
         self.id = id
         self.index = index
     }
 
+    /// `"duplicate row id <id> at row <index>"`.
     public var description: String { "duplicate row id \(id) at row \(index)" }
 }

@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// A preparer is taken for the duration of one call and returned afterwards, so at most as
 /// many exist as threads ever measured at once. Clones come from a prototype iterator
-/// (`ubrk_clone` ≈ 0.3 µs instead of `ubrk_open` ≈ 3.4 µs).
+/// (`ubrk_clone` instead of `ubrk_open`, about a tenth of the cost (timings: Decisions.md, "Timings from code comments")).
 ///
 /// - Thread safety: safe from any thread; a preparer is used by one thread at a time.
 final class PreparerPool: Sendable {

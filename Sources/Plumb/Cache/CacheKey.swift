@@ -6,14 +6,17 @@ internal import CXXHash
 /// Every key is derived in one of two ways, both defined in this file: the digest of raw
 /// bytes (``init(bytes:)``: a cell's text, a segment's text) or a ``KeyEncoder`` over typed
 /// fields that starts with a ``KeyDomain``.
-public struct CacheKey: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
+///
+/// Internal: no public API takes or returns a key (styles are fingerprinted inside
+/// `ResolvedStyle`).
+struct CacheKey: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
     /// The digest's low 64 bits (the probe start in the result table).
-    public var low: UInt64
+    var low: UInt64
     /// The digest's high 64 bits (the shard in the result table).
-    public var high: UInt64
+    var high: UInt64
 
     /// A key from its two words (tests and the tables' empty marker).
-    public init(low: UInt64, high: UInt64) {
+    init(low: UInt64, high: UInt64) {
         self.low = low
         self.high = high
     }
@@ -27,7 +30,8 @@ public struct CacheKey: Hashable, Sendable, BitwiseCopyable, CustomStringConvert
 
     /// XXH3-128 of raw bytes.
     ///
-    /// - Complexity: O(n), ~9 ns for 100 bytes; allocation-free; thread-safe.
+    /// - Complexity: O(n); allocation-free; thread-safe (timings: Decisions.md, "Timings from
+    ///   code comments").
     @inline(__always)
     init(bytes: UnsafeRawBufferPointer) {
         let h = plumb_xxh3_128(bytes.baseAddress, bytes.count, Self.seed)
@@ -35,7 +39,7 @@ public struct CacheKey: Hashable, Sendable, BitwiseCopyable, CustomStringConvert
     }
 
     /// The bits are already uniformly distributed: feed one word to the hasher.
-    public func hash(into hasher: inout Hasher) {
+    func hash(into hasher: inout Hasher) {
         hasher.combine(low)
     }
 
@@ -43,7 +47,7 @@ public struct CacheKey: Hashable, Sendable, BitwiseCopyable, CustomStringConvert
     @inline(__always) func shard(of count: Int) -> Int { Int(truncatingIfNeeded: high) & (count - 1) }
 
     /// 32 hexadecimal digits, high word first.
-    public var description: String {
+    var description: String {
         let h = String(high, radix: 16)
         let l = String(low, radix: 16)
         return String(repeating: "0", count: 16 - h.count) + h + String(repeating: "0", count: 16 - l.count) + l

@@ -1,6 +1,7 @@
 /// A map from `CacheKey` to a slot number (≥ 0): open addressing with linear probing and
 /// backward-shift deletion, grown at 50 % load. Keys are already uniformly random, so the low
-/// bits index the table directly — no hashing, unlike `Dictionary` (SipHash, ~20 ns).
+/// bits index the table directly — no hashing, unlike `Dictionary` (SipHash; timings:
+/// Decisions.md, "Timings from code comments").
 ///
 /// - Complexity: O(1) expected for lookup, insertion and removal.
 /// - Thread safety: none; owners lock around it.

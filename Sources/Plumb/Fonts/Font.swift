@@ -122,7 +122,7 @@ final class Font: @unchecked Sendable, CustomStringConvertible {
     /// Whether the face has a glyph for `scalar`.
     ///
     /// Font choice asks this for every cluster and every font of the cascade until one has
-    /// it; HarfBuzz's cmap lookup costs ~270 instructions (callgrind), so answers for the
+    /// it; HarfBuzz's cmap lookup costs ~270 instructions (callgrind, 2026-11-30), so answers for the
     /// BMP are remembered in a bitmap: later asks cost one relaxed load.
     ///
     /// - Thread safety: lock-free. Both bits of an answer are set by one atomic OR; threads
@@ -147,7 +147,8 @@ final class Font: @unchecked Sendable, CustomStringConvertible {
 
     /// Vertical ink bounds of a glyph in font units (top above the baseline is positive).
     ///
-    /// - Complexity: O(1) after the first call per glyph (cached; CFF extents cost ~2.4 µs).
+    /// - Complexity: O(1) after the first call per glyph (cached: CFF extents are slow; timings:
+    ///   Decisions.md, "Timings from code comments").
     /// - Thread safety: safe from any thread.
     func inkBounds(of glyph: UInt32) -> (top: Int32, bottom: Int32) {
         extentsCache.bounds(of: glyph) { glyph in

@@ -8,7 +8,8 @@ import Synchronization
 /// fallback list. A cluster is never split across fonts.
 ///
 /// - Thread safety: all methods may be called from any thread. fontconfig is serialised behind
-///   one lock; results are cached (a match costs ~200 µs, a sort ~400 µs).
+///   one lock; results are cached (a match or a sort costs hundreds of microseconds; timings:
+///   Decisions.md, "Timings from code comments").
 public final class FontResolver: Sendable {
     /// What the resolver prefers when a cascade cannot render a cluster.
     public struct Configuration: Hashable, Sendable {
@@ -23,6 +24,8 @@ public final class FontResolver: Sendable {
         /// Extra folders of font files the application ships (added to this resolver's
         /// fontconfig configuration only, like `FcConfigAppFontAddDir`).
         public var applicationFontDirectories: [String] = []
+        /// The defaults: English, "sans-serif", Noto Sans CJK SC, Noto Color Emoji, no
+        /// application fonts.
         public init() {}
     }
 
@@ -32,6 +35,7 @@ public final class FontResolver: Sendable {
         var italic: Bool
     }
 
+    /// The preferences this resolver was made with.
     public let configuration: Configuration
     /// Process-wide identity of this resolver: a `ResolvedCascade` carries the id of the
     /// resolver that made it, so an engine can tell a style resolved on other fonts (before a

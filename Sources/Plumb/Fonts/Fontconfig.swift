@@ -76,7 +76,8 @@ enum Fontconfig {
         return pattern
     }
 
-    /// `FcFontMatch` for a prepared pattern (substitutions applied here). ~200 µs.
+    /// `FcFontMatch` for a prepared pattern (substitutions applied here); cache the answer
+    /// (timings: Decisions.md, "Timings from code comments").
     static func match(config: OpaquePointer, pattern: OpaquePointer) -> Match? {
         FcConfigSubstitute(config, pattern, FcMatchPattern)
         FcDefaultSubstitute(pattern)
@@ -112,7 +113,7 @@ enum Fontconfig {
     }
 
     /// The fallback order for a pattern (`FcFontSort` with trimming), as faces with their
-    /// character sets. ~400 µs; call once per cascade.
+    /// character sets. About twice a match; call once per cascade (timings: Decisions.md, "Timings from code comments").
     static func sort(config: OpaquePointer, pattern: OpaquePointer) -> SortedFonts? {
         FcConfigSubstitute(config, pattern, FcMatchPattern)
         FcDefaultSubstitute(pattern)

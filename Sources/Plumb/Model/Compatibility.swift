@@ -12,7 +12,7 @@ public enum Compatibility: String, Hashable, Sendable, CaseIterable {
     /// take the next cluster's font; a color emoji font never shapes spaces; only the last
     /// trailing space hangs.
     case pango
-    /// Chromium (Blink), in progress: ICU with CSS `line-break: normal` (breaks before small
+    /// Chromium (Blink): ICU with CSS `line-break: normal` (breaks before small
     /// kana), a break after every run of spaces, no break after `/`, `\` or `|` between ASCII
     /// characters (nor between `:`/`.` and `%`/`$`), a
     /// break after `-` before a digit when a letter or digit precedes it, and lines that

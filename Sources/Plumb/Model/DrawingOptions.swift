@@ -1,6 +1,8 @@
 /// The `NSStringDrawingOptions` that change a measurement.
 public struct DrawingOptions: OptionSet, Hashable, Sendable {
+    /// The options as bits (`usesLineFragmentOrigin` is bit 0, … `truncatesLastVisibleLine` bit 3).
     public let rawValue: UInt8
+    /// The options whose bits are set in `rawValue` (other bits are kept and ignored).
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Lay the text out in a box of the given width (wrapping). Without it every paragraph is

@@ -18,6 +18,8 @@ public struct FontDescriptor: Hashable, Sendable {
     /// The cascade used when none is given.
     public static let defaultFamilies = ["Noto Sans", "Noto Sans CJK SC"]
 
+    /// A font; every argument has UIKit-like defaults (the default cascade, 17 pt, regular,
+    /// upright). Values are checked when measured, not here.
     public init(
         families: [String] = FontDescriptor.defaultFamilies, size: Double = FontDescriptor.defaultSize,
         weight: Int = 400, italic: Bool = false

@@ -1,5 +1,5 @@
-/// Shared pieces of the `Codable` conformances: the JSON Lines format of `plumb measure` is
-/// the one shape of every public value type (see README, "Command line").
+// Shared pieces of the `Codable` conformances: the JSON Lines format of `plumb measure` is
+// the one shape of every public value type (see README, "Command line").
 
 /// A coding key that is any string (for the flat objects whose fields several types share).
 struct JSONFieldKey: CodingKey, Hashable {

@@ -44,6 +44,7 @@ public enum MeasureWarning: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A sentence for logs saying what was wrong and what was used instead.
     public var description: String {
         switch self {
         case .unmeasurableWidth(let w):

@@ -9,7 +9,10 @@ public enum TextAlignment: String, Hashable, Sendable, CaseIterable {
     /// direction is that of its first strong character (UAX #9 P2–P3; left to right when it
     /// has none), as in TextKit with the natural writing direction and Pango's auto-dir.
     case natural
+    /// Every line's left edge at the box's left edge, whatever the paragraph's direction.
     case left
+    /// Every line's right edge at the box's right edge, whatever the paragraph's direction.
     case right
+    /// Every line centred in the box (its leftover width split evenly on both sides).
     case center
 }

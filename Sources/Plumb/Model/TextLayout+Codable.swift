@@ -1,13 +1,13 @@
-/// `TextLayout` and its lines in the JSON form of `plumb measure --lines`: the measurement's
-/// fields, `"text"`, `"exactHeight"`, `"scale"` and `"lineBoxes"`, one object per line with
-/// `"start"`/`"end"` (Unicode-scalar offsets, as the CLI prints them), `"rect"` as
-/// `[x, y, width, height]`, `"baseline"`, `"usedWidth"` and `"rtl": true` for a line of a
-/// right-to-left paragraph, plus what the CLI leaves out (UTF-8 and UTF-16 offsets, hanging
-/// width, natural height, gap, paragraph end, truncation).
-///
-/// A line's `String.Index` ranges only mean something with its text: a `TextLayout` carries
-/// it; a lone `LayoutLine` finds it under `LayoutLine.textUserInfoKey` in the coder's
-/// `userInfo`.
+// `TextLayout` and its lines in the JSON form of `plumb measure --lines`: the measurement's
+// fields, `"text"`, `"exactHeight"`, `"scale"` and `"lineBoxes"`, one object per line with
+// `"start"`/`"end"` (Unicode-scalar offsets, as the CLI prints them), `"rect"` as
+// `[x, y, width, height]`, `"baseline"`, `"usedWidth"` and `"rtl": true` for a line of a
+// right-to-left paragraph, plus what the CLI leaves out (UTF-8 and UTF-16 offsets, hanging
+// width, natural height, gap, paragraph end, truncation).
+//
+// A line's `String.Index` ranges only mean something with its text: a `TextLayout` carries
+// it; a lone `LayoutLine` finds it under `LayoutLine.textUserInfoKey` in the coder's
+// `userInfo`.
 
 extension LayoutLine: Codable {
     /// A `userInfo` key for encoders and decoders of a lone `LayoutLine`: the `String` the line

@@ -26,6 +26,8 @@ public struct LayoutLine: Hashable, Sendable {
     public var naturalHeight: Double
     /// Space below this line before the next one (0 for the last line).
     public var gapAfter: Double
+    /// Whether the line is the last of its paragraph (it ends at a hard break or at the end
+    /// of the text): the gap after it is `lineSpacing` plus the paragraph spacings.
     public var endsParagraph: Bool
     /// The base direction of the line's paragraph: where the line starts and ends visually
     /// (a fade over a line's end covers its left edge in a right-to-left paragraph).
@@ -36,23 +38,34 @@ public struct LayoutLine: Hashable, Sendable {
 
 /// The visible parts of a truncated line around its ellipsis.
 public struct LineTruncation: Hashable, Sendable {
+    /// Where the ellipsis (or truncation token) sits in the line.
     public var placement: EllipsisPlacement
     /// Visible text before the ellipsis (empty for head truncation).
     public var head: Range<String.Index>
     /// Visible text after the ellipsis (empty for tail truncation).
     public var tail: Range<String.Index>
+    /// The advance of the ellipsis (or truncation token) in points, included in the line's
+    /// `usedWidth`.
     public var ellipsisWidth: Double
 }
 
 /// A measurement plus the geometry behind it: what fade masks, per-line covers and touch hit
 /// tests need.
+///
+/// - Thread safety: an immutable `Sendable` value; every query may run on any thread.
 public struct TextLayout: Sendable {
+    /// The text laid out (for a UTF-16 or UTF-8 input, the decoded and repaired string; for an
+    /// attributed text, its flattened string with U+FFFC for each inline box).
     public let text: String
+    /// The cell's answer: size, line count, truncation and warnings (what `measure` returns).
     public let measurement: TextMeasurement
+    /// The lines kept, top to bottom (empty for an empty text and for a fallback).
     public let lines: [LayoutLine]
     /// The unrounded height (Σ line heights + gaps) before pixel ceiling, or the ink height
     /// with `usesDeviceMetrics`.
     public let exactHeight: Double
+    /// The device pixels per point the sizes were ceiled to (after sanitising: an invalid
+    /// scale reads 2 here).
     public let scale: Double
     /// Where each inline box of an attributed text was placed (in text order; a box on a line
     /// that was cut, or in text a truncation hid, is absent).
@@ -76,7 +89,9 @@ public struct TextLayout: Sendable {
         self.scale = scale
     }
 
+    /// The pixel-ceiled size, `measurement.size`.
     public var size: Size { measurement.size }
+    /// The number of lines kept, `lines.count`.
     public var lineCount: Int { lines.count }
 
     /// The last line's rect (width = used width): what a fade-out over the end of the last
@@ -125,7 +140,9 @@ public struct InlineBoxPlacement: Hashable, Sendable {
     /// The offset of its U+FFFC in the text, in UTF-8 bytes, Unicode scalars and UTF-16 code
     /// units (NSRange).
     public var utf8Offset: Int
+    /// The offset of its U+FFFC in Unicode scalars.
     public var scalarOffset: Int
+    /// The offset of its U+FFFC in UTF-16 code units (`NSRange.location`).
     public var utf16Offset: Int
     /// The index of its line in `TextLayout.lines`.
     public var line: Int

@@ -1,6 +1,6 @@
-/// `TextMeasurement`, its warnings and the geometry types in the JSON Lines format of
-/// `plumb measure`'s output: `{"height","width","lines","truncated"}` plus `"fallback": true`
-/// and `"warnings"` when there are any.
+// `TextMeasurement`, its warnings and the geometry types in the JSON Lines format of
+// `plumb measure`'s output: `{"height","width","lines","truncated"}` plus `"fallback": true`
+// and `"warnings"` when there are any.
 
 extension Size: Codable {
     private enum SizeJSONKey: String, CodingKey { case width, height }

@@ -4,6 +4,8 @@
 public struct TextMeasurement: Hashable, Sendable, CustomStringConvertible {
     /// Width (widest line's used width) and height, pixel-ceiled.
     public var size: Size
+    /// The number of lines kept (after `maxLines` and the height limit; 0 for an empty text
+    /// and for a fallback).
     public var lineCount: Int
     /// Lines were cut off by `maxLines` or the height limit.
     public var isTruncated: Bool
@@ -18,6 +20,7 @@ public struct TextMeasurement: Hashable, Sendable, CustomStringConvertible {
     /// The size is a stand-in (see `MeasureWarning.isFallback`); never cached.
     public var isFallback: Bool
 
+    /// A measurement; `isFallback` is derived from the warnings (`MeasureWarning.isFallback`).
     public init(size: Size, lineCount: Int, isTruncated: Bool, warnings: [MeasureWarning]) {
         self.size = size
         self.lineCount = lineCount
@@ -26,9 +29,12 @@ public struct TextMeasurement: Hashable, Sendable, CustomStringConvertible {
         self.isFallback = warnings.contains { $0.isFallback }
     }
 
+    /// `size.height`: the row height a table needs.
     public var height: Double { size.height }
+    /// `size.width`: the widest line's used width, pixel-ceiled.
     public var width: Double { size.width }
 
+    /// `"width × height, n line(s)"`, then ", truncated" and the warnings when there are any.
     public var description: String {
         "\(size.width) × \(size.height), \(lineCount) line(s)" + (isTruncated ? ", truncated" : "")
             + (warnings.isEmpty ? "" : ", warnings: \(warnings.map(\.description))")

@@ -1,9 +1,9 @@
-/// `TextStyle`, `FontDescriptor` and `DrawingOptions` in the JSON Lines format of
-/// `plumb measure`: one flat object whose fields are the style's (`families`, `size`, …,
-/// `usesFontLeading`, …), so a decoded input line and `TextStyle(from:)` agree field for
-/// field. A missing field keeps its default — `TextStyle()`'s, or those of the style under
-/// `TextStyle.decodingDefaultsKey` in the decoder's `userInfo` (what `plumb measure`'s
-/// command-line options are to its input lines).
+// `TextStyle`, `FontDescriptor` and `DrawingOptions` in the JSON Lines format of
+// `plumb measure`: one flat object whose fields are the style's (`families`, `size`, …,
+// `usesFontLeading`, …), so a decoded input line and `TextStyle(from:)` agree field for
+// field. A missing field keeps its default — `TextStyle()`'s, or those of the style under
+// `TextStyle.decodingDefaultsKey` in the decoder's `userInfo` (what `plumb measure`'s
+// command-line options are to its input lines).
 
 extension TextStyle {
     /// A `userInfo` key for decoders: a `TextStyle` whose values stand in for missing fields

@@ -5,6 +5,8 @@
 /// UIKit. Invalid numbers never crash a measurement: they are sanitised with a warning (see
 /// `MeasureWarning`).
 public struct TextStyle: Hashable, Sendable {
+    /// The font: family cascade, size, weight and slant (default: `FontDescriptor()`, Noto
+    /// Sans with Noto Sans CJK SC at 17 pt).
     public var font: FontDescriptor
     /// Extra space between consecutive lines; n lines have n − 1 gaps.
     public var lineSpacing: Double = 0
@@ -32,7 +34,12 @@ public struct TextStyle: Hashable, Sendable {
     public var tabInterval: Double = 28
     /// Keep at most this many lines (0 = unlimited).
     public var maxLines: Int = 0
+    /// How lines wrap, and whether and where lines cut off by `maxLines` or `heightLimit`
+    /// get an ellipsis (`.wordWrapping` by default: wrapping at word boundaries, no ellipsis
+    /// unless `options` has `truncatesLastVisibleLine` and the height limit cut lines).
     public var lineBreakMode: LineBreakMode = .wordWrapping
+    /// UIKit's string-drawing options (`.standard` by default: wrap in the box and count the
+    /// fonts' line gaps). Without `.usesLineFragmentOrigin` every paragraph is one line.
     public var options: DrawingOptions = .standard
     /// The bounding box height: an upper bound, never a target. `nil`, 0, ∞ and values above
     /// 10⁹ mean unlimited; NaN or a negative value also, with a warning (the result is flagged
@@ -48,6 +55,8 @@ public struct TextStyle: Hashable, Sendable {
     /// hit testing a tap on "more". `nil`: "…" in the style's font.
     public var truncationToken: AttributedText? = nil
 
+    /// A style with the given font and default paragraph settings (no extra spacing,
+    /// unlimited lines, word wrapping, `DrawingOptions.standard`, Plumb's own conventions).
     public init(font: FontDescriptor = FontDescriptor()) {
         self.font = font
     }

@@ -4,7 +4,12 @@ internal import CICUShim
 /// reusable output buffers.
 ///
 /// ICU iterators are not thread-safe: every worker owns its own, cloned from a prototype
-/// (`ubrk_clone`, ~0.3 µs) rather than opened (~3.4 µs). Not `Sendable` on purpose.
+/// (`ubrk_clone`) rather than opened (`ubrk_open`, about ten times the cost; timings:
+/// Decisions.md, "Timings from code comments").
+///
+/// - Thread safety: one thread at a time. `@unchecked Sendable` only so that `PreparerPool`
+///   can hand an instance (inside its `TextPreparer`) to whichever worker takes it; the pool
+///   lends it to one thread at a time.
 final class BreakIterators: @unchecked Sendable {  // one thread at a time
     private let handle: OpaquePointer
     /// Output buffers reused from call to call.
@@ -42,7 +47,7 @@ final class BreakIterators: @unchecked Sendable {  // one thread at a time
     /// and whether each is mandatory. The last offset is `text.count`. The buffers stay valid
     /// until the next call.
     ///
-    /// - Complexity: O(n); ~6–10 ns per Latin character, ~20–30 ns per Chinese one.
+    /// - Complexity: O(n); a Chinese character costs about three times a Latin one (timings: Decisions.md, "Timings from code comments").
     func lineBreaks(_ text: UnsafeBufferPointer<UInt8>)
         -> (offsets: UnsafeBufferPointer<Int32>, hard: UnsafeBufferPointer<UInt8>)
     {

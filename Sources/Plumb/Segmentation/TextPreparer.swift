@@ -41,8 +41,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
 
     /// Prepares `utf8` (valid UTF-8) in `cascade` at `size` points with `letterSpacing`.
     ///
-    /// - Complexity: O(n) in the text length; the cost is dominated by ICU (~10–30 ns/char) and,
-    ///   for segments not in the cache, HarfBuzz (~1 µs per segment).
+    /// - Complexity: O(n) in the text length; the cost is dominated by ICU and, for segments
+    ///   not in the cache, HarfBuzz (timings: Decisions.md, "Timings from code comments").
     func prepare(
         _ utf8: UnsafeBufferPointer<UInt8>, cascade: ResolvedCascade, size: Double,
         letterSpacing: Double, conventions: LayoutConventions = .standard

@@ -6,7 +6,7 @@ import Synchronization
 /// On Linux `Synchronization.Mutex` locks with futex calls inside the (uninstrumented)
 /// standard library, so ThreadSanitizer sees no happens-before edge between two critical
 /// sections and reports every access to locked state as a race (~245 reports over the
-/// suite). This wrapper tells TSan about each acquire and release (`__tsan_acquire` /
+/// suite, counted 2026-12-01). This wrapper tells TSan about each acquire and release (`__tsan_acquire` /
 /// `__tsan_release` on the address of the protected value). Without TSan linked those entry
 /// points are null (weak symbols, `CSupport`) and each annotation is one predictable branch,
 /// so the lock costs what `Synchronization.Mutex` costs.
@@ -32,8 +32,8 @@ struct Mutex<Value: ~Copyable>: ~Copyable {
 
     /// Runs `body` with exclusive access to the value.
     ///
-    /// - Complexity: one uncontended futex-word compare-and-swap each way (~5 ns), plus two
-    ///   branches on null weak symbols.
+    /// - Complexity: one uncontended futex-word compare-and-swap each way, plus two branches
+    ///   on null weak symbols (timings: Decisions.md, "Timings from code comments").
     @inline(__always)
     borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
