@@ -75,13 +75,15 @@ struct PreparedTextBuilder {
     /// Distinct run styles seen, by group, with their cascades.
     private(set) var groups: [(style: RunStyle, cascade: ResolvedCascade)] = []
     var fontList: [FontEntry] = []
-    var graphemeStarts: [Int32] = []
-    var graphemeEnds: [Int32] = []
-    var advances: [Double] = []
+    // The per-grapheme columns: raw storage lent by the preparer (`Columns`), reused from
+    // text to text, copied into exact-size arrays by `finish`.
+    var graphemeStarts: Column<Int32>
+    var graphemeEnds: Column<Int32>
+    var advances: Column<Double>
     /// With `reshapesLineEnds`: per grapheme, alone − as shaped (see `PreparedText.cutAdjustments`).
-    var cutAdjustments: [Float] = []
-    var flags: [PreparedText.GraphemeFlags] = []
-    var graphemeFonts: [UInt8] = []
+    var cutAdjustments: Column<Float>
+    var flags: Column<PreparedText.GraphemeFlags>
+    var graphemeFonts: Column<UInt8>
     var words: [PreparedText.Word] = []
     var paragraphs: [PreparedText.Paragraph] = []
     var missingGlyphClusters = 0
@@ -90,7 +92,49 @@ struct PreparedTextBuilder {
     /// `conventions.advanceScaling == .freeTypeFixedPoint`, read per cluster.
     private let scalesLikeFreeType: Bool
 
-    init(first run: PreparationRun, conventions: LayoutConventions) {
+    /// The per-grapheme storage a builder borrows from its preparer and hands back
+    /// (``columns``), so a cold pass allocates it once per preparer, not once per text.
+    struct Columns {
+        var graphemeStarts = Column<Int32>()
+        var graphemeEnds = Column<Int32>()
+        var advances = Column<Double>()
+        var cutAdjustments = Column<Float>()
+        var flags = Column<PreparedText.GraphemeFlags>()
+        var graphemeFonts = Column<UInt8>()
+
+        /// Frees the storage (the owning preparer's `deinit`).
+        mutating func deallocate() {
+            graphemeStarts.deallocate()
+            graphemeEnds.deallocate()
+            advances.deallocate()
+            cutAdjustments.deallocate()
+            flags.deallocate()
+            graphemeFonts.deallocate()
+        }
+    }
+
+    /// The columns, to be handed back to their owner once the builder has finished (they may
+    /// have grown, so the owner's copy is stale).
+    var columns: Columns {
+        Columns(
+            graphemeStarts: graphemeStarts, graphemeEnds: graphemeEnds, advances: advances,
+            cutAdjustments: cutAdjustments, flags: flags, graphemeFonts: graphemeFonts)
+    }
+
+    /// A builder for a text whose first run is `run`, writing into `columns` (emptied here).
+    init(first run: PreparationRun, conventions: LayoutConventions, columns: Columns = Columns()) {
+        graphemeStarts = columns.graphemeStarts
+        graphemeEnds = columns.graphemeEnds
+        advances = columns.advances
+        cutAdjustments = columns.cutAdjustments
+        flags = columns.flags
+        graphemeFonts = columns.graphemeFonts
+        graphemeStarts.removeAll()
+        graphemeEnds.removeAll()
+        advances.removeAll()
+        cutAdjustments.removeAll()
+        flags.removeAll()
+        graphemeFonts.removeAll()
         cascade = run.cascade
         size = run.size
         letterSpacing = run.letterSpacing
@@ -164,11 +208,12 @@ struct PreparedTextBuilder {
     }
 
     mutating func reserve(graphemes n: Int) {
-        graphemeStarts.reserveCapacity(n)
-        graphemeEnds.reserveCapacity(n)
-        advances.reserveCapacity(n)
-        flags.reserveCapacity(n)
-        graphemeFonts.reserveCapacity(n)
+        graphemeStarts.reserve(n)
+        graphemeEnds.reserve(n)
+        advances.reserve(n)
+        flags.reserve(n)
+        graphemeFonts.reserve(n)
+        if conventions.reshapesLineEnds { cutAdjustments.reserve(n) }
     }
 
     /// Local indexes of the cascade's fonts, once known (255: not yet).
@@ -221,8 +266,9 @@ struct PreparedTextBuilder {
                 group: entry.group, isShifted: true)
         }
         return PreparedText(
-            fonts: uses, graphemeStarts: graphemeStarts, graphemeEnds: graphemeEnds,
-            advances: advances, cutAdjustments: cutAdjustments, flags: flags, graphemeFonts: graphemeFonts, words: words,
+            fonts: uses, graphemeStarts: graphemeStarts.array(), graphemeEnds: graphemeEnds.array(),
+            advances: advances.array(), cutAdjustments: cutAdjustments.array(), flags: flags.array(),
+            graphemeFonts: graphemeFonts.array(), words: words,
             paragraphs: paragraphs, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth,
             utf8Count: utf8Count, missingGlyphClusters: missingGlyphClusters,
             trailingSpaces: conventions.trailingSpaces, lineFit: conventions.lineFit)

@@ -168,10 +168,9 @@ extension TextPreparer {
     private func chooseFont(previousFont: UInt8, into b: inout PreparedTextBuilder) -> UInt8 {
         let loneEmojiGlyph = b.conventions.loneEmojiTakesFamilyGlyph
         let regularFallback = b.conventions.fallbackFacesAreRegular
-        let choice = scratch.scalars.withUnsafeBufferPointer {
-            b.cascade.chooseIndexed(
-                forCluster: $0, familyGlyphsForLoneEmoji: loneEmojiGlyph, regularFallbackFaces: regularFallback)
-        }
+        let choice = b.cascade.chooseIndexed(
+            forCluster: scratch.scalars.buffer, familyGlyphsForLoneEmoji: loneEmojiGlyph,
+            regularFallbackFaces: regularFallback)
         switch choice {
         case .inherit: return previousFont
         case .cascade(let i): return b.localIndex(ofCascadeFont: i)
@@ -188,7 +187,7 @@ extension TextPreparer {
     /// `scratch.scalars`): its first non-Common script, Latin for an ASCII letter, else 0.
     @inline(__always)
     private func clusterScript(_ first: Unicode.Scalar) -> UInt32 {
-        for s in scratch.scalars where s.value >= 0x80 {
+        for s in scratch.scalars.buffer where s.value >= 0x80 {
             let script = UnicodeScript.script(of: s)
             if script != 0 { return script }
         }

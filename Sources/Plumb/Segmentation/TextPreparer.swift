@@ -15,7 +15,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     private let segmentCache: SegmentCache
     /// Buffers reused from text to text.
     struct Scratch: ~Copyable {
-        var scalars: [Unicode.Scalar] = []
+        /// The scalars of the cluster being classified (at most `maximumClusterScalars`).
+        var scalars = Column<Unicode.Scalar>()
         var units = GrowableBuffer<Int32>()
         var relativeEnds = GrowableBuffer<Int32>()
         var kernBoundaries: [Int] = []
@@ -23,6 +24,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         var shapedUnits: [Int32] = []
         /// Scripts and first scalars of the paragraph being prepared.
         var paragraph = ParagraphScratch()
+        /// The builders' per-grapheme storage, lent to each text's builder.
+        var columns = PreparedTextBuilder.Columns()
     }
     // Exclusivity of this class property is checked at run time in debug builds (the tests)
     // and not in release builds: the checks cost ~8 % of a cold measurement (callgrind: 9 % of
@@ -36,7 +39,12 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     init(iterators: BreakIterators, segmentCache: SegmentCache) {
         self.iterators = iterators
         self.segmentCache = segmentCache
-        scratch.scalars.reserveCapacity(16)
+        scratch.scalars.reserve(64)
+    }
+
+    deinit {
+        scratch.columns.deallocate()
+        scratch.scalars.deallocate()
     }
 
     /// Prepares `utf8` (valid UTF-8) in `cascade` at `size` points with `letterSpacing`.
@@ -61,7 +69,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         _ utf8: UnsafeBufferPointer<UInt8>, runs: [PreparationRun], ellipsis: PreparationRun,
         conventions: LayoutConventions
     ) -> PreparedText {
-        var builder = PreparedTextBuilder(first: runs[0], conventions: conventions)
+        var builder = PreparedTextBuilder(first: runs[0], conventions: conventions, columns: scratch.columns)
+        defer { scratch.columns = builder.columns }
         shaper.language = conventions.shapingLanguage
         builder.reserve(graphemes: utf8.count)
         var run = 0
@@ -211,7 +220,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let byteStart = Int(b.graphemeStarts[range.lowerBound])
         let byteEnd = Int(b.graphemeEnds[range.upperBound - 1])
         let fontUse = b.fontList[Int(b.graphemeFonts[range.lowerBound])]
-        let graphemeEnds = b.graphemeEnds
+        let graphemeEnds = b.graphemeEnds  // a pointer: no retain
         let units = cachedUnits(
             of: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), clusters: range.count,
             clusterEnd: { graphemeEnds[range.lowerBound + $0] - Int32(byteStart) },
@@ -253,9 +262,9 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// Font and advance of "…" (U+2026) for truncated lines.
     private func measureEllipsis(into b: inout PreparedTextBuilder) -> (UInt8, Double) {
         let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
-        scratch.scalars.removeAll(keepingCapacity: true)
+        scratch.scalars.removeAll()
         scratch.scalars.append("\u{2026}")
-        let choice = scratch.scalars.withUnsafeBufferPointer { b.cascade.choose(forCluster: $0) }
+        let choice = b.cascade.choose(forCluster: scratch.scalars.buffer)
         let font: Font
         switch choice {
         case .font(let f), .missing(let f): font = f
@@ -271,7 +280,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// Decodes the scalars of `text[start..<end]` (valid UTF-8) into `scratch.scalars`.
     @inline(__always)
     func decodeScalars(_ text: UnsafeBufferPointer<UInt8>, start: Int, end: Int) {
-        scratch.scalars.removeAll(keepingCapacity: true)
+        scratch.scalars.removeAll()
         var i = start
         while i < end {
             let b0 = UInt32(text[i])
@@ -294,7 +303,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             scratch.scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
             i += length
         }
-        if scratch.scalars.isEmpty { scratch.scalars.append("\u{FFFD}") }
+        if scratch.scalars.count == 0 { scratch.scalars.append("\u{FFFD}") }
     }
 
     static let latinScript = Font.tag("Latn")
