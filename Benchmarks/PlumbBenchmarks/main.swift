@@ -204,6 +204,37 @@ report.addExcludingTeardown("list of 100,000 rows ready (cold engine, all cores)
     return m
 }
 
+// Rotation at feed scale: a cold engine with default budgets lays out 100,000 distinct rows at
+// 320 pt, then the same rows at 375 pt (a phone rotated). The second width should find the
+// prepared texts of the first (tier 1) and cost arithmetic only; the ratio (both passes ÷ the
+// first alone) is issue 16's "feed that survives rotation" (target ≤ 1.25×).
+let rotationName = "rotation: 100,000 distinct rows at 320 then 375 pt (cold engine, default budgets, all cores)"
+if selected(rotationName) {
+    let feedRows = rows.map(\.text)
+    var firsts: [Double] = [], totals: [Double] = [], hitRates: [Double] = []
+    for _ in 0..<max(1, runs / 2) {
+        let m = TextMeasurer()
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        Sink.value &+= try! m.heights(for: feedRows, style: style, width: 320).count
+        let t1 = DispatchTime.now().uptimeNanoseconds
+        let before = m.cacheStatistics.prepared
+        Sink.value &+= try! m.heights(for: feedRows, style: style, width: 375).count
+        let t2 = DispatchTime.now().uptimeNanoseconds
+        let after = m.cacheStatistics.prepared
+        firsts.append(Double(t1 - t0))
+        totals.append(Double(t2 - t0))
+        hitRates.append(Double(after.hits - before.hits) / Double(feedRows.count))
+        withExtendedLifetime(m) {}
+    }
+    let ratios = zip(totals, firsts).map { $0 / $1 }.sorted()
+    report.rows.append(.init(name: rotationName, median: totals.sorted()[totals.count / 2] / 100_000,
+                             min: totals.min()! / 100_000, max: totals.max()! / 100_000))
+    report.ratios.append(.init(name: "rotation: both widths ÷ the first alone", median: ratios[ratios.count / 2],
+                               min: ratios.first!, max: ratios.last!))
+    print(String(format: "rotation: tier-1 hits on the second width: %.1f %% of rows (median of runs)",
+                 100 * hitRates.sorted()[hitRates.count / 2]))
+}
+
 let stats = engine.cacheStatistics
 let perEntry = Double(stats.results.bytes) / Double(max(1, stats.results.entries))
 let tableCapacityPerEntry = 48.0 / 0.75
