@@ -159,6 +159,7 @@ extension TextMeasurer {
     public func removeAllCachedResults() {
         resultCache.removeAll()
         preparedCache.removeAll()
+        preparedAdmission.reset()
         segmentCache.removeAll()
     }
 
