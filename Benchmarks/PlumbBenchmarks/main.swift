@@ -212,12 +212,14 @@ let rotationName = "rotation: 100,000 distinct rows at 320 then 375 pt (cold eng
 if selected(rotationName) {
     let feedRows = rows.map(\.text)
     var firsts: [Double] = [], totals: [Double] = [], hitRates: [Double] = []
+    var firstPassTier1 = CacheStatistics()
     for _ in 0..<max(1, runs / 2) {
         let m = TextMeasurer()
         let t0 = DispatchTime.now().uptimeNanoseconds
         Sink.value &+= try! m.heights(for: feedRows, style: style, width: 320).count
         let t1 = DispatchTime.now().uptimeNanoseconds
         let before = m.cacheStatistics.prepared
+        firstPassTier1 = before
         Sink.value &+= try! m.heights(for: feedRows, style: style, width: 375).count
         let t2 = DispatchTime.now().uptimeNanoseconds
         let after = m.cacheStatistics.prepared
@@ -233,6 +235,9 @@ if selected(rotationName) {
                                min: ratios.first!, max: ratios.last!))
     print(String(format: "rotation: tier-1 hits on the second width: %.1f %% of rows (median of runs)",
                  100 * hitRates.sorted()[hitRates.count / 2]))
+    print(String(format: "rotation: after the first width, tier 1 holds %d prepared texts in %.1f MB (%.0f B each; budget %.0f MB)",
+                 firstPassTier1.entries, Double(firstPassTier1.bytes) / 1e6,
+                 Double(firstPassTier1.bytes) / Double(max(1, firstPassTier1.entries)), Double(firstPassTier1.budget) / 1e6))
 }
 
 let stats = engine.cacheStatistics

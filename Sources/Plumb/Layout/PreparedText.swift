@@ -95,7 +95,7 @@ final class PreparedText: Sendable {
     let fonts: [FontUse]
     /// The fonts' vertical metrics as plain numbers (no font references): what line heights
     /// need, read on every line without reference counting.
-    let fontLines: [FontLine]
+    let fontLines: Packed<FontLine>
 
     /// Ascender and natural line heights of a font at the text's size.
     struct FontLine: Sendable {
@@ -107,17 +107,21 @@ final class PreparedText: Sendable {
         /// `FontUse.isShifted`.
         let isShifted: Bool
     }
-    let graphemeStarts: [Int32]
-    let graphemeEnds: [Int32]
-    let advances: [Double]
-    let flags: [GraphemeFlags]
-    let graphemeFonts: [UInt8]
+    let graphemeStarts: Packed<Int32>
+    let graphemeEnds: Packed<Int32>
+    let advances: Packed<Double>
+    let flags: Packed<GraphemeFlags>
+    let graphemeFonts: Packed<UInt8>
     /// Chromium profile only (empty otherwise): per grapheme, how much wider it is re-shaped
     /// alone than as shaped with the cluster after it (kerning, `t|e`). Blink re-shapes the
     /// cluster where `overflow-wrap` cuts a word, so the cut fits only with that width.
-    let cutAdjustments: [Float]
-    let words: [Word]
-    let paragraphs: [Paragraph]
+    let cutAdjustments: Packed<Float>
+    let words: Packed<Word>
+    let paragraphs: Packed<Paragraph>
+    /// The one allocation behind every `Packed` column above (freed in `deinit`).
+    nonisolated(unsafe) private let storage: UnsafeMutableRawPointer
+    /// Its size in bytes.
+    private let storageBytes: Int
     /// The font (local index) and advance of "…" for truncation.
     let ellipsisFont: UInt8
     let ellipsisWidth: Double
@@ -129,41 +133,98 @@ final class PreparedText: Sendable {
     /// breaker is specialised per arithmetic.
     let lineFit: LayoutConventions.LineFitArithmetic
 
-    init(
+    /// A prepared text with copies of these columns (arrays: tests build texts by hand).
+    convenience init(
         fonts: [FontUse], graphemeStarts: [Int32], graphemeEnds: [Int32], advances: [Double],
         cutAdjustments: [Float] = [], flags: [GraphemeFlags], graphemeFonts: [UInt8], words: [Word], paragraphs: [Paragraph],
         ellipsisFont: UInt8, ellipsisWidth: Double, utf8Count: Int, missingGlyphClusters: Int,
         trailingSpaces: LayoutConventions.TrailingSpaceRule = .allHang,
         lineFit: LayoutConventions.LineFitArithmetic = .exact(tolerance: LayoutConventions.exactFitTolerance)
     ) {
+        self.init(
+            fonts: fonts,
+            columns: Columns(
+                graphemeStarts: graphemeStarts.withUnsafeBufferPointer { $0 },
+                graphemeEnds: graphemeEnds.withUnsafeBufferPointer { $0 },
+                advances: advances.withUnsafeBufferPointer { $0 },
+                cutAdjustments: cutAdjustments.withUnsafeBufferPointer { $0 },
+                flags: flags.withUnsafeBufferPointer { $0 },
+                graphemeFonts: graphemeFonts.withUnsafeBufferPointer { $0 },
+                words: words.withUnsafeBufferPointer { $0 },
+                paragraphs: paragraphs.withUnsafeBufferPointer { $0 }),
+            ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, utf8Count: utf8Count,
+            missingGlyphClusters: missingGlyphClusters, trailingSpaces: trailingSpaces, lineFit: lineFit)
+        withExtendedLifetime((graphemeStarts, graphemeEnds, advances, cutAdjustments, flags, graphemeFonts, words, paragraphs)) {}
+    }
+
+    /// The columns a prepared text copies into its one allocation (borrowed for the call).
+    struct Columns {
+        var graphemeStarts: UnsafeBufferPointer<Int32>
+        var graphemeEnds: UnsafeBufferPointer<Int32>
+        var advances: UnsafeBufferPointer<Double>
+        var cutAdjustments: UnsafeBufferPointer<Float>
+        var flags: UnsafeBufferPointer<GraphemeFlags>
+        var graphemeFonts: UnsafeBufferPointer<UInt8>
+        var words: UnsafeBufferPointer<Word>
+        var paragraphs: UnsafeBufferPointer<Paragraph>
+    }
+
+    /// A prepared text whose plain columns are copied from `columns` into one allocation.
+    ///
+    /// - Complexity: O(n) copies; one heap block besides the object and `fonts`.
+    init(
+        fonts: [FontUse], columns c: Columns, ellipsisFont: UInt8, ellipsisWidth: Double, utf8Count: Int,
+        missingGlyphClusters: Int, trailingSpaces: LayoutConventions.TrailingSpaceRule,
+        lineFit: LayoutConventions.LineFitArithmetic
+    ) {
         self.trailingSpaces = trailingSpaces
         self.lineFit = lineFit
         self.fonts = fonts
-        self.fontLines = fonts.map {
+        let lines = fonts.map {
             FontLine(ascender: $0.ascender, heightWithLeading: $0.lineHeight(includingLeading: true),
                      heightWithoutLeading: $0.lineHeight(includingLeading: false), group: $0.group,
                      isShifted: $0.isShifted)
         }
-        self.graphemeStarts = graphemeStarts
-        self.graphemeEnds = graphemeEnds
-        self.advances = advances
-        self.flags = flags
-        self.graphemeFonts = graphemeFonts
-        self.cutAdjustments = cutAdjustments
-        self.words = words
-        self.paragraphs = paragraphs
+        // Widest alignment first keeps padding to a few bytes.
+        var layout = PackedLayout()
+        let oWords = layout.add(Word.self, c.words.count)
+        let oAdvances = layout.add(Double.self, c.advances.count)
+        let oLines = layout.add(FontLine.self, lines.count)
+        let oParagraphs = layout.add(Paragraph.self, c.paragraphs.count)
+        let oStarts = layout.add(Int32.self, c.graphemeStarts.count)
+        let oEnds = layout.add(Int32.self, c.graphemeEnds.count)
+        let oCuts = layout.add(Float.self, c.cutAdjustments.count)
+        let oFlags = layout.add(GraphemeFlags.self, c.flags.count)
+        let oFonts = layout.add(UInt8.self, c.graphemeFonts.count)
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, layout.byteCount), alignment: 16)
+        storageBytes = max(1, layout.byteCount)
+        storage = raw
+        self.words = PackedLayout.fill(raw, oWords, from: c.words)
+        self.advances = PackedLayout.fill(raw, oAdvances, from: c.advances)
+        self.fontLines = lines.withUnsafeBufferPointer { PackedLayout.fill(raw, oLines, from: $0) }
+        self.paragraphs = PackedLayout.fill(raw, oParagraphs, from: c.paragraphs)
+        self.graphemeStarts = PackedLayout.fill(raw, oStarts, from: c.graphemeStarts)
+        self.graphemeEnds = PackedLayout.fill(raw, oEnds, from: c.graphemeEnds)
+        self.cutAdjustments = PackedLayout.fill(raw, oCuts, from: c.cutAdjustments)
+        self.flags = PackedLayout.fill(raw, oFlags, from: c.flags)
+        self.graphemeFonts = PackedLayout.fill(raw, oFonts, from: c.graphemeFonts)
         self.ellipsisFont = ellipsisFont
         self.ellipsisWidth = ellipsisWidth
         self.utf8Count = utf8Count
         self.missingGlyphClusters = missingGlyphClusters
     }
 
-    /// Approximate heap bytes, for cache budgets.
+    deinit { storage.deallocate() }
+
+    /// Heap bytes, for cache budgets: the object, its one column allocation and its font
+    /// list (malloc's 16-byte block headers included).
     var byteSize: Int {
-        64 + fonts.count * 40 + graphemeEnds.count * (4 + 4 + 8 + 1 + 1)
-            + words.count * MemoryLayout<Word>.stride + cutAdjustments.count * 4
-            + paragraphs.count * 24
+        Self.objectBytes + 16 + storageBytes + 32 + 16 + fonts.count * MemoryLayout<FontUse>.stride
     }
+
+    /// The object itself: the 16-byte header and ~230 bytes of stored properties (nine
+    /// column views of a pointer and a count), as malloc rounds it.
+    private static let objectBytes = 256
 
     /// The font bit of local font index `i` (indices ≥ 63 share the last bit).
     @inline(__always) static func fontBit(_ i: UInt8) -> UInt64 { 1 << UInt64(min(i, 63)) }

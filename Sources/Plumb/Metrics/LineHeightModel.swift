@@ -65,7 +65,7 @@ struct LineHeightModel: Sendable {
     }
 
     /// Natural height and ascender of `set` (see the type's rules).
-    func natural(of set: FontSet, in fonts: [PreparedText.FontLine]) -> (height: Double, ascender: Double) {
+    func natural(of set: FontSet, in fonts: Packed<PreparedText.FontLine>) -> (height: Double, ascender: Double) {
         var height = 0.0
         var ascender = 0.0
         var firstGroup: Int32 = -1

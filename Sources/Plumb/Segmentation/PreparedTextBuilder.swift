@@ -265,12 +265,18 @@ struct PreparedTextBuilder {
                 descender: m.descender(atSize: size) + offset, lineGap: m.lineGap(atSize: size),
                 group: entry.group, isShifted: true)
         }
-        return PreparedText(
-            fonts: uses, graphemeStarts: graphemeStarts.array(), graphemeEnds: graphemeEnds.array(),
-            advances: advances.array(), cutAdjustments: cutAdjustments.array(), flags: flags.array(),
-            graphemeFonts: graphemeFonts.array(), words: words,
-            paragraphs: paragraphs, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth,
-            utf8Count: utf8Count, missingGlyphClusters: missingGlyphClusters,
-            trailingSpaces: conventions.trailingSpaces, lineFit: conventions.lineFit)
+        return words.withUnsafeBufferPointer { words in
+            paragraphs.withUnsafeBufferPointer { paragraphs in
+                PreparedText(
+                    fonts: uses,
+                    columns: .init(
+                        graphemeStarts: graphemeStarts.buffer, graphemeEnds: graphemeEnds.buffer,
+                        advances: advances.buffer, cutAdjustments: cutAdjustments.buffer, flags: flags.buffer,
+                        graphemeFonts: graphemeFonts.buffer, words: words, paragraphs: paragraphs),
+                    ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, utf8Count: utf8Count,
+                    missingGlyphClusters: missingGlyphClusters, trailingSpaces: conventions.trailingSpaces,
+                    lineFit: conventions.lineFit)
+            }
+        }
     }
 }
