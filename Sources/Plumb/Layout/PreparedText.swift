@@ -48,6 +48,9 @@ final class PreparedText: Sendable {
         static let continuesCluster = GraphemeFlags(rawValue: 16)
         /// An inline box (its U+FFFC): its advance is the box's width, its face the box's.
         static let inlineBox = GraphemeFlags(rawValue: 32)
+        /// The first grapheme of a paragraph: its start is the paragraph's, not the previous
+        /// grapheme's end (set by `PreparedText.init`, see ``PreparedText/graphemeStarts``).
+        static let startsParagraph = GraphemeFlags(rawValue: 64)
     }
 
     /// Graphemes between two break opportunities: the unit of word wrapping.
@@ -107,7 +110,32 @@ final class PreparedText: Sendable {
         /// `FontUse.isShifted`.
         let isShifted: Bool
     }
-    let graphemeStarts: Packed<Int32>
+    /// Where each grapheme starts (UTF-8 offset): the previous grapheme's end inside a
+    /// paragraph, the paragraph's start at its first grapheme — derived, not stored (4 bytes
+    /// per grapheme saved).
+    var graphemeStarts: GraphemeStarts { GraphemeStarts(ends: graphemeEnds, flags: flags, paragraphs: paragraphs) }
+
+    /// Grapheme starts derived from the ends (``graphemeStarts``).
+    struct GraphemeStarts {
+        let ends: Packed<Int32>
+        let flags: Packed<GraphemeFlags>
+        let paragraphs: Packed<Paragraph>
+
+        var count: Int { ends.count }
+
+        /// - Complexity: O(1) inside a paragraph; O(log paragraphs) at a paragraph's start.
+        @inline(__always)
+        subscript(g: Int) -> Int32 {
+            if !flags[g].contains(.startsParagraph) { return ends[g - 1] }
+            var lo = 0
+            var hi = paragraphs.count - 1
+            while lo < hi {  // the last paragraph whose first grapheme is ≤ g
+                let mid = (lo + hi + 1) >> 1
+                if Int(paragraphs[mid].graphemeStart) <= g { lo = mid } else { hi = mid - 1 }
+            }
+            return paragraphs[lo].byteStart
+        }
+    }
     let graphemeEnds: Packed<Int32>
     let advances: Packed<Double>
     let flags: Packed<GraphemeFlags>
@@ -159,6 +187,7 @@ final class PreparedText: Sendable {
 
     /// The columns a prepared text copies into its one allocation (borrowed for the call).
     struct Columns {
+        /// Not stored (derived from the ends, ``graphemeStarts``); checked in debug builds.
         var graphemeStarts: UnsafeBufferPointer<Int32>
         var graphemeEnds: UnsafeBufferPointer<Int32>
         var advances: UnsafeBufferPointer<Double>
@@ -191,7 +220,6 @@ final class PreparedText: Sendable {
         let oAdvances = layout.add(Double.self, c.advances.count)
         let oLines = layout.add(FontLine.self, lines.count)
         let oParagraphs = layout.add(Paragraph.self, c.paragraphs.count)
-        let oStarts = layout.add(Int32.self, c.graphemeStarts.count)
         let oEnds = layout.add(Int32.self, c.graphemeEnds.count)
         let oCuts = layout.add(Float.self, c.cutAdjustments.count)
         let oFlags = layout.add(GraphemeFlags.self, c.flags.count)
@@ -203,15 +231,22 @@ final class PreparedText: Sendable {
         self.advances = PackedLayout.fill(raw, oAdvances, from: c.advances)
         self.fontLines = lines.withUnsafeBufferPointer { PackedLayout.fill(raw, oLines, from: $0) }
         self.paragraphs = PackedLayout.fill(raw, oParagraphs, from: c.paragraphs)
-        self.graphemeStarts = PackedLayout.fill(raw, oStarts, from: c.graphemeStarts)
         self.graphemeEnds = PackedLayout.fill(raw, oEnds, from: c.graphemeEnds)
         self.cutAdjustments = PackedLayout.fill(raw, oCuts, from: c.cutAdjustments)
-        self.flags = PackedLayout.fill(raw, oFlags, from: c.flags)
+        let flags = PackedLayout.fill(raw, oFlags, from: c.flags)
+        self.flags = flags
+        // Mark each paragraph's first grapheme, which `graphemeStarts` needs.
+        let mutableFlags = UnsafeMutablePointer(mutating: flags.base)
+        for p in self.paragraphs where p.graphemeStart < p.graphemeEnd {
+            mutableFlags.unsafelyUnwrapped[Int(p.graphemeStart)].insert(.startsParagraph)
+        }
         self.graphemeFonts = PackedLayout.fill(raw, oFonts, from: c.graphemeFonts)
         self.ellipsisFont = ellipsisFont
         self.ellipsisWidth = ellipsisWidth
         self.utf8Count = utf8Count
         self.missingGlyphClusters = missingGlyphClusters
+        assert(c.graphemeStarts.indices.allSatisfy { c.graphemeStarts[$0] == graphemeStarts[$0] },
+               "grapheme starts are not derivable from the ends: graphemes of a paragraph must be contiguous")
     }
 
     deinit { storage.deallocate() }
