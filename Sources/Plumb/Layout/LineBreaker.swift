@@ -159,7 +159,6 @@ struct LineBreaker {
         while w <= last {
             guard out.count < lineLimit else { return }
             let base = w == Int(paragraph.wordStart) ? 0 : words[w - 1].end
-            let first = words[w]
             // Whether the line from word w through word i fits (monotone in i).
             @inline(__always) func fits(_ i: Int) -> Bool {
                 Width.width(ofLineFrom: base, toEndOf: words[i], advances: v.advances) <= limit
@@ -204,7 +203,8 @@ struct LineBreaker {
             let end = words[lo]
             out.append(
                 LineBox(
-                    graphemeStart: first.graphemeStart, graphemeEnd: end.graphemeEnd,
+                    graphemeStart: PreparedText.graphemeStart(ofWord: w, in: paragraph, words: words),
+                    graphemeEnd: end.graphemeEnd,
                     usedWidth: end.end - end.hangingWidth - base + Double(end.endAdjustment),
                     hangingWidth: end.hangingWidth,
                     fontMask: mask, paragraph: p, endsParagraph: lo == last, endsInsideWord: false))
@@ -225,7 +225,7 @@ struct LineBreaker {
         let lastSpaceOnlyHangs = text.trailingSpaces == .lastHangs
         // Clusters summed wider than this cannot fit, whatever follows them (see `measure`).
         let hopeless = limit + 1e-3 + limit.magnitude * 1e-9
-        let startGrapheme = v.words[startWord].graphemeStart
+        let startGrapheme = PreparedText.graphemeStart(ofWord: startWord, in: paragraph, words: v.words)
         var line = Cursor(start: startGrapheme, end: startGrapheme)
         // Paragraph-relative position of the line's start (for layout-unit rounding).
         var lineStartX = startWord == Int(paragraph.wordStart) ? 0 : v.words[startWord - 1].end
@@ -248,6 +248,7 @@ struct LineBreaker {
             // The next unit: the rest of the current word, or one grapheme (+ its hanging
             // spaces) when wrapping by characters.
             let word = v.words[wordIndex]
+            let wordStart = PreparedText.graphemeStart(ofWord: wordIndex, in: paragraph, words: v.words)
             var unitEnd = word.graphemeEnd
             if policy == .characters {
                 unitEnd = unitStart + 1
@@ -255,7 +256,7 @@ struct LineBreaker {
                     unitEnd += 1
                 }
             }
-            let m = measure(unitStart..<unitEnd, word: word, at: line.x, stoppingAbove: hopeless - line.x, v)
+            let m = measure(unitStart..<unitEnd, word: word, startingAt: wordStart, at: line.x, stoppingAbove: hopeless - line.x, v)
             var visible = line.x + m.width - m.hanging
             let adjustment = m.hanging == 0 && unitEnd == word.graphemeEnd ? word.endAdjustment : 0
             let lineEnd = Width.lineEnd(
@@ -266,7 +267,7 @@ struct LineBreaker {
                 line.mask |= m.mask
                 line.end = unitEnd
             } else if !line.isEmpty {
-                emit(endsParagraph: false, insideWord: policy == .characters && unitStart != word.graphemeStart)
+                emit(endsParagraph: false, insideWord: policy == .characters && unitStart != wordStart)
                 continue  // the unit starts the next line
             } else {
                 // Overlong: fill this line cluster by cluster (at least one), then go on.
@@ -319,9 +320,9 @@ struct LineBreaker {
     /// needs to know only that. This bounds the work per line by the line's length.
     @inline(__always)
     private func measure(
-        _ range: Range<Int32>, word: PreparedText.Word, at x: Double, stoppingAbove: Double, _ v: Views
+        _ range: Range<Int32>, word: PreparedText.Word, startingAt wordStart: Int32, at x: Double, stoppingAbove: Double, _ v: Views
     ) -> (width: Double, hanging: Double, mask: UInt64, isPartial: Bool) {
-        if range.lowerBound == word.graphemeStart && range.upperBound == word.graphemeEnd
+        if range.lowerBound == wordStart && range.upperBound == word.graphemeEnd
             && !word.hasTab
         {
             return (word.width, word.hangingWidth, word.fontMask, false)

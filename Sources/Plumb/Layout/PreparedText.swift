@@ -53,29 +53,52 @@ final class PreparedText: Sendable {
         static let startsParagraph = GraphemeFlags(rawValue: 64)
     }
 
-    /// Graphemes between two break opportunities: the unit of word wrapping.
+    /// Graphemes between two break opportunities: the unit of word wrapping. 48 bytes: the
+    /// word's first grapheme is not stored (the previous word's end, or the paragraph's first
+    /// grapheme: ``PreparedText/graphemeStart(ofWord:in:words:)``), and the fields are ordered so
+    /// that no padding is left but the last two bytes.
     struct Word: Sendable {
-        var graphemeStart: Int32
         var graphemeEnd: Int32
+        /// Index of the next word of the paragraph with another font mask (or the paragraph's
+        /// word end): OR-ing a line's masks visits runs, not words.
+        var nextMaskChange: Int32
         /// Sum of the advances (tabs count 0 here; see `hasTab`).
         var width: Double
         /// Advance of the trailing hanging whitespace (included in `width`).
         var hangingWidth: Double
         /// Bit i set when local font i (capped at 63) draws a grapheme of the word.
         var fontMask: UInt64
-        var hasTab: Bool
-        var mandatoryBreakAfter: Bool
         /// Where the word ends, measured from its paragraph's start (Σ widths so far): lets
         /// the breaker find a line's last word by binary search.
-        var end: Double = 0
-        /// Index of the next word of the paragraph with another font mask (or the paragraph's
-        /// word end): OR-ing a line's masks visits runs, not words.
-        var nextMaskChange: Int32 = 0
+        var end: Double
         /// How much wider the word's last cluster is when a line ends after it than inside
         /// the run it was shaped in: kerning with the next cluster (ケー, ージ in Noto Sans CJK)
         /// does not apply across a line end. Set by the chromium profile only (Blink re-shapes
-        /// such line ends; 0 elsewhere). Fits the padding: `Word` stays 56 bytes.
-        var endAdjustment: Float = 0
+        /// such line ends; 0 elsewhere).
+        var endAdjustment: Float
+        var hasTab: Bool
+        var mandatoryBreakAfter: Bool
+
+        init(
+            graphemeEnd: Int32, width: Double, hangingWidth: Double, fontMask: UInt64, hasTab: Bool,
+            mandatoryBreakAfter: Bool, end: Double = 0, nextMaskChange: Int32 = 0, endAdjustment: Float = 0
+        ) {
+            self.graphemeEnd = graphemeEnd
+            self.nextMaskChange = nextMaskChange
+            self.width = width
+            self.hangingWidth = hangingWidth
+            self.fontMask = fontMask
+            self.end = end
+            self.endAdjustment = endAdjustment
+            self.hasTab = hasTab
+            self.mandatoryBreakAfter = mandatoryBreakAfter
+        }
+    }
+
+    /// The first grapheme of word `k` of `paragraph`.
+    @inline(__always)
+    static func graphemeStart(ofWord k: Int, in paragraph: Paragraph, words: UnsafeBufferPointer<Word>) -> Int32 {
+        k == Int(paragraph.wordStart) ? paragraph.graphemeStart : words[k - 1].graphemeEnd
     }
 
     /// A paragraph: text between hard breaks.

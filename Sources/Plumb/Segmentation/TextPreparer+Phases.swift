@@ -307,7 +307,6 @@ extension TextPreparer {
         let range = input.graphemes
         let reshapes = b.conventions.reshapesLineEnds
         let lastSpaceOnlyHangs = b.conventions.trailingSpaces == .lastHangs
-        var wordBegin = range.lowerBound
         var end = 0.0
         var width = 0.0
         var hanging = 0.0
@@ -335,7 +334,7 @@ extension TextPreparer {
             guard f.contains(.breakAfter) || g + 1 == range.upperBound else { continue }
             end += width
             var word = PreparedText.Word(
-                graphemeStart: Int32(wordBegin), graphemeEnd: Int32(g + 1), width: width,
+                graphemeEnd: Int32(g + 1), width: width,
                 hangingWidth: hanging, fontMask: mask, hasTab: hasTab,
                 mandatoryBreakAfter: f.contains(.mandatoryBreakAfter) && g + 1 < range.upperBound,
                 end: end)
@@ -343,7 +342,6 @@ extension TextPreparer {
                 word.endAdjustment = b.cutAdjustments[g]
             }
             b.words.append(word)
-            wordBegin = g + 1
             width = 0
             hanging = 0
             mask = 0
