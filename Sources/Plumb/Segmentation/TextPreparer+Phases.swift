@@ -378,18 +378,20 @@ extension TextPreparer {
 
 /// Per-cluster scratch of the paragraph being prepared: raw and resolved scripts and first
 /// scalars, indexed by text grapheme index (`begin(at:)` sets where the paragraph starts).
-/// Kept in the preparer and reused from paragraph to paragraph (no allocation once grown).
+/// Kept in the preparer and reused from paragraph to paragraph (no allocation once grown;
+/// raw `Column`s, so the two appends per cluster cost no uniqueness check). A copy shares the
+/// storage: read-only copies are what the phases take; the preparer frees it (`deallocate`).
 struct ParagraphScratch {
-    private(set) var scripts: [UInt32] = []
-    private(set) var rawScripts: [UInt32] = []
-    private(set) var firstScalars: [UInt32] = []
+    private(set) var scripts = Column<UInt32>()
+    private(set) var rawScripts = Column<UInt32>()
+    private(set) var firstScalars = Column<UInt32>()
     private var base = 0
 
     /// Empties the scratch for a paragraph whose first grapheme is `g`.
     mutating func begin(at g: Int) {
         base = g
-        scripts.removeAll(keepingCapacity: true)
-        firstScalars.removeAll(keepingCapacity: true)
+        scripts.removeAll()
+        firstScalars.removeAll()
     }
 
     /// Records the next cluster's raw script and first scalar.
@@ -410,9 +412,18 @@ struct ParagraphScratch {
     /// keeping a copy of the raw ones when `keepingRaw`.
     mutating func resolveScripts(pairsAll: Bool, keepingRaw: Bool) {
         if keepingRaw {
-            rawScripts.removeAll(keepingCapacity: true)
-            rawScripts.append(contentsOf: scripts)
+            rawScripts.removeAll()
+            rawScripts.reserve(scripts.count)
+            for i in 0..<scripts.count { rawScripts.append(scripts[i]) }
         }
-        TextPreparer.resolveCommonScripts(&scripts, firstScalars: firstScalars, pairsAll: pairsAll)
+        TextPreparer.resolveCommonScripts(
+            UnsafeMutableBufferPointer(mutating: scripts.buffer), firstScalars: firstScalars.buffer, pairsAll: pairsAll)
+    }
+
+    /// Frees the storage (the owning preparer's `deinit`).
+    mutating func deallocate() {
+        scripts.deallocate()
+        rawScripts.deallocate()
+        firstScalars.deallocate()
     }
 }

@@ -45,6 +45,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     deinit {
         scratch.columns.deallocate()
         scratch.scalars.deallocate()
+        scratch.paragraph.deallocate()
     }
 
     /// Prepares `utf8` (valid UTF-8) in `cascade` at `size` points with `letterSpacing`.
@@ -151,6 +152,15 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     ///     `‘…’`, `“…”`, `«…»`, `<…>`); Blink pairs only Unicode's bidi brackets, so a closing
     ///     quote or `>` stays in the run of the text it follows (the chromium profile).
     static func resolveCommonScripts(_ scripts: inout [UInt32], firstScalars: [UInt32], pairsAll: Bool = true) {
+        scripts.withUnsafeMutableBufferPointer { s in
+            firstScalars.withUnsafeBufferPointer { resolveCommonScripts(s, firstScalars: $0, pairsAll: pairsAll) }
+        }
+    }
+
+    /// ``resolveCommonScripts(_:firstScalars:pairsAll:)`` over buffers (the preparer's scratch).
+    static func resolveCommonScripts(
+        _ scripts: UnsafeMutableBufferPointer<UInt32>, firstScalars: UnsafeBufferPointer<UInt32>, pairsAll: Bool
+    ) {
         var run: UInt32 = 0
         var stack: [(closing: UInt32, script: UInt32)] = []
         var pendingStart = 0  // first cluster still waiting for a real script
@@ -165,6 +175,14 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                 run = raw
                 continue
             }
+            // Most Common clusters are spaces, digits and punctuation that pair with nothing:
+            // one range test before the look-ups (a hashed `Dictionary`/`Set` probe per
+            // cluster showed in profiles).
+            guard Self.mayPair(c) else {
+                scripts[i] = run
+                if run != 0 { pendingStart = i + 1 }
+                continue
+            }
             if let closing = pairedClosing[c], pairsAll || !Self.notBidiBrackets.contains(c) {
                 stack.append((closing, run))
                 if stack.count > 32 { stack.removeFirst() }
@@ -175,6 +193,17 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             scripts[i] = run
             if run == 0 { continue }
             pendingStart = i + 1
+        }
+    }
+
+    /// Whether `c` can be in `pairedClosing` as an opening or closing bracket (a superset:
+    /// the ASCII brackets and `<>`, `«»`, and U+2018–U+203A, U+3008–U+301B, U+FF08–U+FF5D).
+    @inline(__always)
+    static func mayPair(_ c: UInt32) -> Bool {
+        switch c {
+        case 0x28, 0x29, 0x3C, 0x3E, 0x5B, 0x5D, 0x7B, 0x7D, 0xAB, 0xBB: true
+        case 0x2018...0x203A, 0x3008...0x301B, 0xFF08...0xFF5D: true
+        default: false
         }
     }
 
