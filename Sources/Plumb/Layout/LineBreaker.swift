@@ -61,14 +61,12 @@ struct LineBreaker {
     func run<Sink: LineSink>(_ out: inout Sink) {
         text.words.withUnsafeBufferPointer { words in
             text.flags.withUnsafeBufferPointer { flags in
-                text.advances.withUnsafeBufferPointer { advances in
-                    text.graphemeFonts.withUnsafeBufferPointer { fonts in
-                        text.cutAdjustments.withUnsafeBufferPointer { cutAdjustments in
-                            let v = Views(
-                                words: words, flags: flags, advances: advances, fonts: fonts,
-                                cutAdjustments: cutAdjustments)
-                            run(v, into: &out)
-                        }
+                text.graphemeFonts.withUnsafeBufferPointer { fonts in
+                    text.cutAdjustments.withUnsafeBufferPointer { cutAdjustments in
+                        let v = Views(
+                            words: words, flags: flags, advances: text.advances, fonts: fonts,
+                            cutAdjustments: cutAdjustments)
+                        run(v, into: &out)
                     }
                 }
             }
@@ -97,7 +95,7 @@ struct LineBreaker {
     fileprivate struct Views {
         let words: UnsafeBufferPointer<PreparedText.Word>
         let flags: UnsafeBufferPointer<PreparedText.GraphemeFlags>
-        let advances: UnsafeBufferPointer<Double>
+        let advances: PreparedText.Advances
         let fonts: UnsafeBufferPointer<UInt8>
         /// `PreparedText.cutAdjustments` (empty unless `LayoutConventions.reshapesLineEnds`).
         let cutAdjustments: UnsafeBufferPointer<Float>
@@ -368,7 +366,7 @@ struct LineArraySink: LineSink {
 private protocol LineWidthArithmetic {
     /// The width of a line from paragraph-relative position `lineStart` to the visible end of
     /// `word`, for the fit test of the simple-paragraph loop.
-    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, advances: UnsafeBufferPointer<Double>) -> Double
+    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, advances: PreparedText.Advances) -> Double
 
     /// The width to compare with the limit for a line whose visible content ends at
     /// line-relative `visible` (its last cluster `lastAdvance` wide, `adjustment` its re-shaped
@@ -390,7 +388,7 @@ private protocol LineWidthArithmetic {
 /// The sum of the advances, hanging whitespace excluded (`LineFitArithmetic.exact`).
 private enum ExactLineWidth: LineWidthArithmetic {
     @inline(__always)
-    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, advances: UnsafeBufferPointer<Double>) -> Double {
+    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, advances: PreparedText.Advances) -> Double {
         word.end - word.hangingWidth - lineStart
     }
 
@@ -423,7 +421,7 @@ private enum ExactLineWidth: LineWidthArithmetic {
 /// ceil(start). The line's exact width rounded up must fit as well.
 private enum LayoutUnitLineWidth: LineWidthArithmetic {
     @inline(__always)
-    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, advances: UnsafeBufferPointer<Double>) -> Double {
+    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, advances: PreparedText.Advances) -> Double {
         width(
             lineStart: lineStart, visibleEnd: word.end - word.hangingWidth,
             lastAdvance: advances[Int(word.graphemeEnd) - 1], word.hangingWidth > 0 ? 0 : word.endAdjustment)

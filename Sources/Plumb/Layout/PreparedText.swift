@@ -160,7 +160,13 @@ final class PreparedText: Sendable {
         }
     }
     let graphemeEnds: Packed<Int32>
-    let advances: Packed<Double>
+    /// Per grapheme, its cluster's shaped advance in font units (pair kerning included; 0
+    /// for tabs and inline boxes): `advances` turns them into points.
+    let units: Packed<Int32>
+    /// Per local font, how its units become points.
+    let scales: Packed<AdvanceScale>
+    /// Per grapheme, its advance in points (letter spacing included; recomputed from `units`).
+    var advances: Advances { Advances(units: units, flags: flags, fonts: graphemeFonts, scales: scales) }
     let flags: Packed<GraphemeFlags>
     let graphemeFonts: Packed<UInt8>
     /// Chromium profile only (empty otherwise): per grapheme, how much wider it is re-shaped
@@ -192,12 +198,26 @@ final class PreparedText: Sendable {
         trailingSpaces: LayoutConventions.TrailingSpaceRule = .allHang,
         lineFit: LayoutConventions.LineFitArithmetic = .exact(tolerance: LayoutConventions.exactFitTolerance)
     ) {
+        // Advances become units and scales: one unit per grapheme, each font's scale its
+        // advance (so every non-tab grapheme of a font must have the same advance).
+        var scales = [AdvanceScale](
+            repeating: AdvanceScale(size: 0, upem: 1, strikePPEM: 0, freeTypeXScale: 0, letterSpacing: 0, boxWidth: 0, freeType: false),
+            count: max(1, fonts.count))
+        var units = [Int32](repeating: 0, count: advances.count)
+        var seen = Set<UInt8>()
+        for g in advances.indices where !flags[g].contains(.tab) {
+            let f = graphemeFonts[g]
+            if seen.insert(f).inserted { scales[Int(f)].size = advances[g] }
+            precondition(scales[Int(f)].size == advances[g], "hand-built texts take one advance per font")
+            units[g] = 1
+        }
         self.init(
             fonts: fonts,
             columns: Columns(
                 graphemeStarts: graphemeStarts.withUnsafeBufferPointer { $0 },
                 graphemeEnds: graphemeEnds.withUnsafeBufferPointer { $0 },
-                advances: advances.withUnsafeBufferPointer { $0 },
+                units: units.withUnsafeBufferPointer { $0 },
+                scales: scales.withUnsafeBufferPointer { $0 },
                 cutAdjustments: cutAdjustments.withUnsafeBufferPointer { $0 },
                 flags: flags.withUnsafeBufferPointer { $0 },
                 graphemeFonts: graphemeFonts.withUnsafeBufferPointer { $0 },
@@ -205,7 +225,7 @@ final class PreparedText: Sendable {
                 paragraphs: paragraphs.withUnsafeBufferPointer { $0 }),
             ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, utf8Count: utf8Count,
             missingGlyphClusters: missingGlyphClusters, trailingSpaces: trailingSpaces, lineFit: lineFit)
-        withExtendedLifetime((graphemeStarts, graphemeEnds, advances, cutAdjustments, flags, graphemeFonts, words, paragraphs)) {}
+        withExtendedLifetime((graphemeStarts, graphemeEnds, units, scales, cutAdjustments, flags, graphemeFonts, words, paragraphs)) {}
     }
 
     /// The columns a prepared text copies into its one allocation (borrowed for the call).
@@ -213,7 +233,9 @@ final class PreparedText: Sendable {
         /// Not stored (derived from the ends, ``graphemeStarts``); checked in debug builds.
         var graphemeStarts: UnsafeBufferPointer<Int32>
         var graphemeEnds: UnsafeBufferPointer<Int32>
-        var advances: UnsafeBufferPointer<Double>
+        var units: UnsafeBufferPointer<Int32>
+        /// One per local font (`fonts`).
+        var scales: UnsafeBufferPointer<AdvanceScale>
         var cutAdjustments: UnsafeBufferPointer<Float>
         var flags: UnsafeBufferPointer<GraphemeFlags>
         var graphemeFonts: UnsafeBufferPointer<UInt8>
@@ -240,10 +262,11 @@ final class PreparedText: Sendable {
         // Widest alignment first keeps padding to a few bytes.
         var layout = PackedLayout()
         let oWords = layout.add(Word.self, c.words.count)
-        let oAdvances = layout.add(Double.self, c.advances.count)
+        let oScales = layout.add(AdvanceScale.self, c.scales.count)
         let oLines = layout.add(FontLine.self, lines.count)
         let oParagraphs = layout.add(Paragraph.self, c.paragraphs.count)
         let oEnds = layout.add(Int32.self, c.graphemeEnds.count)
+        let oUnits = layout.add(Int32.self, c.units.count)
         let oCuts = layout.add(Float.self, c.cutAdjustments.count)
         let oFlags = layout.add(GraphemeFlags.self, c.flags.count)
         let oFonts = layout.add(UInt8.self, c.graphemeFonts.count)
@@ -251,7 +274,8 @@ final class PreparedText: Sendable {
         storageBytes = max(1, layout.byteCount)
         storage = raw
         self.words = PackedLayout.fill(raw, oWords, from: c.words)
-        self.advances = PackedLayout.fill(raw, oAdvances, from: c.advances)
+        self.scales = PackedLayout.fill(raw, oScales, from: c.scales)
+        self.units = PackedLayout.fill(raw, oUnits, from: c.units)
         self.fontLines = lines.withUnsafeBufferPointer { PackedLayout.fill(raw, oLines, from: $0) }
         self.paragraphs = PackedLayout.fill(raw, oParagraphs, from: c.paragraphs)
         self.graphemeEnds = PackedLayout.fill(raw, oEnds, from: c.graphemeEnds)

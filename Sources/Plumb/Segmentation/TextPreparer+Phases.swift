@@ -144,6 +144,7 @@ extension TextPreparer {
         b.graphemeFonts.append(fontIndex)
         b.flags.append(flags)
         b.advances.append(0)
+        b.units.append(0)
         if b.conventions.reshapesLineEnds { b.cutAdjustments.append(0) }
         return fontIndex
     }
@@ -159,6 +160,7 @@ extension TextPreparer {
         b.graphemeFonts.append(fontIndex)
         b.flags.append(.inlineBox)
         b.advances.append(box.width)
+        b.units.append(0)
         if b.conventions.reshapesLineEnds { b.cutAdjustments.append(0) }
         return fontIndex
     }

@@ -261,6 +261,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             let u = units[i]
             let g = range.lowerBound + i
             b.advances[g] = b.advance(units: u, font: fontUse)
+            b.units[g] = u
             scratch.shapedUnits[g] = u
         }
     }
@@ -286,6 +287,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         guard delta != 0 else { return }
         scratch.shapedUnits[g - 1] += delta
         b.advances[g - 1] = b.advance(units: scratch.shapedUnits[g - 1], font: fontUse)
+        b.units[g - 1] = scratch.shapedUnits[g - 1]
     }
 
     /// Font and advance of "…" (U+2026) for truncated lines.
@@ -303,7 +305,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let units = ellipsis.withUnsafeBufferPointer {
             cachedUnits(of: $0, clusters: 1, clusterEnd: { _ in 3 }, font: font, script: 0)[0]
         }
-        return (index, b.advance(units: units, font: .init(font, style: b.runStyle, group: b.group)))
+        return (index, b.advance(units: units, font: .init(font, style: b.runStyle, group: b.group, freeTypeScaling: b.scalesLikeFreeType)))
     }
 
     /// Decodes the scalars of `text[start..<end]` (valid UTF-8) into `scratch.scalars`.
