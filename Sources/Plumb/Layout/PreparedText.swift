@@ -121,7 +121,7 @@ final class PreparedText: Sendable {
     let fonts: [FontUse]
     /// The fonts' vertical metrics as plain numbers (no font references): what line heights
     /// need, read on every line without reference counting.
-    let fontLines: Packed<FontLine>
+    var fontLines: Packed<FontLine> { view(place.lines, place.lineCount) }
 
     /// Ascender and natural line heights of a font at the text's size.
     struct FontLine: Sendable {
@@ -159,26 +159,42 @@ final class PreparedText: Sendable {
             return paragraphs[lo].byteStart
         }
     }
-    let graphemeEnds: Packed<Int32>
+    var graphemeEnds: Packed<Int32> { view(place.ends, place.graphemes) }
     /// Per grapheme, its cluster's shaped advance in font units (pair kerning included; 0
     /// for tabs and inline boxes): `advances` turns them into points.
-    let units: Packed<Int32>
+    var units: Packed<Int32> { view(place.units, place.graphemes) }
     /// Per local font, how its units become points.
-    let scales: Packed<AdvanceScale>
+    var scales: Packed<AdvanceScale> { view(place.scales, place.scaleCount) }
     /// Per grapheme, its advance in points (letter spacing included; recomputed from `units`).
     var advances: Advances { Advances(units: units, flags: flags, fonts: graphemeFonts, scales: scales) }
-    let flags: Packed<GraphemeFlags>
-    let graphemeFonts: Packed<UInt8>
+    var flags: Packed<GraphemeFlags> { view(place.flags, place.graphemes) }
+    var graphemeFonts: Packed<UInt8> { view(place.fonts, place.graphemes) }
     /// Chromium profile only (empty otherwise): per grapheme, how much wider it is re-shaped
     /// alone than as shaped with the cluster after it (kerning, `t|e`). Blink re-shapes the
     /// cluster where `overflow-wrap` cuts a word, so the cut fits only with that width.
-    let cutAdjustments: Packed<Float>
-    let words: Packed<Word>
-    let paragraphs: Packed<Paragraph>
+    var cutAdjustments: Packed<Float> { view(place.cuts, place.cutCount) }
+    var words: Packed<Word> { view(place.words, place.wordCount) }
+    var paragraphs: Packed<Paragraph> { view(place.paragraphs, place.paragraphCount) }
     /// The one allocation behind every `Packed` column above (freed in `deinit`).
     nonisolated(unsafe) private let storage: UnsafeMutableRawPointer
+    /// Where each column lies in `storage`, and its length (offsets and counts, not nine
+    /// pointer-and-count views: 96 bytes less per object).
+    private let place: Placement
     /// Its size in bytes.
     private let storageBytes: Int
+
+    private struct Placement {
+        var words: UInt32 = 0, scales: UInt32 = 0, lines: UInt32 = 0, paragraphs: UInt32 = 0
+        var ends: UInt32 = 0, units: UInt32 = 0, cuts: UInt32 = 0, flags: UInt32 = 0, fonts: UInt32 = 0
+        var graphemes: Int32 = 0, cutCount: Int32 = 0, wordCount: Int32 = 0, paragraphCount: Int32 = 0
+        var lineCount: Int32 = 0, scaleCount: Int32 = 0
+    }
+
+    /// The column of `count` elements at byte `offset` of `storage`.
+    @inline(__always)
+    private func view<T: BitwiseCopyable>(_ offset: UInt32, _ count: Int32) -> Packed<T> {
+        Packed(base: UnsafePointer((storage + Int(offset)).assumingMemoryBound(to: T.self)), count: Int(count))
+    }
     /// The font (local index) and advance of "…" for truncation.
     let ellipsisFont: UInt8
     let ellipsisWidth: Double
@@ -261,33 +277,41 @@ final class PreparedText: Sendable {
         }
         // Widest alignment first keeps padding to a few bytes.
         var layout = PackedLayout()
-        let oWords = layout.add(Word.self, c.words.count)
-        let oScales = layout.add(AdvanceScale.self, c.scales.count)
-        let oLines = layout.add(FontLine.self, lines.count)
-        let oParagraphs = layout.add(Paragraph.self, c.paragraphs.count)
-        let oEnds = layout.add(Int32.self, c.graphemeEnds.count)
-        let oUnits = layout.add(Int32.self, c.units.count)
-        let oCuts = layout.add(Float.self, c.cutAdjustments.count)
-        let oFlags = layout.add(GraphemeFlags.self, c.flags.count)
-        let oFonts = layout.add(UInt8.self, c.graphemeFonts.count)
+        var at = Placement()
+        at.words = UInt32(layout.add(Word.self, c.words.count))
+        at.scales = UInt32(layout.add(AdvanceScale.self, c.scales.count))
+        at.lines = UInt32(layout.add(FontLine.self, lines.count))
+        at.paragraphs = UInt32(layout.add(Paragraph.self, c.paragraphs.count))
+        at.ends = UInt32(layout.add(Int32.self, c.graphemeEnds.count))
+        at.units = UInt32(layout.add(Int32.self, c.units.count))
+        at.cuts = UInt32(layout.add(Float.self, c.cutAdjustments.count))
+        at.flags = UInt32(layout.add(GraphemeFlags.self, c.flags.count))
+        at.fonts = UInt32(layout.add(UInt8.self, c.graphemeFonts.count))
+        at.graphemes = Int32(c.graphemeEnds.count)
+        at.cutCount = Int32(c.cutAdjustments.count)
+        at.wordCount = Int32(c.words.count)
+        at.paragraphCount = Int32(c.paragraphs.count)
+        at.lineCount = Int32(lines.count)
+        at.scaleCount = Int32(c.scales.count)
+        precondition(layout.byteCount < Int(UInt32.max), "a prepared text of 4 GiB")
         let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, layout.byteCount), alignment: 16)
-        storageBytes = max(1, layout.byteCount)
-        storage = raw
-        self.words = PackedLayout.fill(raw, oWords, from: c.words)
-        self.scales = PackedLayout.fill(raw, oScales, from: c.scales)
-        self.units = PackedLayout.fill(raw, oUnits, from: c.units)
-        self.fontLines = lines.withUnsafeBufferPointer { PackedLayout.fill(raw, oLines, from: $0) }
-        self.paragraphs = PackedLayout.fill(raw, oParagraphs, from: c.paragraphs)
-        self.graphemeEnds = PackedLayout.fill(raw, oEnds, from: c.graphemeEnds)
-        self.cutAdjustments = PackedLayout.fill(raw, oCuts, from: c.cutAdjustments)
-        let flags = PackedLayout.fill(raw, oFlags, from: c.flags)
-        self.flags = flags
+        _ = PackedLayout.fill(raw, Int(at.words), from: c.words)
+        _ = PackedLayout.fill(raw, Int(at.scales), from: c.scales)
+        _ = PackedLayout.fill(raw, Int(at.units), from: c.units)
+        _ = lines.withUnsafeBufferPointer { PackedLayout.fill(raw, Int(at.lines), from: $0) }
+        _ = PackedLayout.fill(raw, Int(at.paragraphs), from: c.paragraphs)
+        _ = PackedLayout.fill(raw, Int(at.ends), from: c.graphemeEnds)
+        _ = PackedLayout.fill(raw, Int(at.cuts), from: c.cutAdjustments)
+        let flags = PackedLayout.fill(raw, Int(at.flags), from: c.flags)
         // Mark each paragraph's first grapheme, which `graphemeStarts` needs.
         let mutableFlags = UnsafeMutablePointer(mutating: flags.base)
-        for p in self.paragraphs where p.graphemeStart < p.graphemeEnd {
+        for p in c.paragraphs where p.graphemeStart < p.graphemeEnd {
             mutableFlags.unsafelyUnwrapped[Int(p.graphemeStart)].insert(.startsParagraph)
         }
-        self.graphemeFonts = PackedLayout.fill(raw, oFonts, from: c.graphemeFonts)
+        _ = PackedLayout.fill(raw, Int(at.fonts), from: c.graphemeFonts)
+        storageBytes = max(1, layout.byteCount)
+        storage = raw
+        place = at
         self.ellipsisFont = ellipsisFont
         self.ellipsisWidth = ellipsisWidth
         self.utf8Count = utf8Count
@@ -304,9 +328,9 @@ final class PreparedText: Sendable {
         Self.objectBytes + 16 + storageBytes + 32 + 16 + fonts.count * MemoryLayout<FontUse>.stride
     }
 
-    /// The object itself: the 16-byte header and ~230 bytes of stored properties (nine
-    /// column views of a pointer and a count), as malloc rounds it.
-    private static let objectBytes = 256
+    /// The object itself: the 16-byte header and ~140 bytes of stored properties, as malloc
+    /// rounds it.
+    private static let objectBytes = 160
 
     /// The font bit of local font index `i` (indices ≥ 63 share the last bit).
     @inline(__always) static func fontBit(_ i: UInt8) -> UInt64 { 1 << UInt64(min(i, 63)) }
