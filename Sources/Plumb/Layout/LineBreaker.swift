@@ -103,6 +103,17 @@ struct LineBreaker {
         /// Grapheme `g`'s re-shaped difference at a line end (0 when not recorded).
         @inline(__always)
         func cutAdjustment(_ g: Int) -> Float { g < cutAdjustments.count ? cutAdjustments[g] : 0 }
+
+        /// How much wider `word`'s last cluster is when a line ends after it than inside the
+        /// run it was shaped in (chromium profile: kerning with the next cluster, ケー, does
+        /// not apply across a line end; 0 elsewhere, after hanging whitespace and before a
+        /// mandatory break): its last grapheme's cut adjustment.
+        @inline(__always)
+        func endAdjustment(_ word: PreparedText.Word) -> Float {
+            guard !cutAdjustments.isEmpty, word.hangingWidth == 0 else { return 0 }
+            let g = Int(word.graphemeEnd) - 1
+            return flags[g].contains(.mandatoryBreakAfter) ? 0 : cutAdjustments[g]
+        }
     }
 
     /// The state of the line being filled.
@@ -159,7 +170,7 @@ struct LineBreaker {
             let base = w == Int(paragraph.wordStart) ? 0 : words[w - 1].end
             // Whether the line from word w through word i fits (monotone in i).
             @inline(__always) func fits(_ i: Int) -> Bool {
-                Width.width(ofLineFrom: base, toEndOf: words[i], advances: v.advances) <= limit
+                Width.width(ofLineFrom: base, toEndOf: words[i], v) <= limit
             }
             if !fits(w) {
                 // An overlong word starts this line: the general algorithm handles the rest.
@@ -203,7 +214,7 @@ struct LineBreaker {
                 LineBox(
                     graphemeStart: PreparedText.graphemeStart(ofWord: w, in: paragraph, words: words),
                     graphemeEnd: end.graphemeEnd,
-                    usedWidth: end.end - end.hangingWidth - base + Double(end.endAdjustment),
+                    usedWidth: end.end - end.hangingWidth - base + Double(v.endAdjustment(end)),
                     hangingWidth: end.hangingWidth,
                     fontMask: mask, paragraph: p, endsParagraph: lo == last, endsInsideWord: false))
             w = lo + 1
@@ -256,7 +267,7 @@ struct LineBreaker {
             }
             let m = measure(unitStart..<unitEnd, word: word, startingAt: wordStart, at: line.x, stoppingAbove: hopeless - line.x, v)
             var visible = line.x + m.width - m.hanging
-            let adjustment = m.hanging == 0 && unitEnd == word.graphemeEnd ? word.endAdjustment : 0
+            let adjustment = m.hanging == 0 && unitEnd == word.graphemeEnd ? v.endAdjustment(word) : 0
             let lineEnd = Width.lineEnd(
                 lineStart: lineStartX, visible: &visible, lastAdvance: v.advances[Int(unitEnd) - 1], adjustment)
             if !m.isPartial && lineEnd <= limit {
@@ -366,7 +377,7 @@ struct LineArraySink: LineSink {
 private protocol LineWidthArithmetic {
     /// The width of a line from paragraph-relative position `lineStart` to the visible end of
     /// `word`, for the fit test of the simple-paragraph loop.
-    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, advances: PreparedText.Advances) -> Double
+    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, _ v: LineBreaker.Views) -> Double
 
     /// The width to compare with the limit for a line whose visible content ends at
     /// line-relative `visible` (its last cluster `lastAdvance` wide, `adjustment` its re-shaped
@@ -388,7 +399,7 @@ private protocol LineWidthArithmetic {
 /// The sum of the advances, hanging whitespace excluded (`LineFitArithmetic.exact`).
 private enum ExactLineWidth: LineWidthArithmetic {
     @inline(__always)
-    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, advances: PreparedText.Advances) -> Double {
+    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, _ v: LineBreaker.Views) -> Double {
         word.end - word.hangingWidth - lineStart
     }
 
@@ -421,10 +432,10 @@ private enum ExactLineWidth: LineWidthArithmetic {
 /// ceil(start). The line's exact width rounded up must fit as well.
 private enum LayoutUnitLineWidth: LineWidthArithmetic {
     @inline(__always)
-    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, advances: PreparedText.Advances) -> Double {
+    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, _ v: LineBreaker.Views) -> Double {
         width(
             lineStart: lineStart, visibleEnd: word.end - word.hangingWidth,
-            lastAdvance: advances[Int(word.graphemeEnd) - 1], word.hangingWidth > 0 ? 0 : word.endAdjustment)
+            lastAdvance: v.advances[Int(word.graphemeEnd) - 1], v.endAdjustment(word))
     }
 
     @inline(__always)

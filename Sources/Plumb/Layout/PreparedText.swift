@@ -53,15 +53,15 @@ final class PreparedText: Sendable {
         static let startsParagraph = GraphemeFlags(rawValue: 64)
     }
 
-    /// Graphemes between two break opportunities: the unit of word wrapping. 48 bytes: the
+    /// Graphemes between two break opportunities: the unit of word wrapping. 40 bytes: the
     /// word's first grapheme is not stored (the previous word's end, or the paragraph's first
-    /// grapheme: ``PreparedText/graphemeStart(ofWord:in:words:)``), and the fields are ordered so
-    /// that no padding is left but the last two bytes.
+    /// grapheme: ``PreparedText/graphemeStart(ofWord:in:words:)``), nor the chromium
+    /// profile's end adjustment (its last grapheme's cut adjustment, `LineBreaker.Views`), and
+    /// the two flags share a word with `nextMaskChange`.
     struct Word: Sendable {
         var graphemeEnd: Int32
-        /// Index of the next word of the paragraph with another font mask (or the paragraph's
-        /// word end): OR-ing a line's masks visits runs, not words.
-        var nextMaskChange: Int32
+        /// `nextMaskChange` (bits 0–29), `hasTab` (bit 30), `mandatoryBreakAfter` (bit 31).
+        private var bits: UInt32
         /// Sum of the advances (tabs count 0 here; see `hasTab`).
         var width: Double
         /// Advance of the trailing hanging whitespace (included in `width`).
@@ -71,27 +71,33 @@ final class PreparedText: Sendable {
         /// Where the word ends, measured from its paragraph's start (Σ widths so far): lets
         /// the breaker find a line's last word by binary search.
         var end: Double
-        /// How much wider the word's last cluster is when a line ends after it than inside
-        /// the run it was shaped in: kerning with the next cluster (ケー, ージ in Noto Sans CJK)
-        /// does not apply across a line end. Set by the chromium profile only (Blink re-shapes
-        /// such line ends; 0 elsewhere).
-        var endAdjustment: Float
-        var hasTab: Bool
-        var mandatoryBreakAfter: Bool
+
+        private static let tabBit: UInt32 = 1 << 30, mandatoryBit: UInt32 = 1 << 31
+
+        /// Index of the next word of the paragraph with another font mask (or the paragraph's
+        /// word end): OR-ing a line's masks visits runs, not words. Below 2³⁰.
+        var nextMaskChange: Int32 {
+            @inline(__always) get { Int32(bitPattern: bits & (Self.tabBit - 1)) }
+            set { bits = bits & ~(Self.tabBit - 1) | UInt32(bitPattern: newValue) & (Self.tabBit - 1) }
+        }
+        var hasTab: Bool {
+            @inline(__always) get { bits & Self.tabBit != 0 }
+        }
+        var mandatoryBreakAfter: Bool {
+            @inline(__always) get { bits & Self.mandatoryBit != 0 }
+        }
 
         init(
             graphemeEnd: Int32, width: Double, hangingWidth: Double, fontMask: UInt64, hasTab: Bool,
-            mandatoryBreakAfter: Bool, end: Double = 0, nextMaskChange: Int32 = 0, endAdjustment: Float = 0
+            mandatoryBreakAfter: Bool, end: Double = 0, nextMaskChange: Int32 = 0
         ) {
+            precondition(nextMaskChange >= 0 && UInt32(nextMaskChange) < Self.tabBit, "2³⁰ words in a paragraph")
             self.graphemeEnd = graphemeEnd
-            self.nextMaskChange = nextMaskChange
+            bits = UInt32(nextMaskChange) | (hasTab ? Self.tabBit : 0) | (mandatoryBreakAfter ? Self.mandatoryBit : 0)
             self.width = width
             self.hangingWidth = hangingWidth
             self.fontMask = fontMask
             self.end = end
-            self.endAdjustment = endAdjustment
-            self.hasTab = hasTab
-            self.mandatoryBreakAfter = mandatoryBreakAfter
         }
     }
 

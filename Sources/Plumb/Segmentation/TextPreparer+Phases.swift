@@ -335,14 +335,14 @@ extension TextPreparer {
             mask |= PreparedText.fontBit(b.graphemeFonts[g])
             guard f.contains(.breakAfter) || g + 1 == range.upperBound else { continue }
             end += width
-            var word = PreparedText.Word(
+            let word = PreparedText.Word(
                 graphemeEnd: Int32(g + 1), width: width,
                 hangingWidth: hanging, fontMask: mask, hasTab: hasTab,
                 mandatoryBreakAfter: f.contains(.mandatoryBreakAfter) && g + 1 < range.upperBound,
                 end: end)
-            if reshapes, hanging == 0, !f.contains(.mandatoryBreakAfter) {
-                word.endAdjustment = b.cutAdjustments[g]
-            }
+            // The chromium end adjustment is not stored: `LineBreaker.Views.endAdjustment`
+            // reads `cutAdjustments[g]` under the same conditions (no hanging width, no
+            // mandatory break after g).
             b.words.append(word)
             width = 0
             hanging = 0
