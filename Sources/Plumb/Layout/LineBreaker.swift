@@ -334,7 +334,11 @@ struct LineBreaker {
         if range.lowerBound == wordStart && range.upperBound == word.graphemeEnd
             && !word.hasTab
         {
-            return (word.width, word.hangingWidth, word.fontMask, false)
+            // The word's width is not stored: summed here in the preparer's order (the same
+            // bits), only on this general path (simple paragraphs use `Word.end`).
+            var width = 0.0
+            for g in range { width += v.advances[Int(g)] }
+            return (width, word.hangingWidth, word.fontMask, false)
         }
         var width = 0.0
         var hanging = 0.0

@@ -53,17 +53,16 @@ final class PreparedText: Sendable {
         static let startsParagraph = GraphemeFlags(rawValue: 64)
     }
 
-    /// Graphemes between two break opportunities: the unit of word wrapping. 40 bytes: the
+    /// Graphemes between two break opportunities: the unit of word wrapping. 32 bytes: the
     /// word's first grapheme is not stored (the previous word's end, or the paragraph's first
-    /// grapheme: ``PreparedText/graphemeStart(ofWord:in:words:)``), nor the chromium
-    /// profile's end adjustment (its last grapheme's cut adjustment, `LineBreaker.Views`), and
-    /// the two flags share a word with `nextMaskChange`.
+    /// grapheme: ``PreparedText/graphemeStart(ofWord:in:words:)``), nor its width (the sum of
+    /// its advances, summed again where needed: `LineBreaker`'s general loop; a line's width
+    /// comes from `end`), nor the chromium profile's end adjustment (its last grapheme's cut
+    /// adjustment, `LineBreaker.Views`); the two flags share a word with `nextMaskChange`.
     struct Word: Sendable {
         var graphemeEnd: Int32
         /// `nextMaskChange` (bits 0–29), `hasTab` (bit 30), `mandatoryBreakAfter` (bit 31).
         private var bits: UInt32
-        /// Sum of the advances (tabs count 0 here; see `hasTab`).
-        var width: Double
         /// Advance of the trailing hanging whitespace (included in `width`).
         var hangingWidth: Double
         /// Bit i set when local font i (capped at 63) draws a grapheme of the word.
@@ -88,13 +87,12 @@ final class PreparedText: Sendable {
         }
 
         init(
-            graphemeEnd: Int32, width: Double, hangingWidth: Double, fontMask: UInt64, hasTab: Bool,
+            graphemeEnd: Int32, hangingWidth: Double, fontMask: UInt64, hasTab: Bool,
             mandatoryBreakAfter: Bool, end: Double = 0, nextMaskChange: Int32 = 0
         ) {
             precondition(nextMaskChange >= 0 && UInt32(nextMaskChange) < Self.tabBit, "2³⁰ words in a paragraph")
             self.graphemeEnd = graphemeEnd
             bits = UInt32(nextMaskChange) | (hasTab ? Self.tabBit : 0) | (mandatoryBreakAfter ? Self.mandatoryBit : 0)
-            self.width = width
             self.hangingWidth = hangingWidth
             self.fontMask = fontMask
             self.end = end

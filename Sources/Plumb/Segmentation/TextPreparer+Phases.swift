@@ -336,7 +336,7 @@ extension TextPreparer {
             guard f.contains(.breakAfter) || g + 1 == range.upperBound else { continue }
             end += width
             let word = PreparedText.Word(
-                graphemeEnd: Int32(g + 1), width: width,
+                graphemeEnd: Int32(g + 1),
                 hangingWidth: hanging, fontMask: mask, hasTab: hasTab,
                 mandatoryBreakAfter: f.contains(.mandatoryBreakAfter) && g + 1 < range.upperBound,
                 end: end)
