@@ -32,10 +32,10 @@ final class ScanAdmission: Sendable {
 
     /// - Parameters:
     ///   - budgetBytes: the cache's budget; the filter starts rejecting once the bytes admitted
-    ///     reach `fillFraction` of it (its 256 shards fill at slightly different times; at 97 %
+    ///     reach `fillFraction` of it (its 256 shards fill at slightly different times; at 99 %
     ///     a few shards are full before the filter starts and drop their oldest entries).
     ///   - bitCount: size of the doorkeeper (a power of two; 2²¹ bits = 256 KiB).
-    init(budgetBytes: Int, fillFraction: Double = 0.97, bitCount: Int = 1 << 21) {
+    init(budgetBytes: Int, fillFraction: Double = 0.99, bitCount: Int = 1 << 21) {
         self.budgetBytes = Int(Double(budgetBytes) * fillFraction)
         self.bitCount = bitCount
         doorKeeper = Mutex(DoorKeeper(words: [UInt64](repeating: 0, count: bitCount / 64)))
