@@ -229,6 +229,7 @@ if selected(rotationName) {
     let feedRows = rows.map(\.text)
     var firsts: [Double] = [], totals: [Double] = [], hitRates: [Double] = []
     var firstPassTier1 = CacheStatistics()
+    var rotationMemory = ""
     for _ in 0..<max(1, runs / 2) {
         let m = TextMeasurer()
         let t0 = DispatchTime.now().uptimeNanoseconds
@@ -236,6 +237,10 @@ if selected(rotationName) {
         let t1 = DispatchTime.now().uptimeNanoseconds
         let before = m.cacheStatistics.prepared
         firstPassTier1 = before
+        let all = m.cacheStatistics
+        rotationMemory = String(format: "rotation: after the first width, tier 1 segments %.1f MB (%d), tier 2 results %.1f MB of %.0f MB",
+                                Double(all.segments.bytes) / 1e6, all.segments.entries, Double(all.results.bytes) / 1e6,
+                                Double(all.results.budget) / 1e6)
         Sink.value &+= try! m.heights(for: feedRows, style: style, width: 375).count
         let t2 = DispatchTime.now().uptimeNanoseconds
         let after = m.cacheStatistics.prepared
@@ -254,6 +259,7 @@ if selected(rotationName) {
     print(String(format: "rotation: after the first width, tier 1 holds %d prepared texts in %.1f MB (%.0f B each; budget %.0f MB)",
                  firstPassTier1.entries, Double(firstPassTier1.bytes) / 1e6,
                  Double(firstPassTier1.bytes) / Double(max(1, firstPassTier1.entries)), Double(firstPassTier1.budget) / 1e6))
+    print(rotationMemory)
 }
 
 // What a prepared text costs in tier 1 (PreparedText.byteSize plus the cache's bookkeeping
