@@ -242,11 +242,8 @@ struct Control: Sendable {
     }
 }
 
-/// Engines of cold batch runs, released after the clock stops (see `addPair`'s callers):
-/// freeing an engine's caches is no part of a first batch.
+/// Engines of cold batch runs, kept until the scenario ends (`engines.removeAll()` after
+/// `addPair`), so freeing their caches is never timed: it is no part of a first batch.
 enum ColdBatchKeeper {
     nonisolated(unsafe) static var engines: [AnyObject] = []
-    nonisolated(unsafe) static var released: [AnyObject] = []
-    /// Moves the engines out of the timed path; they are freed at the next `drain()`.
-    static func release() { released.append(contentsOf: engines); engines.removeAll() }
 }

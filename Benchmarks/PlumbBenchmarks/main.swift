@@ -218,7 +218,8 @@ func coldBatchRun(_ workers: Int) -> () -> Void {
 }
 report.addPair("cold batch, 10,000 rows, 1 worker(s)", "cold batch, 10,000 rows, \(cores) worker(s)",
                ratioName: "cold batch, 10,000 rows, \(cores) workers vs 1", runs: runs, cells: coldBatch.count,
-               { coldBatchRun(1)(); ColdBatchKeeper.release() }, { coldBatchRun(cores)(); ColdBatchKeeper.release() })
+               coldBatchRun(1), coldBatchRun(cores))
+ColdBatchKeeper.engines.removeAll()
 
 // Rotation at feed scale: a cold engine with default budgets lays out 100,000 distinct rows at
 // 320 pt, then the same rows at 375 pt (a phone rotated). The second width should find the
