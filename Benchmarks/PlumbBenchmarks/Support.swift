@@ -241,3 +241,9 @@ struct Control: Sendable {
         }
     }
 }
+
+/// Engines of cold batch runs, kept until the scenario ends (`engines.removeAll()` after
+/// `addPair`), so freeing their caches is never timed: it is no part of a first batch.
+enum ColdBatchKeeper {
+    nonisolated(unsafe) static var engines: [AnyObject] = []
+}

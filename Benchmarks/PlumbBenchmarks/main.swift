@@ -206,6 +206,80 @@ report.addExcludingTeardown("list of 100,000 rows ready (cold engine, all cores)
     return m
 }
 
+// Cold batches: 10,000 distinct rows through `heights(for:)` from a fresh engine, 1 worker and
+// all cores interleaved (issue 16's "cold, both cores" target: ≥ 1.7×). The engine is
+// created inside the clock (its font set-up, ~2–4 ms, is part of a first batch) and released
+// outside it.
+let coldBatch = Array(rows.prefix(10_000).map(\.text))
+func coldBatchRun(_ workers: Int) -> () -> Void {
+    {
+        let m = TextMeasurer()
+        Sink.value &+= try! m.heights(for: coldBatch, style: style, width: 320, workers: workers).count
+        ColdBatchKeeper.engines.append(m)
+    }
+}
+report.addPair("cold batch, 10,000 rows, 1 worker(s)", "cold batch, 10,000 rows, \(cores) worker(s)",
+               ratioName: "cold batch, 10,000 rows, \(cores) workers vs 1", runs: runs, cells: coldBatch.count,
+               coldBatchRun(1), coldBatchRun(cores))
+ColdBatchKeeper.engines.removeAll()
+
+// Rotation at feed scale: a cold engine with default budgets lays out 100,000 distinct rows at
+// 320 pt, then the same rows at 375 pt (a phone rotated). The second width should find the
+// prepared texts of the first (tier 1) and cost arithmetic only; the ratio (both passes ÷ the
+// first alone) is issue 16's "feed that survives rotation" (target ≤ 1.25×).
+let rotationName = "rotation: 100,000 distinct rows at 320 then 375 pt (cold engine, default budgets, all cores)"
+if selected(rotationName) {
+    let feedRows = rows.map(\.text)
+    var firsts: [Double] = [], totals: [Double] = [], hitRates: [Double] = []
+    var firstPassTier1 = CacheStatistics()
+    var rotationMemory = ""
+    for _ in 0..<max(1, runs / 2) {
+        let m = TextMeasurer()
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        Sink.value &+= try! m.heights(for: feedRows, style: style, width: 320).count
+        let t1 = DispatchTime.now().uptimeNanoseconds
+        let before = m.cacheStatistics.prepared
+        firstPassTier1 = before
+        let all = m.cacheStatistics
+        rotationMemory = String(format: "rotation: after the first width, tier 1 segments %.1f MB (%d), tier 2 results %.1f MB of %.0f MB",
+                                Double(all.segments.bytes) / 1e6, all.segments.entries, Double(all.results.bytes) / 1e6,
+                                Double(all.results.budget) / 1e6)
+        Sink.value &+= try! m.heights(for: feedRows, style: style, width: 375).count
+        let t2 = DispatchTime.now().uptimeNanoseconds
+        let after = m.cacheStatistics.prepared
+        firsts.append(Double(t1 - t0))
+        totals.append(Double(t2 - t0))
+        hitRates.append(Double(after.hits - before.hits) / Double(feedRows.count))
+        withExtendedLifetime(m) {}
+    }
+    let ratios = zip(totals, firsts).map { $0 / $1 }.sorted()
+    report.rows.append(.init(name: rotationName, median: totals.sorted()[totals.count / 2] / 100_000,
+                             min: totals.min()! / 100_000, max: totals.max()! / 100_000))
+    report.ratios.append(.init(name: "rotation: both widths ÷ the first alone", median: ratios[ratios.count / 2],
+                               min: ratios.first!, max: ratios.last!))
+    print(String(format: "rotation: tier-1 hits on the second width: %.1f %% of rows (median of runs)",
+                 100 * hitRates.sorted()[hitRates.count / 2]))
+    print(String(format: "rotation: after the first width, tier 1 holds %d prepared texts in %.1f MB (%.0f B each; budget %.0f MB)",
+                 firstPassTier1.entries, Double(firstPassTier1.bytes) / 1e6,
+                 Double(firstPassTier1.bytes) / Double(max(1, firstPassTier1.entries)), Double(firstPassTier1.budget) / 1e6))
+    print(rotationMemory)
+}
+
+// What a prepared text costs in tier 1 (PreparedText.byteSize plus the cache's bookkeeping
+// per entry), for the corpus and for its cells of 120–180 characters (issue 16: ≤ 1 KB for a
+// 150-character cell), per cell and per UTF-8 byte.
+if selected("prepared bytes") {
+    for (label, cells) in [("all cells", texts), ("cells of 120–180 characters", mid)] {
+        let m = TextMeasurer()
+        for t in cells { _ = m.measure(t, style: resolved, width: 320, scale: 2) }
+        let s = m.cacheStatistics.prepared
+        let utf8 = cells.reduce(0) { $0 + $1.utf8.count }
+        print(String(format: "prepared bytes, %@: %.0f B per text (%.1f B per UTF-8 byte; %.0f UTF-8 bytes per text)",
+                     label, Double(s.bytes) / Double(max(1, s.entries)), Double(s.bytes) / Double(utf8),
+                     Double(utf8) / Double(cells.count)))
+    }
+}
+
 let stats = engine.cacheStatistics
 let perEntry = Double(stats.results.bytes) / Double(max(1, stats.results.entries))
 let tableCapacityPerEntry = 48.0 / 0.75

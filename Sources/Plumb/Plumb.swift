@@ -59,6 +59,9 @@ public final class TextMeasurer: Sendable {
     private let resolverID: Atomic<Int>
     let segmentCache: SegmentCache
     let preparedCache: ClockCache<PreparedText>
+    /// Admission to `preparedCache` once it is full (scan resistance: a feed larger than the
+    /// tier keeps its first part instead of flushing every entry before reuse).
+    let preparedAdmission: ScanAdmission
     let resultCache: ResultCache
     let pool: PreparerPool
     /// Engine version + ICU version + installed font set: part of every key, so an engine or
@@ -85,6 +88,7 @@ public final class TextMeasurer: Sendable {
         self.fontState = Mutex(FontState(resolver: fonts))
         self.segmentCache = SegmentCache(budgetBytes: configuration.segmentCacheBytes)
         self.preparedCache = ClockCache(budgetBytes: configuration.preparedCacheBytes)
+        self.preparedAdmission = ScanAdmission(budgetBytes: configuration.preparedCacheBytes)
         self.resultCache = ResultCache(budgetBytes: configuration.resultCacheBytes)
         self.pool = PreparerPool(locale: configuration.breakLocale, segmentCache: segmentCache)
         self.saltStorage = Atomic(Self.salt(fonts: fonts, locale: configuration.breakLocale))

@@ -180,6 +180,7 @@ extension TextMeasurer {
     public func removeAllCachedResults() {
         resultCache.removeAll()
         preparedCache.removeAll()
+        preparedAdmission.reset()
         segmentCache.removeAll()
     }
 

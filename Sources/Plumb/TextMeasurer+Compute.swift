@@ -104,7 +104,10 @@ extension TextMeasurer {
                 utf8, cascade: style.cascade, size: s.font.size, letterSpacing: s.letterSpacing,
                 conventions: s.conventions)
         }
-        preparedCache.insert(prepared, bytes: prepared.byteSize, for: key)
+        let bytes = prepared.byteSize
+        if preparedAdmission.admits(key, bytes: bytes + ClockCache<PreparedText>.overheadPerEntry) {
+            preparedCache.insert(prepared, bytes: bytes, for: key)
+        }
         return prepared
     }
 

@@ -115,6 +115,10 @@ struct MeasureCommand {
             printProgress()
         }
         if args.flag("stats") { printStats() }
+        // The process exits once this returns: the engine's caches (every prepared text, its
+        // segments and results) are left to the exit instead of being freed block by block
+        // (~5–10 % of a 40,000-row run in `perf`: `PreparedText` deinit, `free`, consolidation).
+        _ = Unmanaged.passRetained(engine)
         return errors > 0 ? 1 : 0
     }
 

@@ -477,8 +477,11 @@ func replaySubset(_ url: URL, profile: Compatibility, reference: String...) thro
         var set = LineHeightModel.FontSet()
         set.insert(0)
         set.insert(1)
-        let geometric = BlinkLineBox.natural(of: set, in: fonts, scale: 1, subpixels: .always, fixedUnits: 0)
-        let plain = BlinkLineBox.natural(of: set, in: fonts, scale: 1, subpixels: .familyFontsAboveScaleOne, fixedUnits: 0)
+        let (geometric, plain) = fonts.withUnsafeBufferPointer { buffer in
+            let packed = Packed(base: buffer.baseAddress, count: buffer.count)
+            return (BlinkLineBox.natural(of: set, in: packed, scale: 1, subpixels: .always, fixedUnits: 0),
+                    BlinkLineBox.natural(of: set, in: packed, scale: 1, subpixels: .familyFontsAboveScaleOne, fixedUnits: 0))
+        }
         #expect(geometric.height == 36)
         #expect(plain.height == 35)
     }

@@ -51,7 +51,7 @@ func monospaceText(
                 if flags[k].contains(.tab) { tab = true }
             }
             paragraphEnd += width
-            words.append(.init(graphemeStart: Int32(wb), graphemeEnd: Int32(g + 1), width: width, hangingWidth: hang, fontMask: 1, hasTab: tab, mandatoryBreakAfter: false, end: paragraphEnd))
+            words.append(.init(graphemeEnd: Int32(g + 1), hangingWidth: hang, fontMask: 1, hasTab: tab, mandatoryBreakAfter: false, end: paragraphEnd))
             wb = g + 1
         }
         for k in wStart..<words.count { words[k].nextMaskChange = Int32(words.count) }

@@ -30,13 +30,12 @@ enum HeapCost {
 }
 
 extension PreparedText {
-    /// Heap bytes this text owns (the object and every array buffer at its capacity, as
-    /// malloc chunks), for cache budgets. Fonts are shared, not counted.
+    /// Heap bytes this text owns (the object, its one column allocation, its font list and a
+    /// truncation token's arrays, as malloc chunks), for cache budgets. Fonts are shared, not
+    /// counted.
     var byteSize: Int {
-        HeapCost.object(storedBytes: 128)  // 10 array references, six scalars
-            + HeapCost.array(fonts) + HeapCost.array(fontLines) + HeapCost.array(graphemeStarts)
-            + HeapCost.array(graphemeEnds) + HeapCost.array(advances) + HeapCost.array(flags)
-            + HeapCost.array(graphemeFonts) + HeapCost.array(cutAdjustments) + HeapCost.array(words)
-            + HeapCost.array(paragraphs)
+        HeapCost.object(storedBytes: 144)  // the column placement, the font list, a dozen scalars
+            + HeapCost.malloc(storageBytes) + HeapCost.array(fonts)
+            + (token.map { HeapCost.array($0.utf8) + HeapCost.array($0.pieces) } ?? 0)
     }
 }

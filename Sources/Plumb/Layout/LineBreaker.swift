@@ -61,14 +61,12 @@ struct LineBreaker {
     func run<Sink: LineSink>(_ out: inout Sink) {
         text.words.withUnsafeBufferPointer { words in
             text.flags.withUnsafeBufferPointer { flags in
-                text.advances.withUnsafeBufferPointer { advances in
-                    text.graphemeFonts.withUnsafeBufferPointer { fonts in
-                        text.cutAdjustments.withUnsafeBufferPointer { cutAdjustments in
-                            let v = Views(
-                                words: words, flags: flags, advances: advances, fonts: fonts,
-                                cutAdjustments: cutAdjustments)
-                            run(v, into: &out)
-                        }
+                text.graphemeFonts.withUnsafeBufferPointer { fonts in
+                    text.cutAdjustments.withUnsafeBufferPointer { cutAdjustments in
+                        let v = Views(
+                            words: words, flags: flags, advances: text.advances, fonts: fonts,
+                            cutAdjustments: cutAdjustments)
+                        run(v, into: &out)
                     }
                 }
             }
@@ -97,7 +95,7 @@ struct LineBreaker {
     fileprivate struct Views {
         let words: UnsafeBufferPointer<PreparedText.Word>
         let flags: UnsafeBufferPointer<PreparedText.GraphemeFlags>
-        let advances: UnsafeBufferPointer<Double>
+        let advances: PreparedText.Advances
         let fonts: UnsafeBufferPointer<UInt8>
         /// `PreparedText.cutAdjustments` (empty unless `LayoutConventions.reshapesLineEnds`).
         let cutAdjustments: UnsafeBufferPointer<Float>
@@ -105,6 +103,17 @@ struct LineBreaker {
         /// Grapheme `g`'s re-shaped difference at a line end (0 when not recorded).
         @inline(__always)
         func cutAdjustment(_ g: Int) -> Float { g < cutAdjustments.count ? cutAdjustments[g] : 0 }
+
+        /// How much wider `word`'s last cluster is when a line ends after it than inside the
+        /// run it was shaped in (chromium profile: kerning with the next cluster, ケー, does
+        /// not apply across a line end; 0 elsewhere, after hanging whitespace and before a
+        /// mandatory break): its last grapheme's cut adjustment.
+        @inline(__always)
+        func endAdjustment(_ word: PreparedText.Word) -> Float {
+            guard !cutAdjustments.isEmpty, word.hangingWidth == 0 else { return 0 }
+            let g = Int(word.graphemeEnd) - 1
+            return flags[g].contains(.mandatoryBreakAfter) ? 0 : cutAdjustments[g]
+        }
     }
 
     /// The state of the line being filled.
@@ -159,10 +168,9 @@ struct LineBreaker {
         while w <= last {
             guard out.count < lineLimit else { return }
             let base = w == Int(paragraph.wordStart) ? 0 : words[w - 1].end
-            let first = words[w]
             // Whether the line from word w through word i fits (monotone in i).
             @inline(__always) func fits(_ i: Int) -> Bool {
-                Width.width(ofLineFrom: base, toEndOf: words[i], advances: v.advances) <= limit
+                Width.width(ofLineFrom: base, toEndOf: words[i], v) <= limit
             }
             if !fits(w) {
                 // An overlong word starts this line: the general algorithm handles the rest.
@@ -204,8 +212,9 @@ struct LineBreaker {
             let end = words[lo]
             out.append(
                 LineBox(
-                    graphemeStart: first.graphemeStart, graphemeEnd: end.graphemeEnd,
-                    usedWidth: end.end - end.hangingWidth - base + Double(end.endAdjustment),
+                    graphemeStart: PreparedText.graphemeStart(ofWord: w, in: paragraph, words: words),
+                    graphemeEnd: end.graphemeEnd,
+                    usedWidth: end.end - end.hangingWidth - base + Double(v.endAdjustment(end)),
                     hangingWidth: end.hangingWidth,
                     fontMask: mask, paragraph: p, endsParagraph: lo == last, endsInsideWord: false))
             w = lo + 1
@@ -225,7 +234,7 @@ struct LineBreaker {
         let lastSpaceOnlyHangs = text.trailingSpaces == .lastHangs
         // Clusters summed wider than this cannot fit, whatever follows them (see `measure`).
         let hopeless = limit + 1e-3 + limit.magnitude * 1e-9
-        let startGrapheme = v.words[startWord].graphemeStart
+        let startGrapheme = PreparedText.graphemeStart(ofWord: startWord, in: paragraph, words: v.words)
         var line = Cursor(start: startGrapheme, end: startGrapheme)
         // Paragraph-relative position of the line's start (for layout-unit rounding).
         var lineStartX = startWord == Int(paragraph.wordStart) ? 0 : v.words[startWord - 1].end
@@ -248,6 +257,7 @@ struct LineBreaker {
             // The next unit: the rest of the current word, or one grapheme (+ its hanging
             // spaces) when wrapping by characters.
             let word = v.words[wordIndex]
+            let wordStart = PreparedText.graphemeStart(ofWord: wordIndex, in: paragraph, words: v.words)
             var unitEnd = word.graphemeEnd
             if policy == .characters {
                 unitEnd = unitStart + 1
@@ -255,9 +265,9 @@ struct LineBreaker {
                     unitEnd += 1
                 }
             }
-            let m = measure(unitStart..<unitEnd, word: word, at: line.x, stoppingAbove: hopeless - line.x, v)
+            let m = measure(unitStart..<unitEnd, word: word, startingAt: wordStart, at: line.x, stoppingAbove: hopeless - line.x, v)
             var visible = line.x + m.width - m.hanging
-            let adjustment = m.hanging == 0 && unitEnd == word.graphemeEnd ? word.endAdjustment : 0
+            let adjustment = m.hanging == 0 && unitEnd == word.graphemeEnd ? v.endAdjustment(word) : 0
             let lineEnd = Width.lineEnd(
                 lineStart: lineStartX, visible: &visible, lastAdvance: v.advances[Int(unitEnd) - 1], adjustment)
             if !m.isPartial && lineEnd <= limit {
@@ -266,7 +276,7 @@ struct LineBreaker {
                 line.mask |= m.mask
                 line.end = unitEnd
             } else if !line.isEmpty {
-                emit(endsParagraph: false, insideWord: policy == .characters && unitStart != word.graphemeStart)
+                emit(endsParagraph: false, insideWord: policy == .characters && unitStart != wordStart)
                 continue  // the unit starts the next line
             } else {
                 // Overlong: fill this line cluster by cluster (at least one), then go on.
@@ -319,12 +329,16 @@ struct LineBreaker {
     /// needs to know only that. This bounds the work per line by the line's length.
     @inline(__always)
     private func measure(
-        _ range: Range<Int32>, word: PreparedText.Word, at x: Double, stoppingAbove: Double, _ v: Views
+        _ range: Range<Int32>, word: PreparedText.Word, startingAt wordStart: Int32, at x: Double, stoppingAbove: Double, _ v: Views
     ) -> (width: Double, hanging: Double, mask: UInt64, isPartial: Bool) {
-        if range.lowerBound == word.graphemeStart && range.upperBound == word.graphemeEnd
+        if range.lowerBound == wordStart && range.upperBound == word.graphemeEnd
             && !word.hasTab
         {
-            return (word.width, word.hangingWidth, word.fontMask, false)
+            // The word's width is not stored: summed here in the preparer's order (the same
+            // bits), only on this general path (simple paragraphs use `Word.end`).
+            var width = 0.0
+            for g in range { width += v.advances[Int(g)] }
+            return (width, word.hangingWidth, word.fontMask, false)
         }
         var width = 0.0
         var hanging = 0.0
@@ -367,7 +381,7 @@ struct LineArraySink: LineSink {
 private protocol LineWidthArithmetic {
     /// The width of a line from paragraph-relative position `lineStart` to the visible end of
     /// `word`, for the fit test of the simple-paragraph loop.
-    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, advances: UnsafeBufferPointer<Double>) -> Double
+    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, _ v: LineBreaker.Views) -> Double
 
     /// The width to compare with the limit for a line whose visible content ends at
     /// line-relative `visible` (its last cluster `lastAdvance` wide, `adjustment` its re-shaped
@@ -389,7 +403,7 @@ private protocol LineWidthArithmetic {
 /// The sum of the advances, hanging whitespace excluded (`LineFitArithmetic.exact`).
 private enum ExactLineWidth: LineWidthArithmetic {
     @inline(__always)
-    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, advances: UnsafeBufferPointer<Double>) -> Double {
+    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, _ v: LineBreaker.Views) -> Double {
         word.end - word.hangingWidth - lineStart
     }
 
@@ -422,10 +436,10 @@ private enum ExactLineWidth: LineWidthArithmetic {
 /// ceil(start). The line's exact width rounded up must fit as well.
 private enum LayoutUnitLineWidth: LineWidthArithmetic {
     @inline(__always)
-    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, advances: UnsafeBufferPointer<Double>) -> Double {
+    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, _ v: LineBreaker.Views) -> Double {
         width(
             lineStart: lineStart, visibleEnd: word.end - word.hangingWidth,
-            lastAdvance: advances[Int(word.graphemeEnd) - 1], word.hangingWidth > 0 ? 0 : word.endAdjustment)
+            lastAdvance: v.advances[Int(word.graphemeEnd) - 1], v.endAdjustment(word))
     }
 
     @inline(__always)

@@ -72,31 +72,61 @@ final class PreparedText: Sendable {
         static let continuesCluster = GraphemeFlags(rawValue: 16)
         /// An inline box (its U+FFFC): its advance is the box's width, its face the box's.
         static let inlineBox = GraphemeFlags(rawValue: 32)
+        /// The first grapheme of a paragraph: its start is the paragraph's, not the previous
+        /// grapheme's end (set by `PreparedText.init`, see ``PreparedText/graphemeStarts``).
+        static let startsParagraph = GraphemeFlags(rawValue: 64)
     }
 
-    /// Graphemes between two break opportunities: the unit of word wrapping.
+    /// Graphemes between two break opportunities: the unit of word wrapping. 32 bytes: the
+    /// word's first grapheme is not stored (the previous word's end, or the paragraph's first
+    /// grapheme: ``PreparedText/graphemeStart(ofWord:in:words:)``), nor its width (the sum of
+    /// its advances, summed again where needed: `LineBreaker`'s general loop; a line's width
+    /// comes from `end`), nor the chromium profile's end adjustment (its last grapheme's cut
+    /// adjustment, `LineBreaker.Views`); the two flags share a word with `nextMaskChange`.
     struct Word: Sendable {
-        var graphemeStart: Int32
         var graphemeEnd: Int32
-        /// Sum of the advances (tabs count 0 here; see `hasTab`).
-        var width: Double
+        /// `nextMaskChange` (bits 0–29), `hasTab` (bit 30), `mandatoryBreakAfter` (bit 31).
+        private var bits: UInt32
         /// Advance of the trailing hanging whitespace (included in `width`).
         var hangingWidth: Double
         /// Bit i set when local font i (capped at 63) draws a grapheme of the word.
         var fontMask: UInt64
-        var hasTab: Bool
-        var mandatoryBreakAfter: Bool
         /// Where the word ends, measured from its paragraph's start (Σ widths so far): lets
         /// the breaker find a line's last word by binary search.
-        var end: Double = 0
+        var end: Double
+
+        private static let tabBit: UInt32 = 1 << 30, mandatoryBit: UInt32 = 1 << 31
+
         /// Index of the next word of the paragraph with another font mask (or the paragraph's
-        /// word end): OR-ing a line's masks visits runs, not words.
-        var nextMaskChange: Int32 = 0
-        /// How much wider the word's last cluster is when a line ends after it than inside
-        /// the run it was shaped in: kerning with the next cluster (ケー, ージ in Noto Sans CJK)
-        /// does not apply across a line end. Set by the chromium profile only (Blink re-shapes
-        /// such line ends; 0 elsewhere). Fits the padding: `Word` stays 56 bytes.
-        var endAdjustment: Float = 0
+        /// word end): OR-ing a line's masks visits runs, not words. Below 2³⁰.
+        var nextMaskChange: Int32 {
+            @inline(__always) get { Int32(bitPattern: bits & (Self.tabBit - 1)) }
+            set { bits = bits & ~(Self.tabBit - 1) | UInt32(bitPattern: newValue) & (Self.tabBit - 1) }
+        }
+        var hasTab: Bool {
+            @inline(__always) get { bits & Self.tabBit != 0 }
+        }
+        var mandatoryBreakAfter: Bool {
+            @inline(__always) get { bits & Self.mandatoryBit != 0 }
+        }
+
+        init(
+            graphemeEnd: Int32, hangingWidth: Double, fontMask: UInt64, hasTab: Bool,
+            mandatoryBreakAfter: Bool, end: Double = 0, nextMaskChange: Int32 = 0
+        ) {
+            precondition(nextMaskChange >= 0 && UInt32(nextMaskChange) < Self.tabBit, "2³⁰ words in a paragraph")
+            self.graphemeEnd = graphemeEnd
+            bits = UInt32(nextMaskChange) | (hasTab ? Self.tabBit : 0) | (mandatoryBreakAfter ? Self.mandatoryBit : 0)
+            self.hangingWidth = hangingWidth
+            self.fontMask = fontMask
+            self.end = end
+        }
+    }
+
+    /// The first grapheme of word `k` of `paragraph`.
+    @inline(__always)
+    static func graphemeStart(ofWord k: Int, in paragraph: Paragraph, words: UnsafeBufferPointer<Word>) -> Int32 {
+        k == Int(paragraph.wordStart) ? paragraph.graphemeStart : words[k - 1].graphemeEnd
     }
 
     /// A paragraph: text between hard breaks.
@@ -119,7 +149,7 @@ final class PreparedText: Sendable {
     let fonts: [FontUse]
     /// The fonts' vertical metrics as plain numbers (no font references): what line heights
     /// need, read on every line without reference counting.
-    let fontLines: [FontLine]
+    var fontLines: Packed<FontLine> { view(place.lines, place.lineCount) }
 
     /// Ascender and natural line heights of a font at the text's size.
     struct FontLine: Sendable {
@@ -135,17 +165,69 @@ final class PreparedText: Sendable {
         /// `FontUse.strut`.
         var strut: UInt8 = 255
     }
-    let graphemeStarts: [Int32]
-    let graphemeEnds: [Int32]
-    let advances: [Double]
-    let flags: [GraphemeFlags]
-    let graphemeFonts: [UInt8]
+    /// Where each grapheme starts (UTF-8 offset): the previous grapheme's end inside a
+    /// paragraph, the paragraph's start at its first grapheme — derived, not stored (4 bytes
+    /// per grapheme saved).
+    var graphemeStarts: GraphemeStarts { GraphemeStarts(ends: graphemeEnds, flags: flags, paragraphs: paragraphs) }
+
+    /// Grapheme starts derived from the ends (``graphemeStarts``).
+    struct GraphemeStarts {
+        let ends: Packed<Int32>
+        let flags: Packed<GraphemeFlags>
+        let paragraphs: Packed<Paragraph>
+
+        var count: Int { ends.count }
+
+        /// - Complexity: O(1) inside a paragraph; O(log paragraphs) at a paragraph's start.
+        @inline(__always)
+        subscript(g: Int) -> Int32 {
+            if !flags[g].contains(.startsParagraph) { return ends[g - 1] }
+            var lo = 0
+            var hi = paragraphs.count - 1
+            while lo < hi {  // the last paragraph whose first grapheme is ≤ g
+                let mid = (lo + hi + 1) >> 1
+                if Int(paragraphs[mid].graphemeStart) <= g { lo = mid } else { hi = mid - 1 }
+            }
+            return paragraphs[lo].byteStart
+        }
+    }
+    var graphemeEnds: Packed<Int32> { view(place.ends, place.graphemes) }
+    /// Per grapheme, its cluster's shaped advance in font units (pair kerning included; 0
+    /// for tabs and inline boxes): `advances` turns them into points.
+    var units: Packed<Int32> { view(place.units, place.graphemes) }
+    /// Per local font, how its units become points.
+    var scales: Packed<AdvanceScale> { view(place.scales, place.scaleCount) }
+    /// Per grapheme, its advance in points (letter spacing included; recomputed from `units`).
+    var advances: Advances { Advances(units: units, flags: flags, fonts: graphemeFonts, scales: scales) }
+    var flags: Packed<GraphemeFlags> { view(place.flags, place.graphemes) }
+    var graphemeFonts: Packed<UInt8> { view(place.fonts, place.graphemes) }
     /// Chromium profile only (empty otherwise): per grapheme, how much wider it is re-shaped
     /// alone than as shaped with the cluster after it (kerning, `t|e`). Blink re-shapes the
     /// cluster where `overflow-wrap` cuts a word, so the cut fits only with that width.
-    let cutAdjustments: [Float]
-    let words: [Word]
-    let paragraphs: [Paragraph]
+    var cutAdjustments: Packed<Float> { view(place.cuts, place.cutCount) }
+    var words: Packed<Word> { view(place.words, place.wordCount) }
+    var paragraphs: Packed<Paragraph> { view(place.paragraphs, place.paragraphCount) }
+    /// The one allocation behind every `Packed` column above (freed in `deinit`).
+    nonisolated(unsafe) private let storage: UnsafeMutableRawPointer
+    /// Where each column lies in `storage`, and its length (offsets and counts, not nine
+    /// pointer-and-count views: 96 bytes less per object).
+    private let place: Placement
+    /// Its size in bytes.
+    /// Bytes of the one column allocation (`Cache/HeapCost.swift` counts it for budgets).
+    let storageBytes: Int
+
+    private struct Placement {
+        var words: UInt32 = 0, scales: UInt32 = 0, lines: UInt32 = 0, paragraphs: UInt32 = 0
+        var ends: UInt32 = 0, units: UInt32 = 0, cuts: UInt32 = 0, flags: UInt32 = 0, fonts: UInt32 = 0
+        var graphemes: Int32 = 0, cutCount: Int32 = 0, wordCount: Int32 = 0, paragraphCount: Int32 = 0
+        var lineCount: Int32 = 0, scaleCount: Int32 = 0
+    }
+
+    /// The column of `count` elements at byte `offset` of `storage`.
+    @inline(__always)
+    private func view<T: BitwiseCopyable>(_ offset: UInt32, _ count: Int32) -> Packed<T> {
+        Packed(base: UnsafePointer((storage + Int(offset)).assumingMemoryBound(to: T.self)), count: Int(count))
+    }
     /// The font (local index) and advance of "…" for truncation.
     let ellipsisFont: UInt8
     let ellipsisWidth: Double
@@ -163,7 +245,8 @@ final class PreparedText: Sendable {
     /// breaker is specialised per arithmetic.
     let lineFit: LayoutConventions.LineFitArithmetic
 
-    init(
+    /// A prepared text with copies of these columns (arrays: tests build texts by hand).
+    convenience init(
         fonts: [FontUse], graphemeStarts: [Int32], graphemeEnds: [Int32], advances: [Double],
         cutAdjustments: [Float] = [], flags: [GraphemeFlags], graphemeFonts: [UInt8], words: [Word], paragraphs: [Paragraph],
         ellipsisFont: UInt8, ellipsisWidth: Double, ellipsisMask: UInt64? = nil, token: PreparedToken? = nil,
@@ -171,29 +254,116 @@ final class PreparedText: Sendable {
         trailingSpaces: LayoutConventions.TrailingSpaceRule = .allHang,
         lineFit: LayoutConventions.LineFitArithmetic = .exact(tolerance: LayoutConventions.exactFitTolerance)
     ) {
+        // Advances become units and scales: one unit per grapheme, each font's scale its
+        // advance (so every non-tab grapheme of a font must have the same advance).
+        var scales = [AdvanceScale](
+            repeating: AdvanceScale(size: 0, upem: 1, strikePPEM: 0, freeTypeXScale: 0, letterSpacing: 0, boxWidth: 0, freeType: false),
+            count: max(1, fonts.count))
+        var units = [Int32](repeating: 0, count: advances.count)
+        var seen = Set<UInt8>()
+        for g in advances.indices where !flags[g].contains(.tab) {
+            let f = graphemeFonts[g]
+            if seen.insert(f).inserted { scales[Int(f)].size = advances[g] }
+            precondition(scales[Int(f)].size == advances[g], "hand-built texts take one advance per font")
+            units[g] = 1
+        }
+        self.init(
+            fonts: fonts,
+            columns: Columns(
+                graphemeStarts: graphemeStarts.withUnsafeBufferPointer { $0 },
+                graphemeEnds: graphemeEnds.withUnsafeBufferPointer { $0 },
+                units: units.withUnsafeBufferPointer { $0 },
+                scales: scales.withUnsafeBufferPointer { $0 },
+                cutAdjustments: cutAdjustments.withUnsafeBufferPointer { $0 },
+                flags: flags.withUnsafeBufferPointer { $0 },
+                graphemeFonts: graphemeFonts.withUnsafeBufferPointer { $0 },
+                words: words.withUnsafeBufferPointer { $0 },
+                paragraphs: paragraphs.withUnsafeBufferPointer { $0 }),
+            ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, utf8Count: utf8Count,
+            missingGlyphClusters: missingGlyphClusters, trailingSpaces: trailingSpaces, lineFit: lineFit)
+        withExtendedLifetime((graphemeStarts, graphemeEnds, units, scales, cutAdjustments, flags, graphemeFonts, words, paragraphs)) {}
+    }
+
+    /// The columns a prepared text copies into its one allocation (borrowed for the call).
+    struct Columns {
+        /// Not stored (derived from the ends, ``graphemeStarts``); checked in debug builds.
+        var graphemeStarts: UnsafeBufferPointer<Int32>
+        var graphemeEnds: UnsafeBufferPointer<Int32>
+        var units: UnsafeBufferPointer<Int32>
+        /// One per local font (`fonts`).
+        var scales: UnsafeBufferPointer<AdvanceScale>
+        var cutAdjustments: UnsafeBufferPointer<Float>
+        var flags: UnsafeBufferPointer<GraphemeFlags>
+        var graphemeFonts: UnsafeBufferPointer<UInt8>
+        var words: UnsafeBufferPointer<Word>
+        var paragraphs: UnsafeBufferPointer<Paragraph>
+    }
+
+    /// A prepared text whose plain columns are copied from `columns` into one allocation.
+    ///
+    /// - Complexity: O(n) copies; one heap block besides the object and `fonts`.
+    init(
+        fonts: [FontUse], columns c: Columns, ellipsisFont: UInt8, ellipsisWidth: Double,
+        ellipsisMask: UInt64? = nil, token: PreparedToken? = nil, utf8Count: Int,
+        missingGlyphClusters: Int, trailingSpaces: LayoutConventions.TrailingSpaceRule,
+        lineFit: LayoutConventions.LineFitArithmetic
+    ) {
         self.trailingSpaces = trailingSpaces
         self.lineFit = lineFit
         self.fonts = fonts
-        self.fontLines = fonts.map {
+        let lines = fonts.map {
             FontLine(ascender: $0.ascender, heightWithLeading: $0.lineHeight(includingLeading: true),
                      heightWithoutLeading: $0.lineHeight(includingLeading: false), group: $0.group,
                      isShifted: $0.isShifted, em: $0.em, strut: $0.strut)
         }
-        self.graphemeStarts = graphemeStarts
-        self.graphemeEnds = graphemeEnds
-        self.advances = advances
-        self.flags = flags
-        self.graphemeFonts = graphemeFonts
-        self.cutAdjustments = cutAdjustments
-        self.words = words
-        self.paragraphs = paragraphs
+        // Widest alignment first keeps padding to a few bytes.
+        var layout = PackedLayout()
+        var at = Placement()
+        at.words = UInt32(layout.add(Word.self, c.words.count))
+        at.scales = UInt32(layout.add(AdvanceScale.self, c.scales.count))
+        at.lines = UInt32(layout.add(FontLine.self, lines.count))
+        at.paragraphs = UInt32(layout.add(Paragraph.self, c.paragraphs.count))
+        at.ends = UInt32(layout.add(Int32.self, c.graphemeEnds.count))
+        at.units = UInt32(layout.add(Int32.self, c.units.count))
+        at.cuts = UInt32(layout.add(Float.self, c.cutAdjustments.count))
+        at.flags = UInt32(layout.add(GraphemeFlags.self, c.flags.count))
+        at.fonts = UInt32(layout.add(UInt8.self, c.graphemeFonts.count))
+        at.graphemes = Int32(c.graphemeEnds.count)
+        at.cutCount = Int32(c.cutAdjustments.count)
+        at.wordCount = Int32(c.words.count)
+        at.paragraphCount = Int32(c.paragraphs.count)
+        at.lineCount = Int32(lines.count)
+        at.scaleCount = Int32(c.scales.count)
+        precondition(layout.byteCount < Int(UInt32.max), "a prepared text of 4 GiB")
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, layout.byteCount), alignment: 16)
+        _ = PackedLayout.fill(raw, Int(at.words), from: c.words)
+        _ = PackedLayout.fill(raw, Int(at.scales), from: c.scales)
+        _ = PackedLayout.fill(raw, Int(at.units), from: c.units)
+        _ = lines.withUnsafeBufferPointer { PackedLayout.fill(raw, Int(at.lines), from: $0) }
+        _ = PackedLayout.fill(raw, Int(at.paragraphs), from: c.paragraphs)
+        _ = PackedLayout.fill(raw, Int(at.ends), from: c.graphemeEnds)
+        _ = PackedLayout.fill(raw, Int(at.cuts), from: c.cutAdjustments)
+        let flags = PackedLayout.fill(raw, Int(at.flags), from: c.flags)
+        // Mark each paragraph's first grapheme, which `graphemeStarts` needs.
+        let mutableFlags = UnsafeMutablePointer(mutating: flags.base)
+        for p in c.paragraphs where p.graphemeStart < p.graphemeEnd {
+            mutableFlags.unsafelyUnwrapped[Int(p.graphemeStart)].insert(.startsParagraph)
+        }
+        _ = PackedLayout.fill(raw, Int(at.fonts), from: c.graphemeFonts)
+        storageBytes = max(1, layout.byteCount)
+        storage = raw
+        place = at
         self.ellipsisFont = ellipsisFont
         self.ellipsisWidth = ellipsisWidth
         self.ellipsisMask = ellipsisMask ?? Self.fontBit(ellipsisFont)
         self.token = token
         self.utf8Count = utf8Count
         self.missingGlyphClusters = missingGlyphClusters
+        assert(c.graphemeStarts.indices.allSatisfy { c.graphemeStarts[$0] == graphemeStarts[$0] },
+               "grapheme starts are not derivable from the ends: graphemes of a paragraph must be contiguous")
     }
+
+    deinit { storage.deallocate() }
 
     /// The font bit of local font index `i` (indices ≥ 63 share the last bit).
     @inline(__always) static func fontBit(_ i: UInt8) -> UInt64 { 1 << UInt64(min(i, 63)) }

@@ -38,7 +38,7 @@ enum BlinkLineBox {
     /// else `line-height: normal`. Every run style on the line adds its own strut (CSS's
     /// inline box of a span), the first font being the root's.
     static func natural(
-        of set: LineHeightModel.FontSet, in fonts: [PreparedText.FontLine], scale: Double,
+        of set: LineHeightModel.FontSet, in fonts: Packed<PreparedText.FontLine>, scale: Double,
         subpixels: LayoutConventions.SubpixelPositioning, fixedUnits: Int, em: Double = 0
     ) -> (height: Double, ascender: Double) {
         guard let primary = fonts.first else { return (0, 0) }

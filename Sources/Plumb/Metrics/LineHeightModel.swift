@@ -102,7 +102,7 @@ struct LineHeightModel: Sendable {
     }
 
     /// Natural height and ascender of `set` (see the type's rules).
-    func natural(of set: FontSet, in fonts: [PreparedText.FontLine]) -> (height: Double, ascender: Double) {
+    func natural(of set: FontSet, in fonts: Packed<PreparedText.FontLine>) -> (height: Double, ascender: Double) {
         if isBlink {
             return BlinkLineBox.natural(
                 of: set, in: fonts, scale: scale, subpixels: subpixels, fixedUnits: blinkFixedUnits,

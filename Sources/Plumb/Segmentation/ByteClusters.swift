@@ -3,8 +3,8 @@
 struct ASCIIClusters {
     let para: UnsafeBufferPointer<UInt8>
     let base: Int32
-    let starts: [Int32]
-    let ends: [Int32]
+    let starts: Column<Int32>
+    let ends: Column<Int32>
 
     /// The byte of cluster `g` if it is a single ASCII byte.
     func byte(_ g: Int) -> UInt8? {

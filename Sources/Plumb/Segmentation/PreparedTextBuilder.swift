@@ -48,8 +48,10 @@ struct PreparedTextBuilder {
         let group: Int32
         /// Set for an inline box's entry.
         let box: InlineBoxMetrics?
+        /// How the entry's units become points (``PreparedTextBuilder/advance(units:font:)``).
+        let scale: AdvanceScale
 
-        init(_ font: Font, style: RunStyle, group: Int32, box: InlineBoxMetrics? = nil) {
+        init(_ font: Font, style: RunStyle, group: Int32, box: InlineBoxMetrics? = nil, freeTypeScaling: Bool) {
             self.font = font
             id = font.id
             upem = font.upem
@@ -60,6 +62,9 @@ struct PreparedTextBuilder {
             freeTypeXScale = ((size * 64).rounded() * 65536 / font.upem).rounded()
             self.group = group
             self.box = box
+            scale = AdvanceScale(
+                size: size, upem: upem, strikePPEM: strikePPEM, freeTypeXScale: freeTypeXScale,
+                letterSpacing: letterSpacing, boxWidth: box?.width ?? 0, freeType: freeTypeScaling)
         }
     }
 
@@ -82,22 +87,72 @@ struct PreparedTextBuilder {
     /// Distinct run styles seen, by group, with their cascades.
     private(set) var groups: [(style: RunStyle, cascade: ResolvedCascade)] = []
     var fontList: [FontEntry] = []
-    var graphemeStarts: [Int32] = []
-    var graphemeEnds: [Int32] = []
-    var advances: [Double] = []
+    // The per-grapheme columns: raw storage lent by the preparer (`Columns`), reused from
+    // text to text, copied into exact-size arrays by `finish`.
+    var graphemeStarts: Column<Int32>
+    var graphemeEnds: Column<Int32>
+    var advances: Column<Double>
+    /// Per grapheme, the shaped units its advance comes from (what `PreparedText` stores).
+    var units: Column<Int32>
     /// With `reshapesLineEnds`: per grapheme, alone − as shaped (see `PreparedText.cutAdjustments`).
-    var cutAdjustments: [Float] = []
-    var flags: [PreparedText.GraphemeFlags] = []
-    var graphemeFonts: [UInt8] = []
+    var cutAdjustments: Column<Float>
+    var flags: Column<PreparedText.GraphemeFlags>
+    var graphemeFonts: Column<UInt8>
     var words: [PreparedText.Word] = []
     var paragraphs: [PreparedText.Paragraph] = []
     var missingGlyphClusters = 0
     /// The conventions every phase reads.
     let conventions: LayoutConventions
-    /// `conventions.advanceScaling == .freeTypeFixedPoint`, read per cluster.
-    private let scalesLikeFreeType: Bool
+    /// `conventions.advanceScaling == .freeTypeFixedPoint`, given to every font entry.
+    let scalesLikeFreeType: Bool
 
-    init(first run: PreparationRun, conventions: LayoutConventions) {
+    /// The per-grapheme storage a builder borrows from its preparer and hands back
+    /// (``columns``), so a cold pass allocates it once per preparer, not once per text.
+    struct Columns {
+        var graphemeStarts = Column<Int32>()
+        var graphemeEnds = Column<Int32>()
+        var advances = Column<Double>()
+        var units = Column<Int32>()
+        var cutAdjustments = Column<Float>()
+        var flags = Column<PreparedText.GraphemeFlags>()
+        var graphemeFonts = Column<UInt8>()
+
+        /// Frees the storage (the owning preparer's `deinit`).
+        mutating func deallocate() {
+            graphemeStarts.deallocate()
+            graphemeEnds.deallocate()
+            advances.deallocate()
+            units.deallocate()
+            cutAdjustments.deallocate()
+            flags.deallocate()
+            graphemeFonts.deallocate()
+        }
+    }
+
+    /// The columns, to be handed back to their owner once the builder has finished (they may
+    /// have grown, so the owner's copy is stale).
+    var columns: Columns {
+        Columns(
+            graphemeStarts: graphemeStarts, graphemeEnds: graphemeEnds, advances: advances, units: units,
+            cutAdjustments: cutAdjustments, flags: flags, graphemeFonts: graphemeFonts)
+    }
+
+    /// A builder for a text whose first run is `run`, writing into `columns` (emptied here).
+    init(first run: PreparationRun, conventions: LayoutConventions, columns: Columns = Columns()) {
+        graphemeStarts = columns.graphemeStarts
+        graphemeEnds = columns.graphemeEnds
+        advances = columns.advances
+        units = columns.units
+        cutAdjustments = columns.cutAdjustments
+        flags = columns.flags
+        graphemeFonts = columns.graphemeFonts
+        graphemeStarts.removeAll()
+        graphemeEnds.removeAll()
+        advances.removeAll()
+        units.removeAll()
+        cutAdjustments.removeAll()
+        flags.removeAll()
+        graphemeFonts.removeAll()
         cascade = run.cascade
         size = run.size
         letterSpacing = run.letterSpacing
@@ -143,41 +198,23 @@ struct PreparedTextBuilder {
     }
 
     /// A cluster's advance in points from its shaped advance in font units, with letter
-    /// spacing, never negative.
-    ///
-    /// `AdvanceScaling.freeTypeFixedPoint` scales like Chromium on Linux, whose glyph advances come from
-    /// FreeType in 16.16 fixed point: the size in 26.6, the scale `x_scale = round(size₂₆.₆ ·
-    /// 2¹⁶ / upem)`, the advance `round(units · x_scale / 64)` / 2¹⁶ px. A full-width glyph at
-    /// 15 px is then 15 + 7/65536 px, and ten of them do not fit a 150 px line in Chromium.
-    /// (HarfBuzz applies kerning at the exact scale; folding a cluster's kerning into the
-    /// FreeType scale is off by under 10⁻⁵ px per cluster.) A bitmap-only color font (Noto
-    /// Color Emoji) advances in whole pixels at its strike, scaled to the size: 136 px at 109
-    /// ppem is 18.7156 px at 15 px (exact scaling: 18.6768).
+    /// spacing, never negative: `AdvanceScale.points(units:)`, the formula `PreparedText`
+    /// reads advances with.
     ///
     /// - Complexity: O(1), a few floating-point operations (the FreeType scale is per font).
     @inline(__always)
     func advance(units: Int32, font: FontEntry) -> Double {
-        let points: Double
-        let size = font.size
-        if scalesLikeFreeType && font.strikePPEM > 0 {
-            // A bitmap font: whole pixels at the strike, scaled to the size (16.16).
-            let atStrike = (Double(units) * font.strikePPEM / font.upem).rounded()
-            points = (atStrike * size / font.strikePPEM * 65536).rounded() / 65536
-        } else if scalesLikeFreeType {
-            let magnitude = ((Double(units.magnitude) * font.freeTypeXScale + 32) / 64).rounded(.down)
-            points = (units < 0 ? -magnitude : magnitude) / 65536
-        } else {
-            points = Double(units) * size / font.upem
-        }
-        return max(0, points + font.letterSpacing)
+        font.scale.points(units: units)
     }
 
     mutating func reserve(graphemes n: Int) {
-        graphemeStarts.reserveCapacity(n)
-        graphemeEnds.reserveCapacity(n)
-        advances.reserveCapacity(n)
-        flags.reserveCapacity(n)
-        graphemeFonts.reserveCapacity(n)
+        graphemeStarts.reserve(n)
+        graphemeEnds.reserve(n)
+        advances.reserve(n)
+        units.reserve(n)
+        flags.reserve(n)
+        graphemeFonts.reserve(n)
+        if conventions.reshapesLineEnds { cutAdjustments.reserve(n) }
     }
 
     /// Local indexes of the cascade's fonts, once known (255: not yet).
@@ -202,7 +239,7 @@ struct PreparedTextBuilder {
         let id = font.id
         for i in fontList.indices where fontList[i].id == id && fontList[i].group == group { return UInt8(i) }
         guard fontList.count < 255 else { return 0 }
-        fontList.append(FontEntry(font, style: runStyle, group: group, box: runStyle.box))
+        fontList.append(FontEntry(font, style: runStyle, group: group, box: runStyle.box, freeTypeScaling: scalesLikeFreeType))
         return UInt8(fontList.count - 1)
     }
 
@@ -245,12 +282,22 @@ struct PreparedTextBuilder {
             }
             return use
         }
-        return PreparedText(
-            fonts: uses, graphemeStarts: graphemeStarts, graphemeEnds: graphemeEnds,
-            advances: advances, cutAdjustments: cutAdjustments, flags: flags, graphemeFonts: graphemeFonts, words: words,
-            paragraphs: paragraphs, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth,
-            ellipsisMask: ellipsisMask, token: token,
-            utf8Count: utf8Count, missingGlyphClusters: missingGlyphClusters,
-            trailingSpaces: conventions.trailingSpaces, lineFit: conventions.lineFit)
+        let scales = fontList.map(\.scale)
+        return words.withUnsafeBufferPointer { words in
+            paragraphs.withUnsafeBufferPointer { paragraphs in
+              scales.withUnsafeBufferPointer { scales in
+                PreparedText(
+                    fonts: uses,
+                    columns: .init(
+                        graphemeStarts: graphemeStarts.buffer, graphemeEnds: graphemeEnds.buffer,
+                        units: units.buffer, scales: scales, cutAdjustments: cutAdjustments.buffer, flags: flags.buffer,
+                        graphemeFonts: graphemeFonts.buffer, words: words, paragraphs: paragraphs),
+                    ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, ellipsisMask: ellipsisMask,
+                    token: token, utf8Count: utf8Count,
+                    missingGlyphClusters: missingGlyphClusters, trailingSpaces: conventions.trailingSpaces,
+                    lineFit: conventions.lineFit)
+              }
+            }
+        }
     }
 }

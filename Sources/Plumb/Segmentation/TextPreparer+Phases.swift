@@ -145,6 +145,7 @@ extension TextPreparer {
         b.graphemeFonts.append(fontIndex)
         b.flags.append(flags)
         b.advances.append(0)
+        b.units.append(0)
         if b.conventions.reshapesLineEnds { b.cutAdjustments.append(0) }
         return fontIndex
     }
@@ -160,6 +161,7 @@ extension TextPreparer {
         b.graphemeFonts.append(fontIndex)
         b.flags.append(.inlineBox)
         b.advances.append(box.width)
+        b.units.append(0)
         if b.conventions.reshapesLineEnds { b.cutAdjustments.append(0) }
         return fontIndex
     }
@@ -169,10 +171,9 @@ extension TextPreparer {
     private func chooseFont(previousFont: UInt8, into b: inout PreparedTextBuilder) -> UInt8 {
         let loneEmojiGlyph = b.conventions.loneEmojiTakesFamilyGlyph
         let regularFallback = b.conventions.fallbackFacesAreRegular
-        let choice = scratch.scalars.withUnsafeBufferPointer {
-            b.cascade.chooseIndexed(
-                forCluster: $0, familyGlyphsForLoneEmoji: loneEmojiGlyph, regularFallbackFaces: regularFallback)
-        }
+        let choice = b.cascade.chooseIndexed(
+            forCluster: scratch.scalars.buffer, familyGlyphsForLoneEmoji: loneEmojiGlyph,
+            regularFallbackFaces: regularFallback)
         switch choice {
         case .inherit: return previousFont
         case .cascade(let i): return b.localIndex(ofCascadeFont: i)
@@ -189,7 +190,7 @@ extension TextPreparer {
     /// `scratch.scalars`): its first non-Common script, Latin for an ASCII letter, else 0.
     @inline(__always)
     private func clusterScript(_ first: Unicode.Scalar) -> UInt32 {
-        for s in scratch.scalars where s.value >= 0x80 {
+        for s in scratch.scalars.buffer where s.value >= 0x80 {
             let script = UnicodeScript.script(of: s)
             if script != 0 { return script }
         }
@@ -337,7 +338,6 @@ extension TextPreparer {
         let range = input.graphemes
         let reshapes = b.conventions.reshapesLineEnds
         let lastSpaceOnlyHangs = b.conventions.trailingSpaces == .lastHangs
-        var wordBegin = range.lowerBound
         var end = 0.0
         var width = 0.0
         var hanging = 0.0
@@ -364,16 +364,15 @@ extension TextPreparer {
             mask |= PreparedText.fontBit(b.graphemeFonts[g])
             guard f.contains(.breakAfter) || g + 1 == range.upperBound else { continue }
             end += width
-            var word = PreparedText.Word(
-                graphemeStart: Int32(wordBegin), graphemeEnd: Int32(g + 1), width: width,
+            let word = PreparedText.Word(
+                graphemeEnd: Int32(g + 1),
                 hangingWidth: hanging, fontMask: mask, hasTab: hasTab,
                 mandatoryBreakAfter: f.contains(.mandatoryBreakAfter) && g + 1 < range.upperBound,
                 end: end)
-            if reshapes, hanging == 0, !f.contains(.mandatoryBreakAfter) {
-                word.endAdjustment = b.cutAdjustments[g]
-            }
+            // The chromium end adjustment is not stored: `LineBreaker.Views.endAdjustment`
+            // reads `cutAdjustments[g]` under the same conditions (no hanging width, no
+            // mandatory break after g).
             b.words.append(word)
-            wordBegin = g + 1
             width = 0
             hanging = 0
             mask = 0
@@ -410,18 +409,20 @@ extension TextPreparer {
 
 /// Per-cluster scratch of the paragraph being prepared: raw and resolved scripts and first
 /// scalars, indexed by text grapheme index (`begin(at:)` sets where the paragraph starts).
-/// Kept in the preparer and reused from paragraph to paragraph (no allocation once grown).
+/// Kept in the preparer and reused from paragraph to paragraph (no allocation once grown;
+/// raw `Column`s, so the two appends per cluster cost no uniqueness check). A copy shares the
+/// storage: read-only copies are what the phases take; the preparer frees it (`deallocate`).
 struct ParagraphScratch {
-    private(set) var scripts: [UInt32] = []
-    private(set) var rawScripts: [UInt32] = []
-    private(set) var firstScalars: [UInt32] = []
+    private(set) var scripts = Column<UInt32>()
+    private(set) var rawScripts = Column<UInt32>()
+    private(set) var firstScalars = Column<UInt32>()
     private var base = 0
 
     /// Empties the scratch for a paragraph whose first grapheme is `g`.
     mutating func begin(at g: Int) {
         base = g
-        scripts.removeAll(keepingCapacity: true)
-        firstScalars.removeAll(keepingCapacity: true)
+        scripts.removeAll()
+        firstScalars.removeAll()
     }
 
     /// Records the next cluster's raw script and first scalar.
@@ -442,9 +443,18 @@ struct ParagraphScratch {
     /// keeping a copy of the raw ones when `keepingRaw`.
     mutating func resolveScripts(pairsAll: Bool, keepingRaw: Bool) {
         if keepingRaw {
-            rawScripts.removeAll(keepingCapacity: true)
-            rawScripts.append(contentsOf: scripts)
+            rawScripts.removeAll()
+            rawScripts.reserve(scripts.count)
+            for i in 0..<scripts.count { rawScripts.append(scripts[i]) }
         }
-        TextPreparer.resolveCommonScripts(&scripts, firstScalars: firstScalars, pairsAll: pairsAll)
+        TextPreparer.resolveCommonScripts(
+            UnsafeMutableBufferPointer(mutating: scripts.buffer), firstScalars: firstScalars.buffer, pairsAll: pairsAll)
+    }
+
+    /// Frees the storage (the owning preparer's `deinit`).
+    mutating func deallocate() {
+        scripts.deallocate()
+        rawScripts.deallocate()
+        firstScalars.deallocate()
     }
 }

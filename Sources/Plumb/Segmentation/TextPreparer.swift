@@ -15,7 +15,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     private let segmentCache: SegmentCache
     /// Buffers reused from text to text.
     struct Scratch: ~Copyable {
-        var scalars: [Unicode.Scalar] = []
+        /// The scalars of the cluster being classified (at most `maximumClusterScalars`).
+        var scalars = Column<Unicode.Scalar>()
         var units = GrowableBuffer<Int32>()
         var relativeEnds = GrowableBuffer<Int32>()
         var kernBoundaries: [Int] = []
@@ -23,6 +24,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         var shapedUnits: [Int32] = []
         /// Scripts and first scalars of the paragraph being prepared.
         var paragraph = ParagraphScratch()
+        /// The builders' per-grapheme storage, lent to each text's builder.
+        var columns = PreparedTextBuilder.Columns()
     }
     // Exclusivity of this class property is checked at run time in debug builds (the tests)
     // and not in release builds: the checks cost ~8 % of a cold measurement (callgrind: 9 % of
@@ -36,7 +39,13 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     init(iterators: BreakIterators, segmentCache: SegmentCache) {
         self.iterators = iterators
         self.segmentCache = segmentCache
-        scratch.scalars.reserveCapacity(16)
+        scratch.scalars.reserve(64)
+    }
+
+    deinit {
+        scratch.columns.deallocate()
+        scratch.scalars.deallocate()
+        scratch.paragraph.deallocate()
     }
 
     /// Prepares `utf8` (valid UTF-8) in `cascade` at `size` points with `letterSpacing`.
@@ -61,7 +70,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         _ utf8: UnsafeBufferPointer<UInt8>, runs: [PreparationRun], ellipsis: PreparationRun,
         token: TokenInput? = nil, conventions: LayoutConventions
     ) -> PreparedText {
-        var builder = PreparedTextBuilder(first: runs[0], conventions: conventions)
+        var builder = PreparedTextBuilder(first: runs[0], conventions: conventions, columns: scratch.columns)
+        defer { scratch.columns = builder.columns }
         shaper.language = conventions.shapingLanguage
         builder.reserve(graphemes: utf8.count)
         var run = 0
@@ -149,6 +159,15 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     ///     `‘…’`, `“…”`, `«…»`, `<…>`); Blink pairs only Unicode's bidi brackets, so a closing
     ///     quote or `>` stays in the run of the text it follows (the chromium profile).
     static func resolveCommonScripts(_ scripts: inout [UInt32], firstScalars: [UInt32], pairsAll: Bool = true) {
+        scripts.withUnsafeMutableBufferPointer { s in
+            firstScalars.withUnsafeBufferPointer { resolveCommonScripts(s, firstScalars: $0, pairsAll: pairsAll) }
+        }
+    }
+
+    /// ``resolveCommonScripts(_:firstScalars:pairsAll:)`` over buffers (the preparer's scratch).
+    static func resolveCommonScripts(
+        _ scripts: UnsafeMutableBufferPointer<UInt32>, firstScalars: UnsafeBufferPointer<UInt32>, pairsAll: Bool
+    ) {
         var run: UInt32 = 0
         var stack: [(closing: UInt32, script: UInt32)] = []
         var pendingStart = 0  // first cluster still waiting for a real script
@@ -163,6 +182,14 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                 run = raw
                 continue
             }
+            // Most Common clusters are spaces, digits and punctuation that pair with nothing:
+            // one range test before the look-ups (a hashed `Dictionary`/`Set` probe per
+            // cluster showed in profiles).
+            guard Self.mayPair(c) else {
+                scripts[i] = run
+                if run != 0 { pendingStart = i + 1 }
+                continue
+            }
             if let closing = pairedClosing[c], pairsAll || !Self.notBidiBrackets.contains(c) {
                 stack.append((closing, run))
                 if stack.count > 32 { stack.removeFirst() }
@@ -173,6 +200,17 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             scripts[i] = run
             if run == 0 { continue }
             pendingStart = i + 1
+        }
+    }
+
+    /// Whether `c` can be in `pairedClosing` as an opening or closing bracket (a superset:
+    /// the ASCII brackets and `<>`, `«»`, and U+2018–U+203A, U+3008–U+301B, U+FF08–U+FF5D).
+    @inline(__always)
+    static func mayPair(_ c: UInt32) -> Bool {
+        switch c {
+        case 0x28, 0x29, 0x3C, 0x3E, 0x5B, 0x5D, 0x7B, 0x7D, 0xAB, 0xBB: true
+        case 0x2018...0x203A, 0x3008...0x301B, 0xFF08...0xFF5D: true
+        default: false
         }
     }
 
@@ -218,7 +256,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let byteStart = Int(b.graphemeStarts[range.lowerBound])
         let byteEnd = Int(b.graphemeEnds[range.upperBound - 1])
         let fontUse = b.fontList[Int(b.graphemeFonts[range.lowerBound])]
-        let graphemeEnds = b.graphemeEnds
+        let graphemeEnds = b.graphemeEnds  // a pointer: no retain
         let units = cachedUnits(
             of: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), clusters: range.count,
             clusterEnd: { graphemeEnds[range.lowerBound + $0] - Int32(byteStart) },
@@ -230,6 +268,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             let u = units[i]
             let g = range.lowerBound + i
             b.advances[g] = b.advance(units: u, font: fontUse)
+            b.units[g] = u
             scratch.shapedUnits[g] = u
         }
     }
@@ -255,6 +294,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         guard delta != 0 else { return }
         scratch.shapedUnits[g - 1] += delta
         b.advances[g - 1] = b.advance(units: scratch.shapedUnits[g - 1], font: fontUse)
+        b.units[g - 1] = scratch.shapedUnits[g - 1]
     }
 
     /// Prepares a truncation token (one line, no breaks): per run its clusters take fonts as
@@ -309,7 +349,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
 
     /// The font of a token cluster (in `scratch.scalars`) in the current run's cascade.
     private func tokenFont(previousFont: UInt8, into b: inout PreparedTextBuilder) -> UInt8 {
-        let choice = scratch.scalars.withUnsafeBufferPointer { b.cascade.choose(forCluster: $0) }
+        let choice = b.cascade.choose(forCluster: scratch.scalars.buffer)
         switch choice {
         case .font(let f), .missing(let f): return b.localIndex(of: f)
         case .inherit: return previousFont
@@ -319,9 +359,9 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// Font and advance of "…" (U+2026) for truncated lines.
     private func measureEllipsis(into b: inout PreparedTextBuilder) -> (UInt8, Double) {
         let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
-        scratch.scalars.removeAll(keepingCapacity: true)
+        scratch.scalars.removeAll()
         scratch.scalars.append("\u{2026}")
-        let choice = scratch.scalars.withUnsafeBufferPointer { b.cascade.choose(forCluster: $0) }
+        let choice = b.cascade.choose(forCluster: scratch.scalars.buffer)
         let font: Font
         switch choice {
         case .font(let f), .missing(let f): font = f
@@ -331,13 +371,13 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let units = ellipsis.withUnsafeBufferPointer {
             cachedUnits(of: $0, clusters: 1, clusterEnd: { _ in 3 }, font: font, script: 0)[0]
         }
-        return (index, b.advance(units: units, font: .init(font, style: b.runStyle, group: b.group)))
+        return (index, b.advance(units: units, font: .init(font, style: b.runStyle, group: b.group, freeTypeScaling: b.scalesLikeFreeType)))
     }
 
     /// Decodes the scalars of `text[start..<end]` (valid UTF-8) into `scratch.scalars`.
     @inline(__always)
     func decodeScalars(_ text: UnsafeBufferPointer<UInt8>, start: Int, end: Int) {
-        scratch.scalars.removeAll(keepingCapacity: true)
+        scratch.scalars.removeAll()
         var i = start
         while i < end {
             let b0 = UInt32(text[i])
@@ -360,7 +400,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             scratch.scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
             i += length
         }
-        if scratch.scalars.isEmpty { scratch.scalars.append("\u{FFFD}") }
+        if scratch.scalars.count == 0 { scratch.scalars.append("\u{FFFD}") }
     }
 
     static let latinScript = Font.tag("Latn")

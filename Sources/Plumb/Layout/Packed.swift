@@ -1,0 +1,52 @@
+/// A read-only column of a `PreparedText`: a view into the one allocation that holds all of
+/// the text's per-grapheme, per-word and per-paragraph values (`PackedStorage`).
+///
+/// Reads are plain loads: no reference counting, no uniqueness or bounds checks in release
+/// builds (checked in debug builds).
+///
+/// - Thread safety: immutable; valid as long as the `PreparedText` that owns it.
+struct Packed<Element: BitwiseCopyable>: RandomAccessCollection, @unchecked Sendable {
+    let base: UnsafePointer<Element>?
+    let count: Int
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    @inline(__always)
+    subscript(i: Int) -> Element {
+        assert(i >= 0 && i < count, "Packed index \(i) out of 0..<\(count)")
+        return base.unsafelyUnwrapped[i]
+    }
+
+    /// The elements as a buffer (valid as long as the owning `PreparedText`).
+    @inline(__always)
+    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+}
+
+/// The layout of one allocation holding a prepared text's plain columns, each aligned for
+/// its element: with ten arrays a short cell paid ten heap blocks and ten 32-byte array
+/// headers (~400 bytes, a fifth of a typical cell), on top of the preparer's capacity guesses.
+struct PackedLayout {
+    private(set) var byteCount = 0
+
+    /// Reserves a column of `n` elements of `T`; returns its byte offset.
+    mutating func add<T>(_: T.Type, _ n: Int) -> Int {
+        let a = MemoryLayout<T>.alignment
+        let offset = (byteCount + a - 1) / a * a
+        byteCount = offset + n * MemoryLayout<T>.stride
+        return offset
+    }
+
+    /// Copies `source` to `offset` in `raw` (allocated with at least `byteCount` bytes).
+    static func fill<T: BitwiseCopyable>(_ raw: UnsafeMutableRawPointer, _ offset: Int, from source: UnsafeBufferPointer<T>) -> Packed<T> {
+        guard let s = source.baseAddress, source.count > 0 else { return Packed(base: nil, count: 0) }
+        let start = (raw + offset).bindMemory(to: T.self, capacity: source.count)
+        start.update(from: s, count: source.count)
+        return Packed(base: UnsafePointer(start), count: source.count)
+    }
+}
+
+/// A paragraph's direction is stored in `PreparedText.Paragraph`, a packed column.
+extension TextDirection: BitwiseCopyable {}
