@@ -97,3 +97,19 @@ import Testing
         #expect(layout.lines.isEmpty && layout.measurement.isFallback)
     }
 }
+
+extension HostileInputTests {
+    @Test func aHugeCellGivesItsScratchBack() throws {
+        let m = TextMeasurer()
+        let small = m.measure("warm up", style: style15(), width: 200)
+        let big = m.measure(String(repeating: "word ", count: 40_000), style: style15(), width: 200)
+        #expect(big.lineCount > 100)
+        m.pool.withPreparer { preparer in
+            #expect(preparer.scratch.columns.graphemeEnds.capacity == 0)
+            #expect(preparer.scratch.paragraph.scripts.capacity == 0)
+        }
+        // Measuring goes on as before.
+        #expect(m.measure("warm up", style: style15(), width: 200) == small)
+        #expect(TextMeasurer().measure(String(repeating: "word ", count: 40_000), style: style15(), width: 200) == big)
+    }
+}

@@ -48,6 +48,19 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         scratch.paragraph.deallocate()
     }
 
+    /// Texts longer than this (UTF-8 bytes) give their scratch back after preparing, so one
+    /// huge cell does not keep ~30 bytes per byte of it alive in every worker.
+    static let retainedScratchBytes = 1 << 16
+
+    /// Frees the per-grapheme scratch grown by a large text (it is allocated again on use).
+    private func releaseLargeScratch() {
+        scratch.columns.deallocate()
+        scratch.paragraph.deallocate()
+        scratch.shapedUnits = []
+        scratch.units = GrowableBuffer<Int32>()
+        scratch.relativeEnds = GrowableBuffer<Int32>()
+    }
+
     /// Prepares `utf8` (valid UTF-8) in `cascade` at `size` points with `letterSpacing`.
     ///
     /// - Complexity: O(n) in the text length; the cost is dominated by ICU and, for segments
@@ -71,7 +84,10 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         token: TokenInput? = nil, conventions: LayoutConventions
     ) -> PreparedText {
         var builder = PreparedTextBuilder(first: runs[0], conventions: conventions, columns: scratch.columns)
-        defer { scratch.columns = builder.columns }
+        defer {
+            scratch.columns = builder.columns
+            if utf8.count > Self.retainedScratchBytes { releaseLargeScratch() }
+        }
         shaper.language = conventions.shapingLanguage
         builder.reserve(graphemes: utf8.count)
         var run = 0
