@@ -9,6 +9,7 @@ extension DrawingSource {
             guard let t = line.truncation else { return ([line.box.graphemeStart..<line.box.graphemeEnd], false) }
             return ([line.box.graphemeStart..<t.headEnd, t.tailStart..<t.tailEnd], true)
         }
+        lineEllipses = layout.lines.map { line in line.truncation.map { ($0.ellipsisFont, $0.ellipsisWidth) } }
     }
 }
 

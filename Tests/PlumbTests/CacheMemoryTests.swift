@@ -109,13 +109,13 @@ import Testing
     }
 
     /// `PreparedText.byteSize` counts every array a prepared text owns (its columns live in
-    /// one allocation, counted whole; `fonts` is its one array): a new array field must be
-    /// added there too.
+    /// one allocation, counted whole; `fonts` and `ellipsisByGroup` are its arrays): a new array
+    /// field must be added there too.
     @Test func preparedTextSizeCountsEveryArray() throws {
         let m = TextMeasurer(fonts: engine.fonts)
         let r = m.compute("Hello, world", style: m.resolve(style15()), width: 100, scale: 2, extraWarnings: [])
         let prepared = try #require(r.prepared)
         let arrays = Mirror(reflecting: prepared).children.filter { Mirror(reflecting: $0.value).displayStyle == .collection }
-        #expect(arrays.count == 1, "PreparedText has \(arrays.count) arrays; byteSize counts 1: \(arrays.compactMap(\.label))")
+        #expect(arrays.count == 2, "PreparedText has \(arrays.count) arrays; byteSize counts 2: \(arrays.compactMap(\.label))")
     }
 }

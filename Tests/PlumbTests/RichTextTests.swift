@@ -289,3 +289,36 @@ import Testing
             > engine.measure(rows[0].cell.text, style: style15(), width: 180).height)
     }
 }
+
+/// "…" in the style of the text it follows (UIKit takes the attributes at the truncation point).
+@Suite struct RunEllipsisTests {
+    func truncating(_ families: [String] = ["Noto Sans"]) -> TextStyle {
+        var s = TextStyle(families: families, size: 15)
+        s.maxLines = 1
+        s.lineBreakMode = .truncatingTail
+        return s
+    }
+
+    func ellipsisWidth(size: Double, families: [String] = ["Noto Sans"]) -> Double {
+        engine.layout("a…", style: TextStyle(families: families, size: size), width: 1000).lines[0].usedWidth
+            - engine.layout("a", style: TextStyle(families: families, size: size), width: 1000).lines[0].usedWidth
+    }
+
+    @Test func theEllipsisTakesTheStyleOfTheTextItFollows() throws {
+        var rich = AttributedText("small start ")
+        rich.append("BIG RUN THAT IS FAR TOO LONG TO FIT", TextAttributes(size: 30))
+        let l = engine.layout(rich, style: truncating(), width: 200)
+        let t = try #require(l.lines.first?.truncation)
+        #expect(abs(t.ellipsisWidth - ellipsisWidth(size: 30)) < 1e-9)
+        // It is cut inside the big run, and the line is as tall as the big run.
+        #expect(l.lines[0].usedWidth <= 200)
+    }
+
+    @Test func aOneRunCellEqualsTheTextCellInItsFont() {
+        let text = "The quick brown fox jumps over the lazy dog again and again"
+        let plain = engine.layout(text, style: truncating(["DejaVu Sans"]), width: 150)
+        let rich = engine.layout(AttributedText(text, TextAttributes(families: ["DejaVu Sans"])), style: truncating(), width: 150)
+        #expect(rich.lines == plain.lines)
+        #expect(rich.measurement == plain.measurement)
+    }
+}

@@ -43,7 +43,7 @@ enum GlyphPlacer {
         return text.withUTF8 { utf8 in
             layout.lines.enumerated().map { (i, line) -> [DrawItem] in
                 let logical = pieces(source.lineGraphemes[i])
-                let tabs = tabWidths(logical, p, interval: source.tabInterval)
+                let tabs = tabWidths(logical, p, interval: source.tabInterval, ellipsis: source.ellipsis(ofLine: i).width)
                 var items: [DrawItem] = []
                 for piece in line.direction == .rightToLeft ? logical.reversed() : logical {
                     switch piece {
@@ -74,7 +74,7 @@ enum GlyphPlacer {
                 for item in order[i] {
                     switch item {
                     case .ellipsis(let direction):
-                        placeEllipsis(source, shaper, baseline: line.baseline, direction: direction, x: &x, into: &out)
+                        placeEllipsis(source, line: i, shaper, baseline: line.baseline, direction: direction, x: &x, into: &out)
                     case .tab(_, let width), .box(_, let width):
                         x += width
                     case .fontRun(let run, let direction):
@@ -98,12 +98,12 @@ enum GlyphPlacer {
 
     /// The widths of a line's tabs, from their logical positions (as the line breaker measured
     /// them: to the next stop after the pen, counted from the line's start).
-    private static func tabWidths(_ pieces: [Piece], _ p: PreparedText, interval: Double) -> [Int32: Double] {
+    private static func tabWidths(_ pieces: [Piece], _ p: PreparedText, interval: Double, ellipsis: Double) -> [Int32: Double] {
         var widths: [Int32: Double] = [:]
         var x = 0.0
         for piece in pieces {
             switch piece {
-            case .ellipsis: x += p.ellipsisWidth
+            case .ellipsis: x += ellipsis
             case .graphemes(let range):
                 for g in range {
                     if p.flags[Int(g)].contains(.tab) {
@@ -197,7 +197,7 @@ enum GlyphPlacer {
     /// face at its run's size, offset and colour (pieces in logical order; a box in the token
     /// is a blank advance).
     private static func placeEllipsis(
-        _ source: DrawingSource, _ shaper: Shaper, baseline: Double, direction: TextDirection,
+        _ source: DrawingSource, line: Int, _ shaper: Shaper, baseline: Double, direction: TextDirection,
         x: inout Double, into out: inout [PlacedGlyph]
     ) {
         let p = source.prepared
@@ -216,10 +216,12 @@ enum GlyphPlacer {
             }
             return
         }
-        let size = source.fontSize
+        let (font, width) = source.ellipsis(ofLine: line)
+        // A plain text's faces all have the style's size; a run style's "…" has its run's.
+        let size = p.ellipsisByGroup.isEmpty ? source.fontSize : p.scales[Int(font)].size
         let bytes: [UInt8] = [0xE2, 0x80, 0xA6]
         bytes.withUnsafeBufferPointer {
-            place($0, font: p.fonts[Int(p.ellipsisFont)].font, size: size, width: p.ellipsisWidth,
+            place($0, font: p.fonts[Int(font)].font, size: size, width: width,
                   direction: direction, isEllipsis: true, color: nil, shaper, baseline: baseline, x: &x, into: &out)
         }
     }

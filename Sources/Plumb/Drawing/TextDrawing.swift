@@ -128,11 +128,19 @@ struct DrawingSource: Sendable {
     /// Per line: the grapheme ranges drawn, in logical order; a truncated line has its ellipsis
     /// after the first range (head, ellipsis, tail).
     let lineGraphemes: [(visible: [Range<Int32>], hasEllipsis: Bool)]
+    /// Per line: the font and width of its "…" (truncated lines only; a text of several run
+    /// styles takes the style at the truncation point).
+    var lineEllipses: [(font: UInt8, width: Double)?] = []
     /// An attributed text's runs as drawn (empty for plain text: one run at `fontSize`).
     var runs: [DrawingRun] = []
     /// The truncation token's runs (`TextStyle.truncationToken`), byte ends in the token's
     /// text; empty for the plain "…".
     var tokenRuns: [DrawingRun] = []
+
+    /// The "…" of line `i`: its own when the line was truncated, else the text's.
+    func ellipsis(ofLine i: Int) -> (font: UInt8, width: Double) {
+        (i < lineEllipses.count ? lineEllipses[i] : nil) ?? (prepared.ellipsisFont, prepared.ellipsisWidth)
+    }
 
     /// The index of the run holding UTF-8 offset `byte` (binary search), or nil for plain
     /// text.

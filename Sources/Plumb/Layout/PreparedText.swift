@@ -230,7 +230,11 @@ final class PreparedText: Sendable {
     }
     /// The font (local index) and advance of "…" for truncation.
     let ellipsisFont: UInt8
+    /// The advance of "…" in `ellipsisFont`.
     let ellipsisWidth: Double
+    /// "…" in each run style's font, by group, for texts of several styles (empty otherwise):
+    /// a truncated line's "…" takes the style of the text it follows.
+    let ellipsisByGroup: [GroupEllipsis]
     /// The local fonts of the truncation token (`fontBit(ellipsisFont)` for "…"): they count
     /// for the height of the line the token ends.
     let ellipsisMask: UInt64
@@ -304,7 +308,8 @@ final class PreparedText: Sendable {
     /// - Complexity: O(n) copies; one heap block besides the object and `fonts`.
     init(
         fonts: [FontUse], columns c: Columns, ellipsisFont: UInt8, ellipsisWidth: Double,
-        ellipsisMask: UInt64? = nil, token: PreparedToken? = nil, utf8Count: Int,
+        ellipsisMask: UInt64? = nil, token: PreparedToken? = nil, ellipsisByGroup: [GroupEllipsis] = [],
+        utf8Count: Int,
         missingGlyphClusters: Int, trailingSpaces: LayoutConventions.TrailingSpaceRule,
         lineFit: LayoutConventions.LineFitArithmetic
     ) {
@@ -356,6 +361,7 @@ final class PreparedText: Sendable {
         self.ellipsisFont = ellipsisFont
         self.ellipsisWidth = ellipsisWidth
         self.ellipsisMask = ellipsisMask ?? Self.fontBit(ellipsisFont)
+        self.ellipsisByGroup = ellipsisByGroup
         self.token = token
         self.utf8Count = utf8Count
         self.missingGlyphClusters = missingGlyphClusters
@@ -367,6 +373,13 @@ final class PreparedText: Sendable {
 
     /// The font bit of local font index `i` (indices ≥ 63 share the last bit).
     @inline(__always) static func fontBit(_ i: UInt8) -> UInt64 { 1 << UInt64(min(i, 63)) }
+}
+
+/// "…" in one run style: its local font and advance (`isSet` false for a box's group).
+struct GroupEllipsis: Sendable, Equatable {
+    var font: UInt8
+    var width: Double
+    var isSet: Bool
 }
 
 /// A truncation token as prepared: its text and its pieces of one face each, in order, with

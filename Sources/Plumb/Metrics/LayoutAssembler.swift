@@ -20,6 +20,8 @@ struct Truncation: Sendable, Equatable {
     var tailStart: Int32
     var tailEnd: Int32
     var ellipsisWidth: Double
+    /// The local font "…" is drawn in (the first token piece's for a token).
+    var ellipsisFont: UInt8 = 0
 }
 
 /// The complete, unrounded layout of one text (no C): lines and the height sum.
@@ -160,14 +162,52 @@ enum LayoutAssembler {
         max(0, min(h, h - natural.height + natural.ascender))
     }
 
-    /// Fits the rest of the paragraph from `box`'s start into `maxWidth` with an ellipsis.
+    /// Fits the rest of the paragraph from `box`'s start into `maxWidth` with an ellipsis —
+    /// for a text of several run styles, "…" in the style of the text it follows (precedes,
+    /// for head truncation), as UIKit takes the attributes at the truncation point: fitted
+    /// with the line's own style first, then again with the style found there if it differs.
     private static func truncate(
         _ box: LineBox, in text: PreparedText, maxWidth: Double, placement: EllipsisPlacement
+    ) -> (box: LineBox, truncation: Truncation) {
+        let plain = Ellipsis(font: text.ellipsisFont, width: text.ellipsisWidth, mask: text.ellipsisMask)
+        guard text.token == nil, !text.ellipsisByGroup.isEmpty else {
+            return truncate(box, in: text, maxWidth: maxWidth, placement: placement, ellipsis: plain)
+        }
+        func ellipsis(adjacentTo g: Int32?) -> Ellipsis {
+            guard let g, !text.flags[Int(g)].contains(.inlineBox) else { return plain }
+            let group = Int(text.fontLines[Int(text.graphemeFonts[Int(g)])].group)
+            guard group < text.ellipsisByGroup.count, text.ellipsisByGroup[group].isSet else { return plain }
+            let e = text.ellipsisByGroup[group]
+            return Ellipsis(font: e.font, width: e.width, mask: PreparedText.fontBit(e.font))
+        }
+        func adjacent(_ t: Truncation, _ b: LineBox) -> Int32? {
+            if placement == .head { return t.tailStart < t.tailEnd ? t.tailStart : nil }
+            return t.headEnd > b.graphemeStart ? t.headEnd - 1 : (t.tailStart < t.tailEnd ? t.tailStart : nil)
+        }
+        let lastGrapheme = box.graphemeEnd > box.graphemeStart ? box.graphemeEnd - 1 : nil
+        let first = ellipsis(adjacentTo: placement == .head ? (box.graphemeEnd > box.graphemeStart ? box.graphemeStart : nil) : lastGrapheme)
+        let fitted = truncate(box, in: text, maxWidth: maxWidth, placement: placement, ellipsis: first)
+        let found = ellipsis(adjacentTo: adjacent(fitted.truncation, box))
+        guard found != first else { return fitted }
+        return truncate(box, in: text, maxWidth: maxWidth, placement: placement, ellipsis: found)
+    }
+
+    /// "…" (or the token) as the truncation uses it.
+    struct Ellipsis: Equatable {
+        var font: UInt8
+        var width: Double
+        /// The local fonts it draws with (they count for the line's height).
+        var mask: UInt64
+    }
+
+    /// `truncate` with a given ellipsis.
+    private static func truncate(
+        _ box: LineBox, in text: PreparedText, maxWidth: Double, placement: EllipsisPlacement, ellipsis e: Ellipsis
     ) -> (box: LineBox, truncation: Truncation) {
         let paragraph = text.paragraphs[Int(box.paragraph)]
         let start = box.graphemeStart
         let end = max(box.graphemeEnd, paragraph.graphemeEnd)
-        let ellipsis = text.ellipsisWidth
+        let ellipsis = e.width
         let limit = maxWidth.isFinite ? maxWidth + LineBreaker.tolerance : .infinity
         let budget = max(0, limit - ellipsis)
         func isSpace(_ g: Int32) -> Bool { text.flags[Int(g)].contains(.hangingSpace) }
@@ -224,7 +264,7 @@ enum LayoutAssembler {
             if !maxWidth.isFinite { tailStart = stop }
         }
         let tailEnd = placement == .middle && !maxWidth.isFinite ? box.graphemeEnd : end
-        var mask = text.ellipsisMask
+        var mask = e.mask
         for g in start..<headEnd { mask |= PreparedText.fontBit(text.graphemeFonts[Int(g)]) }
         for g in tailStart..<tailEnd { mask |= PreparedText.fontBit(text.graphemeFonts[Int(g)]) }
         var newBox = box
@@ -237,7 +277,7 @@ enum LayoutAssembler {
             newBox,
             Truncation(
                 placement: placement, headEnd: headEnd, tailStart: tailStart, tailEnd: tailEnd,
-                ellipsisWidth: ellipsis)
+                ellipsisWidth: ellipsis, ellipsisFont: e.font)
         )
     }
 }

@@ -246,7 +246,7 @@ struct PreparedTextBuilder {
     /// The prepared text, with the layout knobs it carries (`trailingSpaces`, `lineFit`).
     func finish(
         utf8Count: Int, ellipsisFont: UInt8, ellipsisWidth: Double, ellipsisMask: UInt64? = nil,
-        token: PreparedToken? = nil
+        token: PreparedToken? = nil, ellipsisByGroup: [GroupEllipsis] = []
     ) -> PreparedText {
         let uses = fontList.map { entry -> PreparedText.FontUse in
             if let box = entry.box {
@@ -293,7 +293,7 @@ struct PreparedTextBuilder {
                         units: units.buffer, scales: scales, cutAdjustments: cutAdjustments.buffer, flags: flags.buffer,
                         graphemeFonts: graphemeFonts.buffer, words: words, paragraphs: paragraphs),
                     ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, ellipsisMask: ellipsisMask,
-                    token: token, utf8Count: utf8Count,
+                    token: token, ellipsisByGroup: ellipsisByGroup, utf8Count: utf8Count,
                     missingGlyphClusters: missingGlyphClusters, trailingSpaces: conventions.trailingSpaces,
                     lineFit: conventions.lineFit)
               }

@@ -111,9 +111,30 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                 ellipsisWidth: prepared.pieces.reduce(0) { $0 + $1.width },
                 ellipsisMask: prepared.pieces.reduce(0) { $0 | PreparedText.fontBit($1.font) }, token: prepared)
         }
+        // With several run styles, "…" takes the style of the text it follows (UIKit uses the
+        // attributes at the truncation point): one per text style.
+        var byGroup: [GroupEllipsis] = []
+        let ellipsisStyle = PreparedTextBuilder.RunStyle(
+            cascadeID: ObjectIdentifier(ellipsis.cascade), size: ellipsis.size, letterSpacing: ellipsis.letterSpacing,
+            baselineOffset: ellipsis.baselineOffset, box: ellipsis.box)
+        if builder.groups.count > 1 || builder.groups.first?.style != ellipsisStyle {
+            for (style, cascade) in builder.groups {
+                guard style.box == nil else {
+                    byGroup.append(GroupEllipsis(font: 0, width: 0, isSet: false))
+                    continue
+                }
+                builder.beginRun(
+                    PreparationRun(
+                        byteEnd: utf8.count, cascade: cascade, size: style.size, letterSpacing: style.letterSpacing,
+                        baselineOffset: style.baselineOffset))
+                let (font, width) = measureEllipsis(into: &builder)
+                byGroup.append(GroupEllipsis(font: font, width: width, isSet: true))
+            }
+        }
         builder.beginRun(ellipsis)
         let (ellipsisFont, ellipsisWidth) = measureEllipsis(into: &builder)
-        return builder.finish(utf8Count: utf8.count, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth)
+        return builder.finish(
+            utf8Count: utf8.count, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, ellipsisByGroup: byGroup)
     }
 
     /// The advance of cluster `g` shaped alone: for one scalar its own glyph's advance
