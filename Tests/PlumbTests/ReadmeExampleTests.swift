@@ -105,8 +105,8 @@ import Testing
         // The budgets and the size limit.
         let c = TextMeasurer.Configuration()
         #expect(readme.contains("`resultCacheBytes` (32 MiB") && c.resultCacheBytes == 32 << 20)
-        #expect(readme.contains("`preparedCacheBytes` (128 MiB)") && c.preparedCacheBytes == 128 << 20)
-        #expect(readme.contains("`segmentCacheBytes` (64 MiB)") && c.segmentCacheBytes == 64 << 20)
+        #expect(readme.contains("`preparedCacheBytes` (160 MiB)") && c.preparedCacheBytes == 160 << 20)
+        #expect(readme.contains("`segmentCacheBytes` (32 MiB)") && c.segmentCacheBytes == 32 << 20)
         #expect(readme.contains("(4 MiB of UTF-8 by default)") && c.maximumTextBytes == 4 << 20)
         var small = c
         small.maximumTextBytes = 8
