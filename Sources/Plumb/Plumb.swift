@@ -259,11 +259,7 @@ public final class TextMeasurer: Sendable {
         -> TextMeasurement
     {
         let (text, repaired) = Self.decode(utf16: units)
-        // Valid text takes the cached path; a repaired one is answered uncached (its warning
-        // is its own, as a fallback's).
-        guard repaired else { return measure(text, style: resolve(style), width: width, scale: scale) }
-        return compute(text, style: resolve(style), width: width, scale: scale,
-                       extraWarnings: [.invalidTextRepaired], needsLines: false).measurement
+        return measure(decoded: text, repaired: repaired, style: style, width: width, scale: scale)
     }
 
     /// Measures text given as UTF-8 bytes, repairing invalid sequences with U+FFFD and saying
@@ -276,11 +272,7 @@ public final class TextMeasurer: Sendable {
         -> TextMeasurement
     {
         let (text, repaired) = Self.decode(utf8: bytes)
-        // Valid text takes the cached path; a repaired one is answered uncached (its warning
-        // is its own, as a fallback's).
-        guard repaired else { return measure(text, style: resolve(style), width: width, scale: scale) }
-        return compute(text, style: resolve(style), width: width, scale: scale,
-                       extraWarnings: [.invalidTextRepaired], needsLines: false).measurement
+        return measure(decoded: text, repaired: repaired, style: style, width: width, scale: scale)
     }
 
     /// Measures text given as UTF-16 code units and returns its line geometry, repairing lone
@@ -292,9 +284,7 @@ public final class TextMeasurer: Sendable {
         -> TextLayout
     {
         let (text, repaired) = Self.decode(utf16: units)
-        let r = compute(text, style: resolve(style), width: width, scale: scale,
-                        extraWarnings: repaired ? [.invalidTextRepaired] : [])
-        return makeLayout(text, r)
+        return layout(decoded: text, repaired: repaired, style: style, width: width, scale: scale)
     }
 
     /// Measures text given as UTF-8 bytes and returns its line geometry, repairing invalid
@@ -306,6 +296,23 @@ public final class TextMeasurer: Sendable {
         -> TextLayout
     {
         let (text, repaired) = Self.decode(utf8: bytes)
+        return layout(decoded: text, repaired: repaired, style: style, width: width, scale: scale)
+    }
+
+    /// Decoded text: valid text takes the cached path; a repaired one is answered uncached
+    /// (its warning is its own, as a fallback's).
+    private func measure(decoded text: String, repaired: Bool, style: TextStyle, width: Double, scale: Double)
+        -> TextMeasurement
+    {
+        guard repaired else { return measure(text, style: resolve(style), width: width, scale: scale) }
+        return compute(text, style: resolve(style), width: width, scale: scale,
+                       extraWarnings: [.invalidTextRepaired], needsLines: false).measurement
+    }
+
+    /// The layout of decoded text, with `.invalidTextRepaired` when it was repaired.
+    private func layout(decoded text: String, repaired: Bool, style: TextStyle, width: Double, scale: Double)
+        -> TextLayout
+    {
         let r = compute(text, style: resolve(style), width: width, scale: scale,
                         extraWarnings: repaired ? [.invalidTextRepaired] : [])
         return makeLayout(text, r)

@@ -23,22 +23,13 @@ extension TextMeasurer {
         let resolved = resolve(style)
         let key = Self.contentKey(text)
         // A hit needs only the content key (the runs' attributes as given); their fonts are
-        // resolved on a miss.
-        guard let plainKeys = cellKeys(text.string, style: resolved, width: width, scale: scale) else {
-            return measure(
-                text.string, style: resolved, width: width, scale: scale, keys: nil,
-                content: richContent(text, style: resolved, key: key))
+        // resolved on a miss. A cell whose runs need repairs is not cached: its warnings are
+        // its own.
+        let keys = cellKeys(text.string, style: resolved, width: width, scale: scale)
+            .map { Self.withContent($0, key: key, fingerprint: resolved.layoutFingerprint) }
+        return measure(text.string, style: resolved, width: width, scale: scale, keys: keys) {
+            richContent(text, style: resolved, key: key)
         }
-        let keys = Self.withContent(plainKeys, key: key, fingerprint: resolved.layoutFingerprint)
-        if let hit = resultCache.value(for: keys.keys.result) {
-            return resolved.warnings.isEmpty
-                ? Self.measurement(hit, scale: keys.scale)
-                : Self.measurement(hit, scale: keys.scale, warnings: resolved.warnings)
-        }
-        let content = richContent(text, style: resolved, key: key)
-        return measure(
-            text.string, style: resolved, width: width, scale: scale, keys: content.isCacheable ? keys : nil,
-            resultMissed: true, content: content)
     }
 
     /// Measures one attributed cell and returns its geometry, inline boxes included.
@@ -83,7 +74,7 @@ extension TextMeasurer {
         var runs = Self.resolveRuns(of: text, fonts: fonts, base: base, font: s.font, warnings: &warnings)
         if runs.isEmpty { runs = [base] }
         return RichContent(
-            runs: runs, ellipsis: base, key: key, fingerprint: style.layoutFingerprint, warnings: warnings)
+            runs: runs, ellipsis: base, key: key, warnings: warnings)
     }
 
     /// Every run of `text` resolved (`resolveRun`), with its end and its box's numbers.
@@ -162,13 +153,10 @@ struct RichContent: @unchecked Sendable {  // immutable; ResolvedCascade is shar
     let runs: [PreparationRun]
     /// The run whose font draws "…" (the style's own).
     let ellipsis: PreparationRun
-    /// XXH3-128 over the text and the layout fields of every run.
+    /// The content key (`contentKey(_:)`: the text and every run's layout attributes).
     let key: CacheKey
-    /// The style's layout fingerprint (result keys).
-    let fingerprint: CacheKey
+    /// Warnings from resolving the runs (repaired numbers, skipped families).
     let warnings: [MeasureWarning]
-
-    var isCacheable: Bool { !warnings.contains { $0.isFallback } }
 }
 
 extension ResolvedStyle {

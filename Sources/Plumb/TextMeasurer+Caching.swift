@@ -25,16 +25,19 @@ extension TextMeasurer {
     /// The cached path once the keys are known (batches compute them in a parallel pass);
     /// `nil` keys: a cell that must not touch the cache (fallbacks, empty text).
     ///
-    /// - Parameter resultMissed: the caller already looked the result key up and missed (a
-    ///   batch's second pass): start at the width range.
+    /// - Parameters:
+    ///   - resultMissed: the caller already looked the result key up and missed (a batch's
+    ///     second pass): start at the width range.
+    ///   - content: an attributed cell's resolved runs, asked for only when the cell is laid
+    ///     out (a hit needs only its content key, already in `keys`).
     func measure(
         _ text: String, style: ResolvedStyle, width: Double, scale: Double, keys k: CellKeys?,
-        resultMissed: Bool = false, content: RichContent? = nil
+        resultMissed: Bool = false, content: () -> RichContent? = { nil }
     ) -> TextMeasurement {
         guard let k else {
             return compute(
                 text, style: style, width: width, scale: scale, extraWarnings: [], needsLines: false,
-                content: content
+                content: content()
             ).measurement
         }
         let keys = k.keys, w = k.layoutWidth, cleanScale = k.scale
@@ -54,7 +57,7 @@ extension TextMeasurer {
         }
         let r = compute(
             text, style: style, width: width, scale: scale, extraWarnings: [], textKey: k.text,
-            needsLines: false, content: content)
+            needsLines: false, content: content())
         // A cacheable style's warnings (a skipped family) are the same for every cell and are
         // given back with every hit; a cell with warnings of its own is not cached.
         if r.measurement.warnings.count == style.warnings.count, let layout = r.layout,

@@ -24,9 +24,7 @@ extension TextMeasurer {
     /// - Complexity: as `layout`, plus O(glyphs) shaping of the drawn lines (not cached).
     /// - Thread safety: safe from any thread, concurrently.
     public func drawing(_ text: String, style: TextStyle, width: Double, scale: Double = 2) -> TextDrawing {
-        let (layout, source, boxWidth) = drawingParts(text, style: style, width: width, scale: scale)
-        let lines = source.map { GlyphPlacer.glyphs(of: layout, $0) } ?? layout.lines.map { _ in [] }
-        return TextDrawing(layout: layout, boxWidth: boxWidth, lines: lines)
+        Self.drawing(drawingParts(text, style: style, width: width, scale: scale))
     }
 
     /// The layout, what drawing it needs and its box width (internal: tests check the
@@ -53,9 +51,13 @@ extension TextMeasurer {
     ///   O(log runs) per font run.
     /// - Thread safety: safe from any thread, concurrently.
     public func drawing(_ text: AttributedText, style: TextStyle, width: Double, scale: Double = 2) -> TextDrawing {
-        let (layout, source, boxWidth) = drawingParts(text, style: style, width: width, scale: scale)
-        let lines = source.map { GlyphPlacer.glyphs(of: layout, $0) } ?? layout.lines.map { _ in [] }
-        return TextDrawing(layout: layout, boxWidth: boxWidth, lines: lines)
+        Self.drawing(drawingParts(text, style: style, width: width, scale: scale))
+    }
+
+    /// The glyphs of laid-out parts (none for a layout without lines).
+    private static func drawing(_ parts: (layout: TextLayout, source: DrawingSource?, boxWidth: Double?)) -> TextDrawing {
+        let lines = parts.source.map { GlyphPlacer.glyphs(of: parts.layout, $0) } ?? parts.layout.lines.map { _ in [] }
+        return TextDrawing(layout: parts.layout, boxWidth: parts.boxWidth, lines: lines)
     }
 
     /// The layout of an attributed cell, what drawing it needs (its runs' sizes, offsets and

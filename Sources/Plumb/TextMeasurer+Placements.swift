@@ -1,5 +1,39 @@
 /// Placing inline boxes and the truncation token in a finished layout.
 extension TextMeasurer {
+    /// Walks the visible clusters of a placed line in logical order (head, then tail of a
+    /// truncated line) with their pen positions from the line's start — tabs to their stops,
+    /// the tail after the ellipsis — as the line breaker measured them. Returns where the
+    /// ellipsis starts on a truncated line.
+    ///
+    /// - Complexity: O(graphemes shown on the line).
+    @discardableResult
+    static func walkPens(
+        of placed: PlacedLine, _ p: PreparedText, tabInterval: Double,
+        _ visit: (_ g: Int32, _ start: Double, _ end: Double) -> Void
+    ) -> Double? {
+        var x = 0.0
+        func walk(_ range: Range<Int32>) {
+            for g in range {
+                let start = x
+                if p.flags[Int(g)].contains(.tab) {
+                    x = (x / tabInterval).rounded(.down) * tabInterval + tabInterval
+                } else {
+                    x += p.advances[Int(g)]
+                }
+                visit(g, start, x)
+            }
+        }
+        guard let t = placed.truncation else {
+            walk(placed.box.graphemeStart..<placed.box.graphemeEnd)
+            return nil
+        }
+        walk(placed.box.graphemeStart..<t.headEnd)
+        let ellipsis = x
+        x += t.ellipsisWidth
+        walk(t.tailStart..<t.tailEnd)
+        return ellipsis
+    }
+
     /// The caret map of a layout: per line, its visible clusters (head, then tail of a
     /// truncated line) with their pen extents, mirrored in right-to-left paragraphs.
     ///
@@ -10,28 +44,12 @@ extension TextMeasurer {
         for (index, placed) in layout.lines.enumerated() {
             let first = map.clusters.count
             let line = lines[index]
-            var x = 0.0
-            func add(_ range: Range<Int32>) {
-                for g in range {
-                    let start = x
-                    if p.flags[Int(g)].contains(.tab) {
-                        x = (x / tabInterval).rounded(.down) * tabInterval + tabInterval
-                    } else {
-                        x += p.advances[Int(g)]
-                    }
-                    let minX = line.direction == .rightToLeft ? line.rect.maxX - x : line.rect.x + start
-                    map.clusters.append(
-                        CaretMap.Cluster(
-                            utf8Start: p.graphemeStarts[Int(g)], utf8End: p.graphemeEnds[Int(g)], line: Int32(index),
-                            minX: minX, maxX: minX + (x - start)))
-                }
-            }
-            if let t = placed.truncation {
-                add(placed.box.graphemeStart..<t.headEnd)
-                x += t.ellipsisWidth
-                add(t.tailStart..<t.tailEnd)
-            } else {
-                add(placed.box.graphemeStart..<placed.box.graphemeEnd)
+            walkPens(of: placed, p, tabInterval: tabInterval) { g, start, x in
+                let minX = line.direction == .rightToLeft ? line.rect.maxX - x : line.rect.x + start
+                map.clusters.append(
+                    CaretMap.Cluster(
+                        utf8Start: p.graphemeStarts[Int(g)], utf8End: p.graphemeEnds[Int(g)], line: Int32(index),
+                        minX: minX, maxX: minX + (x - start)))
             }
             map.lineClusters.append(first..<map.clusters.count)
         }
@@ -44,29 +62,20 @@ extension TextMeasurer {
         -> TruncationTokenPlacement?
     {
         guard let index = layout.lines.lastIndex(where: { $0.truncation != nil }),
-            let t = layout.lines[index].truncation
+            let t = layout.lines[index].truncation,
+            let x = walkPens(of: layout.lines[index], prepared, tabInterval: tabInterval, { _, _, _ in })
         else { return nil }
-        let placed = layout.lines[index]
         let line = lines[index]
-        var x = 0.0
-        for k in placed.box.graphemeStart..<t.headEnd {
-            if prepared.flags[Int(k)].contains(.tab) {
-                x = (x / tabInterval).rounded(.down) * tabInterval + tabInterval
-            } else {
-                x += prepared.advances[Int(k)]
-            }
-        }
         let width = t.ellipsisWidth
         let visualX = line.direction == .rightToLeft ? line.rect.maxX - x - width : line.rect.x + x
         return TruncationTokenPlacement(line: index, rect: Rect(x: visualX, y: line.rect.y, width: width, height: line.rect.height))
     }
-
     /// The rect of every box that a line shows: x from the advances before it on its line
     /// (tabs to their stops; after the ellipsis for the tail of a truncated line), y from the
     /// line's baseline and the box's offset. In a right-to-left paragraph x is mirrored within
     /// the line (exact for lines of one direction).
     ///
-    /// - Complexity: O(log graphemes) per box, plus the advances before it on its line.
+    /// - Complexity: O(log graphemes) per box, plus a walk of its line (`walkPens`).
     static func placeBoxes(
         _ boxes: [(utf8Offset: Int, box: InlineBox)], in text: String, layout: ComputedLayout,
         lines: [LayoutLine], prepared: PreparedText, tabInterval: Double
@@ -79,7 +88,9 @@ extension TextMeasurer {
             while lineIndex < layout.lines.count && layout.lines[lineIndex].box.graphemeEnd <= g { lineIndex += 1 }
             guard lineIndex < layout.lines.count, layout.lines[lineIndex].box.graphemeStart <= g else { continue }
             let placed = layout.lines[lineIndex]
-            guard let x = xWithinLine(of: g, placed, prepared: prepared, tabInterval: tabInterval) else { continue }
+            var pen: Double? = nil
+            walkPens(of: placed, prepared, tabInterval: tabInterval) { k, start, _ in if k == g { pen = start } }
+            guard let x = pen else { continue }  // hidden by truncation
             let line = lines[lineIndex]
             let width = prepared.advances[Int(g)]
             let visualX = line.direction == .rightToLeft ? line.rect.maxX - x - width : line.rect.x + x
@@ -106,25 +117,5 @@ extension TextMeasurer {
         }
         guard lo < p.graphemeStarts.count, p.graphemeStarts[lo] == offset, p.flags[lo].contains(.inlineBox) else { return nil }
         return Int32(lo)
-    }
-
-    /// The pen position of grapheme `g` from its line's start, or `nil` when truncation hid it.
-    private static func xWithinLine(of g: Int32, _ line: PlacedLine, prepared p: PreparedText, tabInterval: Double) -> Double? {
-        func advance(from start: Int32, to end: Int32, at x0: Double) -> Double {
-            var x = x0
-            for k in start..<end {
-                if p.flags[Int(k)].contains(.tab) {
-                    x = (x / tabInterval).rounded(.down) * tabInterval + tabInterval
-                } else {
-                    x += p.advances[Int(k)]
-                }
-            }
-            return x
-        }
-        guard let t = line.truncation else { return advance(from: line.box.graphemeStart, to: g, at: 0) }
-        if g < t.headEnd { return advance(from: line.box.graphemeStart, to: g, at: 0) }
-        guard g >= t.tailStart && g < t.tailEnd else { return nil }
-        let head = advance(from: line.box.graphemeStart, to: t.headEnd, at: 0)
-        return advance(from: t.tailStart, to: g, at: head + t.ellipsisWidth)
     }
 }

@@ -27,6 +27,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import conformance as conf  # noqa: E402
+from chromium_reference import SCAN_LINE_STARTS  # noqa: E402
 
 SIZES = [15, 13.5, 15.25, 11, 12.3, 16, 17, 18.75, 20, 24]
 FIXED_PX = [18, 20.3, 24.75, 30]
@@ -39,13 +40,7 @@ font-kerning:normal;text-rendering:%(rendering)s}
 </style></head><body>%(divs)s<pre id="out"></pre><script>
 const out=[];
 for (const d of document.querySelectorAll('.c')) {
-  const node=d.firstChild; const starts=[]; let lastTop=null; let scalar=0;
-  if (node) { const text=node.data; const r=document.createRange();
-    for (let i=0;i<text.length;) { const cp=text.codePointAt(i); const len=cp>0xffff?2:1;
-      r.setStart(node,i); r.setEnd(node,i+len); const rects=r.getClientRects();
-      if (rects.length) { const t=rects[0].top; if (lastTop===null || t>lastTop+1) { starts.push(scalar); lastTop=t; } }
-      i+=len; scalar++; } }
-  out.push([d.getBoundingClientRect().height, starts]);
+""" + SCAN_LINE_STARTS + """  out.push([d.getBoundingClientRect().height, starts]);
 }
 document.getElementById('out').textContent=JSON.stringify(out);
 </script></body></html>"""

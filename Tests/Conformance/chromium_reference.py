@@ -22,19 +22,24 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import conformance as conf  # noqa: E402
 
+# The body of a loop over `.c` divs (`d`): `starts`, the Unicode-scalar offsets where the div's
+# text starts a line (a character whose rect's top moves down by more than 1 px). Shared by the
+# height harness (`chromium_heights.py`).
+SCAN_LINE_STARTS = """  const node=d.firstChild; const starts=[]; let lastTop=null; let scalar=0;
+  if (node) { const text=node.data; const r=document.createRange();
+    for (let i=0;i<text.length;) { const cp=text.codePointAt(i); const len=cp>0xffff?2:1;
+      r.setStart(node,i); r.setEnd(node,i+len); const rects=r.getClientRects();
+      if (rects.length) { const t=rects[0].top; if (lastTop===null || t>lastTop+1) { starts.push(scalar); lastTop=t; } }
+      i+=len; scalar++; } }
+"""
+
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><style>
 body{margin:0} .c{font-size:%(size)spx;line-height:40px;white-space:pre-wrap;overflow-wrap:break-word;
 word-break:normal;text-spacing-trim:space-all;font-kerning:normal;text-rendering:geometricPrecision}
 </style></head><body>%(divs)s<pre id="out"></pre><script>
 const out=[];
 for (const d of document.querySelectorAll('.c')) {
-  const node=d.firstChild; const starts=[]; let lastTop=null; let scalar=0;
-  if (node) { const text=node.data; const r=document.createRange();
-    for (let i=0;i<text.length;) { const cp=text.codePointAt(i); const len=cp>0xffff?2:1;
-      r.setStart(node,i); r.setEnd(node,i+len); const rects=r.getClientRects();
-      if (rects.length) { const t=rects[0].top; if (lastTop===null || t>lastTop+1) { starts.push(scalar); lastTop=t; } }
-      i+=len; scalar++; } }
-  out.push(starts);
+""" + SCAN_LINE_STARTS + """  out.push(starts);
 }
 document.getElementById('out').textContent=JSON.stringify(out);
 </script></body></html>"""

@@ -22,18 +22,12 @@ import random
 import sys
 import unicodedata
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The plain harness's cascades, widths and size, so both corpora measure the same cells.
+from conformance import CASCADES, HERE, ROOT, SIZE, WIDTHS  # noqa: E402
 
-CASCADES = [
-    ["Noto Sans", "Noto Sans CJK SC"],
-    ["DejaVu Sans", "Noto Sans CJK SC"],
-    ["Noto Sans CJK SC"],
-]
 RUN_FAMILIES = CASCADES + [["DejaVu Sans Mono", "Noto Sans CJK SC"]]
-WIDTHS = [100, 150, 200, 250, 300, 350, 400, 450]
 WIDTHS_PER_CELL = 3
-SIZE = 15.0
 RUN_SIZES = [12.0, 13.0, 17.0, 20.0]
 # (width, height, baselineOffset): an avatar, a custom emoji, a badge, a small icon, a raised
 # superscript-like marker, a wide pill.

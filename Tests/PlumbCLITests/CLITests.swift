@@ -14,6 +14,8 @@ final class CLITests: XCTestCase {
 
     struct Run {
         var status: Int32
+        /// Whether the process exited or was killed by a signal (a trap).
+        var reason: Process.TerminationReason = .exit
         var stdout: String
         var stderr: String
         var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
@@ -22,10 +24,20 @@ final class CLITests: XCTestCase {
         }
     }
 
+    /// Runs the binary with `arguments` (see the static form).
     func run(_ arguments: [String], input: Data? = nil, executable: URL? = nil) throws -> Run {
+        try Self.run(arguments, input: input, executable: executable)
+    }
+
+    /// Runs the binary with `arguments`, feeding `input` and waiting for it; `environment`
+    /// entries are added to this process's environment.
+    static func run(_ arguments: [String], input: Data? = nil, executable: URL? = nil, environment: [String: String] = [:]) throws -> Run {
         let p = Process()
         p.executableURL = executable ?? Self.binary
         p.arguments = arguments
+        if !environment.isEmpty {
+            p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe(), inp = Pipe()
         p.standardOutput = out
         p.standardError = err
@@ -36,7 +48,9 @@ final class CLITests: XCTestCase {
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        return Run(
+            status: p.terminationStatus, reason: p.terminationReason, stdout: String(decoding: o, as: UTF8.self),
+            stderr: String(decoding: e, as: UTF8.self))
     }
 
     func testATextOverTheSizeLimitIsAnErrorForItsLineOnly() throws {

@@ -11,27 +11,15 @@ final class NoFontsCLITests: XCTestCase {
         try Data("<fontconfig></fontconfig>\n".utf8).write(to: conf)
         defer { try? FileManager.default.removeItem(at: conf) }
 
-        let p = Process()
-        p.executableURL = CLITests.binary
-        p.arguments = ["measure"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["FONTCONFIG_FILE"] = conf.path
-        p.environment = environment
-        let out = Pipe(), err = Pipe(), inp = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = inp
-        try p.run()
-        inp.fileHandleForWriting.write(Data((
-            #"{"id":1,"text":"Hello, world","width":200,"size":15}"# + "\n"
-            + #"{"id":2,"text":"中文 🎉","width":100,"families":["Noto Sans CJK SC"],"weight":700}"# + "\n").utf8))
-        try inp.fileHandleForWriting.close()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        _ = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        let r = try CLITests.run(
+            ["measure"],
+            input: Data((
+                #"{"id":1,"text":"Hello, world","width":200,"size":15}"# + "\n"
+                + #"{"id":2,"text":"中文 🎉","width":100,"families":["Noto Sans CJK SC"],"weight":700}"# + "\n").utf8),
+            environment: ["FONTCONFIG_FILE": conf.path])
 
-        XCTAssertEqual(p.terminationReason, .exit)
-        let lines = String(decoding: o, as: UTF8.self).split(separator: "\n")
+        XCTAssertEqual(r.reason, .exit)
+        let lines = r.stdout.split(separator: "\n")
         XCTAssertEqual(lines.count, 2)
         for line in lines {
             let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
