@@ -10,6 +10,8 @@ struct ComputeResult: Sendable {
     /// The width lines were broken at, and where they sit in it (geometry only).
     var layoutWidth: LayoutWidth = .unmeasurable
     var alignment: TextAlignment = .natural
+    /// The truncation token's text when the layout is truncated (its boxes are placed).
+    var token: AttributedText? = nil
 }
 
 extension TextMeasurer {
@@ -73,7 +75,7 @@ extension TextMeasurer {
                         warnings: warnings),
                     layout: layout, prepared: prepared, exactHeight: height, scale: scale,
                     fontSize: s.font.size, tabInterval: s.tabInterval, layoutWidth: layoutWidth,
-                    alignment: style.style.alignment)
+                    alignment: style.style.alignment, token: layout.isTruncated ? style.style.truncationToken : nil)
             }
         }
     }
@@ -230,7 +232,8 @@ extension TextMeasurer {
         }
         result.caretMap = Self.caretMap(layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval)
         if layout.isTruncated {
-            result.truncationToken = Self.placeToken(layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval)
+            result.truncationToken = Self.placeToken(
+                layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval, token: r.token)
         }
         return result
     }

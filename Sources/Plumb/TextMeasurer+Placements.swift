@@ -58,9 +58,9 @@ extension TextMeasurer {
 
     /// Where the truncated line's "…" or token is: after the visible head, as wide as the
     /// token, as tall as its line (mirrored in a right-to-left paragraph).
-    static func placeToken(layout: ComputedLayout, lines: [LayoutLine], prepared: PreparedText, tabInterval: Double)
-        -> TruncationTokenPlacement?
-    {
+    static func placeToken(
+        layout: ComputedLayout, lines: [LayoutLine], prepared: PreparedText, tabInterval: Double, token: AttributedText?
+    ) -> TruncationTokenPlacement? {
         guard let index = layout.lines.lastIndex(where: { $0.truncation != nil }),
             let t = layout.lines[index].truncation,
             let x = walkPens(of: layout.lines[index], prepared, tabInterval: tabInterval, { _, _, _ in })
@@ -68,8 +68,45 @@ extension TextMeasurer {
         let line = lines[index]
         let width = t.ellipsisWidth
         let visualX = line.direction == .rightToLeft ? line.rect.maxX - x - width : line.rect.x + x
-        return TruncationTokenPlacement(line: index, rect: Rect(x: visualX, y: line.rect.y, width: width, height: line.rect.height))
+        var placement = TruncationTokenPlacement(
+            line: index, rect: Rect(x: visualX, y: line.rect.y, width: width, height: line.rect.height))
+        if let token, let prepared = prepared.token {
+            placement.boxes = placeTokenBoxes(token, prepared, x: visualX, line: line, lineIndex: index)
+        }
+        return placement
     }
+
+    /// The token's boxes: its pieces laid left to right from `x` in the order drawing places
+    /// them (`GlyphPlacer.tokenItems`), each box's bottom `baselineOffset` above the line's
+    /// baseline.
+    ///
+    /// - Complexity: O(token pieces × token clusters).
+    private static func placeTokenBoxes(
+        _ token: AttributedText, _ prepared: PreparedToken, x: Double, line: LayoutLine, lineIndex: Int
+    ) -> [InlineBoxPlacement] {
+        let boxes = token.inlineBoxes
+        guard !boxes.isEmpty else { return [] }
+        let text = token.string
+        var pen = x
+        var placements: [InlineBoxPlacement] = []
+        for item in GlyphPlacer.tokenItems(prepared, paragraph: line.direction) {
+            defer { pen += item.width }
+            guard item.isBox, let (offset, box) = boxes.first(where: { $0.utf8Offset == item.bytes.lowerBound }) else {
+                continue
+            }
+            let height = max(0, box.height.isFinite ? box.height : 0)
+            let bottom = line.baseline - (box.baselineOffset.isFinite ? box.baselineOffset : 0)
+            let index = text.utf8.index(text.startIndex, offsetBy: offset)
+            placements.append(
+                InlineBoxPlacement(
+                    id: box.id, box: box, utf8Offset: offset,
+                    scalarOffset: text.unicodeScalars.distance(from: text.startIndex, to: index),
+                    utf16Offset: text.utf16.distance(from: text.startIndex, to: index), line: lineIndex,
+                    rect: Rect(x: pen, y: bottom - height, width: item.width, height: height)))
+        }
+        return placements
+    }
+
     /// The rect of every box that a line shows: x from the advances before it on its line
     /// (tabs to their stops; after the ellipsis for the tail of a truncated line), y from the
     /// line's baseline and the box's offset. In a right-to-left paragraph x is mirrored within

@@ -225,10 +225,11 @@ public enum SVGRenderer {
             return .blank
         }
 
-        /// Each inline box of an attributed text as a placeholder rect at its laid-out rect,
-        /// labelled with its id (an app draws its avatar or custom emoji there).
+        /// Each inline box of an attributed text (and of its truncation token) as a placeholder
+        /// rect at its laid-out rect, labelled with its id (an app draws its avatar or custom
+        /// emoji there).
         mutating func inlineBoxes(_ layout: TextLayout) {
-            for box in layout.inlineBoxes {
+            for box in layout.inlineBoxes + (layout.truncationToken?.boxes ?? []) {
                 let r = box.rect
                 let label = SVGNumber.escape(box.id ?? "box")
                 // Fits the box: about 0.6 em per character of a sans-serif label.

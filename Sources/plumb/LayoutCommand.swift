@@ -118,6 +118,9 @@ enum LayoutCommand {
         }
         if let t = layout.truncationToken {
             out.append("truncation token on line \(t.line + 1): rect (x \(num(t.rect.x)), y \(num(t.rect.y)), w \(num(t.rect.width)), h \(num(t.rect.height)))")
+            for b in t.boxes {
+                out.append("  token box \(b.id.map(\.debugDescription) ?? "(no id)"), token scalar \(b.scalarOffset): rect (x \(num(b.rect.x)), y \(num(b.rect.y)), w \(num(b.rect.width)), h \(num(b.rect.height)))")
+            }
         }
         for w in layout.measurement.warnings { out.append("warning: \(w)") }
         return out.joined(separator: "\n")

@@ -238,7 +238,7 @@ struct MeasureCommand {
                     out.endObject()
                 }
                 out.endArray()
-                if !layout.inlineBoxes.isEmpty { writeBoxes(layout, converter, to: &out) }
+                if !layout.inlineBoxes.isEmpty { writeBoxes(layout.inlineBoxes, converter, to: &out) }
                 // The token's rect when the cell asks for a token (so a plain cell answers as before).
                 if input.request.style.truncationToken != nil, let token = layout.truncationToken {
                     out.key("token")
@@ -248,6 +248,7 @@ struct MeasureCommand {
                     out.beginArray()
                     for v in [token.rect.x, token.rect.y, token.rect.width, token.rect.height] { out.write(v) }
                     out.endArray()
+                    if !token.boxes.isEmpty { writeBoxes(token.boxes, converter, to: &out) }
                     out.endObject()
                 }
             }
@@ -261,12 +262,13 @@ struct MeasureCommand {
         }
     }
 
-    /// `"boxes"`: each inline box the layout shows, with its id, rect, line and offset (absent
-    /// when it shows none, so a cell without boxes answers as its `"text"` form).
-    func writeBoxes(_ layout: TextLayout, _ converter: OffsetUnit.Converter, to out: inout JSONWriter) {
+    /// `"boxes"`: each inline box the layout (or its truncation token) shows, with its id, rect,
+    /// line and offset (absent when it shows none, so a cell without boxes answers as its
+    /// `"text"` form; a token box's offset counts in the token's text).
+    func writeBoxes(_ boxes: [InlineBoxPlacement], _ converter: OffsetUnit.Converter, to out: inout JSONWriter) {
         out.key("boxes")
         out.beginArray()
-        for box in layout.inlineBoxes {
+        for box in boxes {
             out.beginObject()
             if let id = box.id { out.field("id", id) } else { out.field("id", JSONValue.null) }
             out.key("rect")

@@ -69,6 +69,35 @@ import Testing
         #expect(tokenGlyphs.prefix(2).allSatisfy { $0.color == nil })
     }
 
+    /// In a right-to-left line the token is reordered as a bidi paragraph of the line's
+    /// direction: "… more ▸" shows the box at the left, "more" read left to right, and "…"
+    /// next to the cut text at the right (drawn mirrored, "▸ erom…" reversed, before).
+    @Test func aTokenInARightToLeftLineIsDrawnInBidiOrder() throws {
+        var s = TextStyle(families: ["Noto Sans Hebrew", "DejaVu Sans"], size: 15)
+        s.maxLines = 1
+        s.lineBreakMode = .truncatingTail
+        var token = AttributedText("… more ")
+        token.append(InlineBox(width: 14, height: 12, id: "chevron"))
+        s.truncationToken = token
+        let text = "שלום עולם זה טקסט ארוך מאוד שצריך להיחתך"
+        let d = engine.drawing(text, style: s, width: 200)
+        let placed = try #require(d.layout.truncationToken)
+        #expect(d.layout.lines[0].direction == .rightToLeft)
+        let glyphs = d.lines[0].filter(\.isEllipsis)
+        #expect(glyphs.count == 7)  // … space m o r e space
+        // "more" in its own order, as the same font draws it in a left-to-right line.
+        let latin = engine.drawing("more", style: TextStyle(families: ["DejaVu Sans"], size: 15), width: 200).lines[0]
+        let drawnLatin = glyphs.filter { g in latin.contains { $0.glyph == g.glyph } && g.face == latin[0].face }
+        #expect(drawnLatin.map(\.glyph) == latin.map(\.glyph))
+        #expect(zip(drawnLatin, drawnLatin.dropFirst()).allSatisfy { $0.x < $1.x })
+        // "…" is the rightmost glyph of the token; the box is the leftmost piece.
+        let ellipsis = try #require(glyphs.max { $0.x < $1.x })
+        #expect(!latin.contains { $0.glyph == ellipsis.glyph })
+        let box = try #require(placed.boxes.first)
+        #expect(abs(box.rect.x - placed.rect.x) < 1e-9 && box.rect.maxX <= drawnLatin[0].x + 1e-9)
+        #expect(glyphs.allSatisfy { $0.x >= placed.rect.x - 1e-9 && $0.x < placed.rect.maxX })
+    }
+
     /// An attributed batch answers as the single-cell calls, in input order, at 1, 2 and 8
     /// workers.
     @Test func attributedBatchesAnswerAsSingleCells() {

@@ -1,3 +1,4 @@
+import Foundation
 @testable import Plumb
 import PropertyTesting
 import Testing
@@ -233,6 +234,31 @@ import Testing
         let e = engine.layout(long, style: plain, width: 200)
         #expect(e.lines[1].truncation!.head.upperBound > l.lines[1].truncation!.head.upperBound)
         #expect(e.truncationToken.map { abs($0.rect.width - (width("…a") - width("a"))) < 1e-9 } == true)
+    }
+
+    /// A box in the token ("… more ▸" with an icon) gets a rect an app can draw its image in:
+    /// after the token's text before it, its bottom `baselineOffset` above the baseline.
+    @Test func aBoxInTheTokenIsPlacedInsideTheTokensRect() throws {
+        var s = style
+        var token = AttributedText("… more ")
+        token.append(InlineBox(width: 12, height: 10, baselineOffset: -2, id: "chevron"))
+        s.truncationToken = token
+        let l = engine.layout(long, style: s, width: 200)
+        let placed = try #require(l.truncationToken)
+        let box = try #require(placed.boxes.first)
+        #expect(placed.boxes.count == 1 && box.id == "chevron" && box.line == placed.line)
+        // Offsets in the token's text: "… more " is 7 scalars, 7 UTF-16 units, 9 bytes.
+        #expect(box.scalarOffset == 7 && box.utf16Offset == 7 && box.utf8Offset == 9)
+        let line = l.lines[placed.line]
+        #expect(abs(box.rect.x - (placed.rect.x + (width("… more a") - width("a")))) < 1e-9)
+        #expect(abs(box.rect.maxX - placed.rect.maxX) < 1e-9 && box.rect.width == 12 && box.rect.height == 10)
+        #expect(abs(box.rect.maxY - (line.baseline + 2)) < 1e-9)
+        // The line's own boxes are unaffected (the text has none); no token, no token boxes.
+        #expect(l.inlineBoxes.isEmpty)
+        #expect(engine.layout("short", style: s, width: 200).truncationToken == nil)
+        // It survives the JSON form.
+        let decoded = try JSONDecoder().decode(TruncationTokenPlacement.self, from: JSONEncoder().encode(placed))
+        #expect(decoded == placed)
     }
 
     @Test func theTokensFontsCountForItsLine() {

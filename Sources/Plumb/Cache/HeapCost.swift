@@ -36,6 +36,6 @@ extension PreparedText {
     var byteSize: Int {
         HeapCost.object(storedBytes: 144)  // the column placement, the font list, a dozen scalars
             + HeapCost.malloc(storageBytes) + HeapCost.array(fonts) + HeapCost.array(ellipsisByGroup)
-            + (token.map { HeapCost.array($0.utf8) + HeapCost.array($0.pieces) } ?? 0)
+            + (token.map { HeapCost.array($0.utf8) + HeapCost.array($0.pieces) + HeapCost.array($0.clusters) } ?? 0)
     }
 }

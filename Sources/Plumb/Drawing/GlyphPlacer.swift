@@ -7,7 +7,8 @@
 /// to right, and inside a right-to-left run its font runs from the last to the first, each
 /// shaped right to left by HarfBuzz. A right-to-left paragraph's hanging whitespace sits left
 /// of the line's rect. A truncated line's head, ellipsis and tail follow the paragraph's
-/// direction and are reordered each on its own (not as one bidi paragraph).
+/// direction and are reordered each on its own (not as one bidi paragraph); a truncation token
+/// is reordered as a bidi paragraph of its line's direction (``tokenItems(_:paragraph:)``).
 ///
 /// In an attributed text each run is placed on its own (as it was shaped when measured), at
 /// its own size, raised by its baseline offset and in its colour; an inline box is a blank
@@ -194,8 +195,8 @@ enum GlyphPlacer {
     }
 
     /// Places the "…" of a truncated line, or the style's truncation token: each piece of one
-    /// face at its run's size, offset and colour (pieces in logical order; a box in the token
-    /// is a blank advance).
+    /// face at its run's size, offset and colour, in visual order (``tokenItems(_:paragraph:)``;
+    /// a box in the token is a blank advance).
     private static func placeEllipsis(
         _ source: DrawingSource, line: Int, _ shaper: Shaper, baseline: Double, direction: TextDirection,
         x: inout Double, into out: inout [PlacedGlyph]
@@ -203,14 +204,14 @@ enum GlyphPlacer {
         let p = source.prepared
         if let token = p.token {
             token.utf8.withUnsafeBufferPointer { utf8 in
-                for piece in token.pieces {
-                    if piece.isBox {
-                        x += piece.width
+                for item in tokenItems(token, paragraph: direction) {
+                    if item.isBox {
+                        x += item.width
                         continue
                     }
-                    let run = DrawingSource.run(atByte: Int32(piece.bytes.lowerBound), in: source.tokenRuns).map { source.tokenRuns[$0] }
-                    place(UnsafeBufferPointer(rebasing: utf8[piece.bytes]), font: p.fonts[Int(piece.font)].font,
-                          size: run?.size ?? source.fontSize, width: piece.width, direction: direction, isEllipsis: true,
+                    let run = DrawingSource.run(atByte: Int32(item.bytes.lowerBound), in: source.tokenRuns).map { source.tokenRuns[$0] }
+                    place(UnsafeBufferPointer(rebasing: utf8[item.bytes]), font: p.fonts[Int(item.font)].font,
+                          size: run?.size ?? source.fontSize, width: item.width, direction: item.direction, isEllipsis: true,
                           color: run?.color, shaper, baseline: baseline - (run?.baselineOffset ?? 0), x: &x, into: &out)
                 }
             }
@@ -224,6 +225,53 @@ enum GlyphPlacer {
             place($0, font: p.fonts[Int(font)].font, size: size, width: width,
                   direction: direction, isEllipsis: true, color: nil, shaper, baseline: baseline, x: &x, into: &out)
         }
+    }
+
+    /// One step of drawing a truncation token, left to right: bytes of one face inside one
+    /// bidi run (or a box), their measured advance and direction.
+    struct TokenItem: Equatable {
+        var bytes: Range<Int>
+        var font: UInt8
+        var width: Double
+        var isBox: Bool
+        var direction: TextDirection
+    }
+
+    /// The token's pieces in visual order on a line of direction `paragraph`: the token is
+    /// reordered as one bidi paragraph of that direction (UAX #9 through L2), its pieces split
+    /// where its bidi runs do, and a right-to-left run's pieces placed from the last to the
+    /// first — so "… עוד" starts at the right of a Hebrew line and "… more" keeps "more"
+    /// left to right. A left-to-right line without right-to-left characters keeps the pieces.
+    ///
+    /// - Complexity: O(token length); ICU is asked only when reordering may be needed.
+    static func tokenItems(_ token: PreparedToken, paragraph: TextDirection) -> [TokenItem] {
+        let needsBidi = paragraph == .rightToLeft || token.utf8.contains { $0 >= 0xD6 }
+        guard needsBidi else {
+            return token.pieces.map { TokenItem(bytes: $0.bytes, font: $0.font, width: $0.width, isBox: $0.isBox, direction: .leftToRight) }
+        }
+        let runs = token.utf8.withUnsafeBufferPointer { Bidi.visualRuns($0, paragraph: paragraph) }
+        var items: [TokenItem] = []
+        for run in runs {
+            var inRun: [TokenItem] = []
+            var clusterStart = 0
+            for cluster in token.clusters {
+                defer { clusterStart = Int(cluster.end) }
+                guard run.bytes.contains(clusterStart),
+                    let piece = token.pieces.first(where: { $0.bytes.contains(clusterStart) })
+                else { continue }
+                let bytes = clusterStart..<Int(cluster.end)
+                if let last = inRun.last, !piece.isBox, !last.isBox, last.font == piece.font, last.bytes.upperBound == bytes.lowerBound,
+                    piece.bytes.contains(last.bytes.lowerBound)
+                {
+                    inRun[inRun.count - 1].bytes = last.bytes.lowerBound..<bytes.upperBound
+                    inRun[inRun.count - 1].width += cluster.width
+                } else {
+                    inRun.append(TokenItem(bytes: bytes, font: piece.font, width: cluster.width, isBox: piece.isBox, direction: run.direction))
+                }
+            }
+            items += run.direction == .rightToLeft ? inRun.reversed() : inRun
+        }
+        return items
     }
 
     /// Shapes `bytes` in `font` and places the glyphs from `x`, spreading the difference

@@ -389,4 +389,7 @@ struct PreparedToken: Sendable {
     let utf8: [UInt8]
     /// Byte ranges of one face each, their local font and advance.
     let pieces: [(bytes: Range<Int>, font: UInt8, width: Double, isBox: Bool)]
+    /// Every cluster of the token in logical order (a box is one): its end byte and advance.
+    /// Drawing an RTL line splits pieces at bidi runs with them.
+    let clusters: [(end: Int32, width: Double)]
 }

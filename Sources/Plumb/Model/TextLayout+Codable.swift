@@ -237,3 +237,23 @@ struct TextOffsets {
         return lo
     }
 }
+
+extension TruncationTokenPlacement: Codable {
+    private enum Key: String, CodingKey { case line, rect, boxes }
+
+    /// Decodes a placement written by `encode(to:)` (`"boxes"` may be absent).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        self.init(
+            line: try c.decode(Int.self, forKey: .line), rect: try c.decode(Rect.self, forKey: .rect),
+            boxes: try c.decodeIfPresent([InlineBoxPlacement].self, forKey: .boxes) ?? [])
+    }
+
+    /// Encodes the line and rect, and the token's boxes when it has any.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(line, forKey: .line)
+        try c.encode(rect, forKey: .rect)
+        if !boxes.isEmpty { try c.encode(boxes, forKey: .boxes) }
+    }
+}

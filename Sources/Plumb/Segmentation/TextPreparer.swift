@@ -341,6 +341,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// - Complexity: O(token length).
     private func prepareToken(_ token: TokenInput, into b: inout PreparedTextBuilder) -> PreparedToken {
         var pieces: [(bytes: Range<Int>, font: UInt8, width: Double, isBox: Bool)] = []
+        var clusterWidths: [(end: Int32, width: Double)] = []
         token.utf8.withUnsafeBufferPointer { text in
             var start = 0
             for run in token.runs {
@@ -348,6 +349,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                 let end = run.byteEnd
                 if let box = run.box {
                     pieces.append((start..<end, b.boxLocalIndex(), box.width, true))
+                    clusterWidths.append((Int32(end), box.width))
                     start = end
                     continue
                 }
@@ -373,7 +375,9 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                     let entry = b.fontList[Int(clusters[k].font)]
                     let units = cachedUnits(
                         of: piece, clusters: ends.count, clusterEnd: { ends[$0] }, font: entry.font, script: 0)
-                    let width = units.reduce(0.0) { $0 + b.advance(units: $1, font: entry) }
+                    let widths = units.map { b.advance(units: $0, font: entry) }
+                    let width = widths.reduce(0.0, +)
+                    for (i, w) in widths.enumerated() { clusterWidths.append((Int32(start + pieceStart) + ends[i], w)) }
                     pieces.append((start + pieceStart..<start + pieceEnd, clusters[k].font, width, false))
                     pieceStart = pieceEnd
                     k = j + 1
@@ -381,7 +385,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                 start = end
             }
         }
-        return PreparedToken(utf8: token.utf8, pieces: pieces)
+        return PreparedToken(utf8: token.utf8, pieces: pieces, clusters: clusterWidths)
     }
 
     /// The font of a token cluster (in `scratch.scalars`) in the current run's cascade.
