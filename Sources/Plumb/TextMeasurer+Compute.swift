@@ -227,13 +227,15 @@ extension TextMeasurer {
                 direction: direction, truncation: truncation)
         }
         var result = TextLayout(text: text, measurement: r.measurement, lines: lines, exactHeight: r.exactHeight, scale: r.scale)
+        let visual = Self.mixedDirectionLines(text, r, lines: lines)
         if !boxes.isEmpty {
-            result.inlineBoxes = Self.placeBoxes(boxes, in: text, layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval)
+            result.inlineBoxes = Self.placeBoxes(
+                boxes, in: text, layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval, visual: visual)
         }
-        result.caretMap = Self.caretMap(layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval)
+        result.caretMap = Self.caretMap(layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval, visual: visual)
         if layout.isTruncated {
             result.truncationToken = Self.placeToken(
-                layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval, token: r.token)
+                layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval, token: r.token, visual: visual)
         }
         return result
     }

@@ -34,22 +34,52 @@ extension TextMeasurer {
         return ellipsis
     }
 
+    /// A line that mixes directions: each visible grapheme's extent and where its "…" starts,
+    /// in visual order (`GlyphPlacer.mixedDirectionExtents`).
+    typealias VisualExtents = (graphemes: [Int32: (minX: Double, maxX: Double)], ellipsisX: Double?)
+
+    /// The lines of a layout whose bidi runs reorder them, with their visual extents (empty
+    /// for text that reads in one direction, without asking ICU for a left-to-right line of
+    /// left-to-right characters).
+    ///
+    /// - Complexity: O(graphemes shown) for lines in a right-to-left paragraph or with
+    ///   right-to-left characters; O(bytes) otherwise, without allocating.
+    static func mixedDirectionLines(_ text: String, _ r: ComputeResult, lines: [LayoutLine]) -> [Int: VisualExtents] {
+        var text = text
+        return text.withUTF8 { utf8 in
+            let maybeMixed = lines.contains { $0.direction == .rightToLeft } || Bidi.mayContainRightToLeft(utf8)
+            guard maybeMixed, let source = DrawingSource(r) else { return [:] }
+            var out: [Int: VisualExtents] = [:]
+            for (i, line) in lines.enumerated() {
+                let startX = line.rect.x - (line.direction == .rightToLeft ? line.hangingWidth : 0)
+                out[i] = GlyphPlacer.mixedDirectionExtents(ofLine: i, direction: line.direction, startX: startX, utf8, source)
+            }
+            return out
+        }
+    }
+
     /// The caret map of a layout: per line, its visible clusters (head, then tail of a
     /// truncated line) with their pen extents, mirrored in right-to-left paragraphs.
     ///
     /// - Complexity: O(graphemes shown).
-    static func caretMap(layout: ComputedLayout, lines: [LayoutLine], prepared p: PreparedText, tabInterval: Double) -> CaretMap {
+    static func caretMap(
+        layout: ComputedLayout, lines: [LayoutLine], prepared p: PreparedText, tabInterval: Double,
+        visual: [Int: VisualExtents] = [:]
+    ) -> CaretMap {
         var map = CaretMap()
         map.clusters.reserveCapacity(p.graphemeStarts.count)
         for (index, placed) in layout.lines.enumerated() {
             let first = map.clusters.count
             let line = lines[index]
+            let reordered = visual[index]?.graphemes
             walkPens(of: placed, p, tabInterval: tabInterval) { g, start, x in
-                let minX = line.direction == .rightToLeft ? line.rect.maxX - x : line.rect.x + start
+                var minX = line.direction == .rightToLeft ? line.rect.maxX - x : line.rect.x + start
+                var maxX = minX + (x - start)
+                if let extent = reordered?[g] { (minX, maxX) = extent }
                 map.clusters.append(
                     CaretMap.Cluster(
                         utf8Start: p.graphemeStarts[Int(g)], utf8End: p.graphemeEnds[Int(g)], line: Int32(index),
-                        minX: minX, maxX: minX + (x - start)))
+                        minX: minX, maxX: maxX))
             }
             map.lineClusters.append(first..<map.clusters.count)
         }
@@ -59,7 +89,8 @@ extension TextMeasurer {
     /// Where the truncated line's "…" or token is: after the visible head, as wide as the
     /// token, as tall as its line (mirrored in a right-to-left paragraph).
     static func placeToken(
-        layout: ComputedLayout, lines: [LayoutLine], prepared: PreparedText, tabInterval: Double, token: AttributedText?
+        layout: ComputedLayout, lines: [LayoutLine], prepared: PreparedText, tabInterval: Double, token: AttributedText?,
+        visual: [Int: VisualExtents] = [:]
     ) -> TruncationTokenPlacement? {
         guard let index = layout.lines.lastIndex(where: { $0.truncation != nil }),
             let t = layout.lines[index].truncation,
@@ -67,7 +98,8 @@ extension TextMeasurer {
         else { return nil }
         let line = lines[index]
         let width = t.ellipsisWidth
-        let visualX = line.direction == .rightToLeft ? line.rect.maxX - x - width : line.rect.x + x
+        let visualX = visual[index]?.ellipsisX
+            ?? (line.direction == .rightToLeft ? line.rect.maxX - x - width : line.rect.x + x)
         var placement = TruncationTokenPlacement(
             line: index, rect: Rect(x: visualX, y: line.rect.y, width: width, height: line.rect.height))
         if let token, let prepared = prepared.token {
@@ -115,7 +147,7 @@ extension TextMeasurer {
     /// - Complexity: O(log graphemes) per box, plus a walk of its line (`walkPens`).
     static func placeBoxes(
         _ boxes: [(utf8Offset: Int, box: InlineBox)], in text: String, layout: ComputedLayout,
-        lines: [LayoutLine], prepared: PreparedText, tabInterval: Double
+        lines: [LayoutLine], prepared: PreparedText, tabInterval: Double, visual: [Int: VisualExtents] = [:]
     ) -> [InlineBoxPlacement] {
         var placements: [InlineBoxPlacement] = []
         var lineIndex = 0
@@ -130,7 +162,8 @@ extension TextMeasurer {
             guard let x = pen else { continue }  // hidden by truncation
             let line = lines[lineIndex]
             let width = prepared.advances[Int(g)]
-            let visualX = line.direction == .rightToLeft ? line.rect.maxX - x - width : line.rect.x + x
+            let visualX = visual[lineIndex]?.graphemes[g]?.minX
+                ?? (line.direction == .rightToLeft ? line.rect.maxX - x - width : line.rect.x + x)
             let bottom = line.baseline - box.baselineOffset
             let height = max(0, box.height.isFinite ? box.height : 0)
             let index = utf8.index(utf8.startIndex, offsetBy: offset)

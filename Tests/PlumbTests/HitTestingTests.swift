@@ -34,6 +34,54 @@ import Testing
         #expect(l.characterOffset(at: Point(x: line.x + 1, y: line.midY), unit: .scalars) == 3)
     }
 
+    /// A line that mixes directions is hit-tested where it is drawn: in a Hebrew paragraph
+    /// "hello" reads left to right in the middle, left of "שלום" (the extents followed the
+    /// paragraph direction before: "o" left of "h").
+    @Test func aMixedDirectionLineIsHitTestedInVisualOrder() throws {
+        let text = "שלום hello עולם"
+        let s = TextStyle(families: ["Noto Sans Hebrew", "DejaVu Sans"], size: 15)
+        let l = engine.layout(text, style: s, width: 400)
+        #expect(l.lines.count == 1 && l.lines[0].direction == .rightToLeft)
+        func rect(_ scalars: Range<Int>) throws -> Rect {
+            let rects = l.rects(forCharacters: scalars, unit: .scalars)
+            #expect(rects.count == 1)
+            return try #require(rects.first)
+        }
+        let h = try rect(5..<6), o = try rect(9..<10), shalom = try rect(0..<4), olam = try rect(11..<15)
+        #expect(h.maxX <= o.x + 1e-9)  // "hello" left to right
+        #expect(o.maxX <= shalom.x + 1e-9 && olam.maxX <= h.x + 1e-9)  // עולם | hello | שלום
+        #expect(abs(shalom.maxX - l.lines[0].rect.maxX) < 1e-9 && abs(olam.x - l.lines[0].rect.x) < 1e-9)
+        // The centre of every character's rect is that character.
+        for k in 0..<15 {
+            let r = try rect(k..<(k + 1))
+            #expect(l.characterOffset(at: Point(x: r.midX, y: r.midY), unit: .scalars) == k)
+        }
+        // A range across the direction change is two rects on the line: "ם" (the left end of
+        // שלום) and "he" (the left end of "hello") are not next to each other.
+        #expect(l.rects(forCharacters: 3..<7, unit: .scalars).count == 2)
+        // Drawing agrees: "h" is drawn where its rect is.
+        let d = engine.drawing(text, style: s, width: 400)
+        let latin = engine.drawing("hello", style: TextStyle(families: ["DejaVu Sans"], size: 15), width: 400).lines[0]
+        let drawnH = try #require(d.lines[0].first { $0.glyph == latin[0].glyph && $0.face == latin[0].face })
+        #expect(abs(drawnH.x - h.x) < 1e-6)
+    }
+
+    /// A box inside a left-to-right run of a Hebrew line sits where that run is drawn: after
+    /// "see " reading left to right, not mirrored from the paragraph's right end.
+    @Test func aBoxInAMixedDirectionLineSitsInItsRun() throws {
+        var rich = AttributedText("שלום see ")
+        rich.append(InlineBox(width: 20, height: 12, id: "icon"))
+        rich.append(" now עולם")
+        let s = TextStyle(families: ["Noto Sans Hebrew", "DejaVu Sans"], size: 15)
+        let l = engine.layout(rich, style: s, width: 400)
+        let box = try #require(l.inlineBoxes.first)
+        let see = try #require(l.rects(forCharacters: 5..<9, unit: .scalars).first)  // "see "
+        let now = try #require(l.rects(forCharacters: 10..<14, unit: .scalars).first)  // " now"
+        #expect(abs(box.rect.x - see.maxX) < 1e-9 && abs(box.rect.maxX - now.x) < 1e-9)
+        let hit = try #require(l.rects(forCharacters: 9..<10, unit: .scalars).first)
+        #expect(abs(hit.x - box.rect.x) < 1e-9 && abs(hit.width - box.rect.width) < 1e-9)
+    }
+
     @Test func aRangeOverTwoLinesHasARectPerLine() {
         let l = engine.layout("first line second line", style: style, width: 80)
         #expect(l.lines.count >= 2)

@@ -39,25 +39,69 @@ enum GlyphPlacer {
     ///
     /// - Complexity: O(graphemes); ICU is asked only for lines that need reordering.
     static func drawingOrder(of layout: TextLayout, _ source: DrawingSource) -> [[DrawItem]] {
-        let p = source.prepared
         var text = layout.text
         return text.withUTF8 { utf8 in
-            layout.lines.enumerated().map { (i, line) -> [DrawItem] in
-                let logical = pieces(source.lineGraphemes[i])
-                let tabs = tabWidths(logical, p, interval: source.tabInterval, ellipsis: source.ellipsis(ofLine: i).width)
-                var items: [DrawItem] = []
-                for piece in line.direction == .rightToLeft ? logical.reversed() : logical {
-                    switch piece {
-                    case .ellipsis: items.append(.ellipsis(line.direction))
-                    case .graphemes(let range):
-                        for run in visualRuns(range, p, utf8, paragraph: line.direction) {
-                            items += fontRuns(run.graphemes, direction: run.direction, tabs: tabs, source)
-                        }
-                    }
+            layout.lines.enumerated().map { (i, line) in drawingOrder(ofLine: i, direction: line.direction, utf8, source) }
+        }
+    }
+
+    /// Line `i`'s drawing steps from left to right (see `drawingOrder(of:_:)`).
+    static func drawingOrder(
+        ofLine i: Int, direction: TextDirection, _ utf8: UnsafeBufferPointer<UInt8>, _ source: DrawingSource
+    ) -> [DrawItem] {
+        let p = source.prepared
+        let logical = pieces(source.lineGraphemes[i])
+        let tabs = tabWidths(logical, p, interval: source.tabInterval, ellipsis: source.ellipsis(ofLine: i).width)
+        var items: [DrawItem] = []
+        for piece in direction == .rightToLeft ? logical.reversed() : logical {
+            switch piece {
+            case .ellipsis: items.append(.ellipsis(direction))
+            case .graphemes(let range):
+                for run in visualRuns(range, p, utf8, paragraph: direction) {
+                    items += fontRuns(run.graphemes, direction: run.direction, tabs: tabs, source)
                 }
-                return items
             }
         }
+        return items
+    }
+
+    /// Where a line that mixes directions shows each grapheme and its "…": extents from the
+    /// line's start x in visual order, as `glyphs(of:_:)` draws them (a right-to-left run's
+    /// graphemes from the last to the first). `nil` when the line reads in one direction
+    /// (its extents are the logical ones, mirrored in a right-to-left paragraph).
+    ///
+    /// - Complexity: O(graphemes on the line); ICU is asked only for a line in a right-to-left
+    ///   paragraph or with a right-to-left character (`Bidi.mayContainRightToLeft`).
+    static func mixedDirectionExtents(
+        ofLine i: Int, direction: TextDirection, startX: Double, _ utf8: UnsafeBufferPointer<UInt8>, _ source: DrawingSource
+    ) -> (graphemes: [Int32: (minX: Double, maxX: Double)], ellipsisX: Double?)? {
+        let p = source.prepared
+        let bytesFrom = source.lineGraphemes[i].visible.compactMap { r -> Range<Int>? in
+            r.isEmpty ? nil : Int(p.graphemeStarts[Int(r.lowerBound)])..<Int(p.graphemeEnds[Int(r.upperBound) - 1])
+        }
+        let rightToLeft = bytesFrom.contains { Bidi.mayContainRightToLeft(UnsafeBufferPointer(rebasing: utf8[$0])) }
+        if direction == .leftToRight && !rightToLeft { return nil }
+        let items = drawingOrder(ofLine: i, direction: direction, utf8, source)
+        let mixed = items.contains { if case .fontRun(_, let d) = $0 { return d != direction } else { return false } }
+        guard mixed else { return nil }
+        var extents: [Int32: (minX: Double, maxX: Double)] = [:]
+        var ellipsisX: Double? = nil
+        var x = startX
+        func add(_ g: Int, _ width: Double) {
+            extents[Int32(g)] = (x, x + width)
+            x += width
+        }
+        for item in items {
+            switch item {
+            case .ellipsis:
+                ellipsisX = x
+                x += source.ellipsis(ofLine: i).width
+            case .tab(let g, let width), .box(let g, let width): add(g, width)
+            case .fontRun(let run, let d):
+                for g in d == .rightToLeft ? Array(run.reversed()) : Array(run) { add(g, p.advances[g]) }
+            }
+        }
+        return (extents, ellipsisX)
     }
 
     /// Each line's glyphs from left to right, from the line's start (its rect's x, less the

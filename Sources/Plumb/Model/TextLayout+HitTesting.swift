@@ -11,9 +11,8 @@ public enum TextOffsetUnit: String, Hashable, Sendable, CaseIterable {
 
 /// Where each visible grapheme cluster of a layout is drawn, for hit testing: its UTF-8 range,
 /// its line and its horizontal extent in the text box. Clusters are in logical order per line;
-/// a right-to-left paragraph's line is mirrored (exact for lines of one direction; within a
-/// line that mixes directions the extents follow the paragraph direction, not the visual
-/// reordering).
+/// their extents are where drawing puts them: a right-to-left paragraph's line mirrored, and a
+/// line that mixes directions in the visual order of its bidi runs (UAX #9 through L2).
 struct CaretMap: Hashable, Sendable {
     struct Cluster: Hashable, Sendable {
         var utf8Start: Int32
@@ -51,29 +50,41 @@ extension TextLayout {
         return offset(utf8: Int(caretMap.clusters[best].utf8Start), in: unit)
     }
 
-    /// The rects covering the characters `range` (offsets in `unit`), one per line they are
-    /// on, each as tall as its line: what a link highlight or a selection draws.
+    /// The rects covering the characters `range` (offsets in `unit`), each as tall as its
+    /// line: what a link highlight or a selection draws. One rect per line the range is on —
+    /// several on a line that mixes directions, where the range's clusters are apart (left to
+    /// right).
     ///
-    /// - Complexity: O(clusters) plus O(n) to convert the range into UTF-8.
+    /// - Complexity: O(clusters) plus O(n) to convert the range into UTF-8; a line that mixes
+    ///   directions sorts its selected clusters.
     public func rects(forCharacters range: Range<Int>, unit: TextOffsetUnit = .utf16) -> [Rect] {
         guard let lo = utf8Offset(range.lowerBound, from: unit), let hi = utf8Offset(range.upperBound, from: unit),
             lo < hi
         else { return [] }
         var out: [Rect] = []
         for (line, clusters) in caretMap.lineClusters.enumerated() {
-            var minX = Double.infinity
-            var maxX = -Double.infinity
-            for i in clusters {
-                let c = caretMap.clusters[i]
-                guard Int(c.utf8End) > lo && Int(c.utf8Start) < hi else { continue }
-                minX = min(minX, c.minX)
-                maxX = max(maxX, c.maxX)
-            }
-            guard minX <= maxX else { continue }
             let r = lines[line].rect
-            out.append(Rect(x: minX, y: r.y, width: maxX - minX, height: r.height))
+            for (minX, maxX) in Self.visualSpans(of: clusters.map { caretMap.clusters[$0] }, overlapping: lo..<hi) {
+                out.append(Rect(x: minX, y: r.y, width: maxX - minX, height: r.height))
+            }
         }
         return out
+    }
+
+    /// The horizontal spans covered by the clusters overlapping `bytes`, touching extents
+    /// merged, left to right.
+    private static func visualSpans(of clusters: [CaretMap.Cluster], overlapping bytes: Range<Int>) -> [(Double, Double)] {
+        let selected = clusters.filter { Int($0.utf8End) > bytes.lowerBound && Int($0.utf8Start) < bytes.upperBound }
+            .sorted { $0.minX < $1.minX }
+        var spans: [(Double, Double)] = []
+        for c in selected {
+            if let last = spans.last, c.minX <= last.1 + 1e-9 {
+                spans[spans.count - 1].1 = max(last.1, c.maxX)
+            } else {
+                spans.append((c.minX, c.maxX))
+            }
+        }
+        return spans
     }
 
     /// A UTF-8 offset of `text` expressed in `unit`.

@@ -21,6 +21,43 @@ enum Bidi {
         }
     }
 
+    /// Whether `utf8` holds a character that can start a right-to-left run in a left-to-right
+    /// paragraph: Hebrew, Arabic and the other right-to-left blocks (U+0590–U+08FF,
+    /// U+FB1D–U+FDFF, U+FE70–U+FEFF, U+10800–U+10FFF, U+1E800–U+1EFFF) or an RLM, ALM, RLE,
+    /// RLO or RLI. Without one, such a paragraph is a single left-to-right run (UAX #9: only
+    /// strong R/AL characters, Arabic digits and these controls raise a level).
+    ///
+    /// - Complexity: O(bytes), no allocation.
+    static func mayContainRightToLeft(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let n = utf8.count
+        while i < n {
+            let b = utf8[i]
+            if b < 0xD6 { i += 1; continue }  // ASCII, continuation bytes, U+0000–U+057F
+            var scalar: UInt32
+            if b < 0xE0 {
+                scalar = UInt32(b & 0x1F) << 6 | UInt32(i + 1 < n ? utf8[i + 1] & 0x3F : 0)
+                i += 2
+            } else if b < 0xF0 {
+                guard i + 2 < n else { return false }
+                scalar = UInt32(b & 0x0F) << 12 | UInt32(utf8[i + 1] & 0x3F) << 6 | UInt32(utf8[i + 2] & 0x3F)
+                i += 3
+            } else {
+                guard i + 3 < n else { return false }
+                scalar = UInt32(b & 0x07) << 18 | UInt32(utf8[i + 1] & 0x3F) << 12 | UInt32(utf8[i + 2] & 0x3F) << 6
+                    | UInt32(utf8[i + 3] & 0x3F)
+                i += 4
+            }
+            switch scalar {
+            case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF,
+                0x200F, 0x061C, 0x202B, 0x202E, 0x2067:
+                return true
+            default: continue
+            }
+        }
+        return false
+    }
+
     /// One run of a line in visual order: a UTF-8 byte range of the line and its direction.
     struct VisualRun: Hashable, Sendable {
         var bytes: Range<Int>
