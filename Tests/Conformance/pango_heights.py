@@ -121,16 +121,20 @@ def pango_measure(measurer, case):
     layout.set_text(text, -1)
     layout.set_attributes(attrs)
     raw = text.encode("utf-8")
-    lines, starts = [], []
+    lines, starts, shifted = [], [], []
     it = layout.get_iter()
     while True:
         _, logical = it.get_line_extents()
         lines.append((logical.y, logical.height, it.get_baseline()))
-        starts.append(len(raw[: it.get_line_readonly().start_index].decode("utf-8", "replace")))
+        line = it.get_line_readonly()
+        starts.append(len(raw[: line.start_index].decode("utf-8", "replace")))
+        # Pango 1.50 aligns each run's baseline with the first run's script baseline
+        # (`apply_baseline_shift`): a run moved off the roman baseline (no rise in the corpus).
+        shifted.append(any(run.y_offset != 0 for run in line.runs))
         if not it.next_line():
             break
     _, rect = layout.get_extents()
-    return rect.height, lines, starts
+    return rect.height, lines, starts, shifted
 
 
 def plumb_request(case, profile):
@@ -173,7 +177,8 @@ def group_of(case):
 
 def compare(cases, pango, mine):
     stats, misses = {}, []
-    for c, (ph, plines, pstarts), m in zip(cases, pango, mine):
+    kinds = {}
+    for c, (ph, plines, pstarts, pshifted), m in zip(cases, pango, mine):
         s = stats.setdefault(group_of(c), {"cases": 0, "height": 0, "within": 0, "sameStarts": 0,
                                            "heightSameStarts": 0, "lines": 0, "linesSameStarts": 0})
         s["cases"] += 1
@@ -186,13 +191,20 @@ def compare(cases, pango, mine):
         if starts == pstarts:
             s["sameStarts"] += 1
             s["heightSameStarts"] += ok
-            every = len(lines) == len(plines) and all(
-                same_units(y, py) and same_units(h, phh) and same_units(b, pb)
-                for (y, h, b), (py, phh, pb) in zip(lines, plines))
-            s["linesSameStarts"] += every
+            wrong = [i for i, ((y, h, b), (py, phh, pb)) in enumerate(zip(lines, plines))
+                     if not (same_units(h, phh) and same_units(b - y, pb - py))]
+            s["linesSameStarts"] += not wrong and len(lines) == len(plines)
+            if wrong:
+                kind = "baseline shift" if all(pshifted[i] for i in wrong) else "other"
+                kinds[kind] = kinds.get(kind, 0) + 1
+                if kind == "other" and os.environ.get("PANGO_HEIGHTS_OTHER"):
+                    i = next(i for i in wrong if not pshifted[i])
+                    print("other: %s line %d: pango %s plumb %s" % (describe(c), i, [v / S for v in plines[i]], lines[i]))
+        else:
+            kinds["line starts differ"] = kinds.get("line starts differ", 0) + (not ok)
         if not ok:
             misses.append((c, ph / S, exact, starts == pstarts, plines, lines))
-    return stats, misses
+    return stats, misses, kinds
 
 
 def describe(case):
@@ -228,12 +240,14 @@ def main():
     measurer = conf.PangoMeasurer()
     t0 = time.time()
     pango = [pango_measure(measurer, c) for c in cases]
-    print("Pango %s: %d cases in %.1f s" % (Pango.version_string(), len(cases), time.time() - t0))
+    print("Pango %s: %d cases in %.1f s; %d lines, %d with a run off the roman baseline" % (
+        Pango.version_string(), len(cases), time.time() - t0, sum(len(p[1]) for p in pango),
+        sum(sum(p[3]) for p in pango)))
     report = {}
     for profile in args.profiles.split(","):
         mine = plumb(args.plumb, cases, profile)
-        stats, misses = compare(cases, pango, mine)
-        report[profile] = stats
+        stats, misses, kinds = compare(cases, pango, mine)
+        report[profile] = {"groups": stats, "disagreements": kinds}
         print("profile %s:" % profile)
         for group in sorted(stats):
             s = stats[group]
@@ -248,6 +262,7 @@ def main():
                   "all", t["cases"], 100.0 * t["height"] / t["cases"], 100.0 * t["within"] / t["cases"],
                   100.0 * t["sameStarts"] / t["cases"], 100.0 * t["heightSameStarts"] / max(1, t["sameStarts"]),
                   100.0 * t["linesSameStarts"] / max(1, t["sameStarts"])))
+        print("  disagreements (cases with a line box off): %s" % kinds)
         for c, ph, exact, same, plines, lines in misses[:args.show]:
             print("    miss: %s: pango %s plumb %s (line starts %s)\n      pango %s\n      plumb %s" % (
                 describe(c), ph, exact, "agree" if same else "differ",
