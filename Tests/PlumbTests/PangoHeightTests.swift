@@ -10,9 +10,10 @@ import Testing
 @Suite struct PangoHeightTests {
     static let subsetURL = ConformanceTests.subsetURL.deletingLastPathComponent()
         .appendingPathComponent("pango_heights_subset.jsonl")
-    /// 342 of 400 to the Pango unit when recorded; the rest are lines whose runs Pango 1.50
-    /// moves to the first run's script baseline (see Documentation/Accuracy.md, "Pango heights").
-    static let heightFloor = 0.84
+    /// 349 of 400 to the Pango unit when recorded (194 with the UIKit rule); most of the rest
+    /// are lines whose runs Pango 1.50 moves to the first run's script baseline (see
+    /// Documentation/Accuracy.md, "Pango heights").
+    static let heightFloor = 0.85
 
     func pango(_ families: [String] = ["Noto Sans", "Noto Sans CJK SC"], size: Double = 15) -> TextStyle {
         var s = TextStyle(families: families, size: size)
