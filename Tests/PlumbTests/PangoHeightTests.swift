@@ -119,6 +119,8 @@ import Testing
         #expect(l.exactHeight == Double(max(a.ascent, b.ascent) + max(a.descent, b.descent)) / 1024)
         #expect(l.exactHeight == 33363.0 / 1024)
         #expect(l.lines[0].baseline == 23378.0 / 1024)
+        // The explanation's natural height is the fonts' union, before the attribute.
+        #expect(l.lines[0].naturalHeight == Double(max(noto.ascent, cjk.ascent) + max(noto.descent, cjk.descent)) / 1024)
     }
 
     @Test func aFixedHeightIsTheAbsoluteAttributeAndAMinimumAFloor() {

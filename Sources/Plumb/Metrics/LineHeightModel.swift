@@ -48,7 +48,7 @@ struct LineHeightModel: Sendable {
     /// Blink: `lineHeightEm` (each run style's fixed height follows its own size).
     let blinkEm: Double
     /// Pango's line-height attributes when the Pango rule gives the natural height (nil: not).
-    let pango: PangoLineBox.Settings?
+    private(set) var pango: PangoLineBox.Settings?
 
     /// The model of `style` at device scale `scale` (only the Blink rule reads the scale).
     init(style: SanitizedStyle, scale: Double = 1) {
@@ -116,6 +116,16 @@ struct LineHeightModel: Sendable {
         if mask == 0 && line.graphemeStart == line.graphemeEnd { mask = 1 }
         fonts.mask |= mask
         return natural(of: fonts, in: text.fontLines)
+    }
+
+    /// The line's height from its fonts alone, for explanations (`TextLayout.Line.naturalHeight`):
+    /// `natural` unless Pango's line-height attributes are already in it, then the union of
+    /// the plain run rects.
+    func fontsHeight(of line: LineBox, in text: PreparedText, natural: Double) -> Double {
+        guard let pango, pango.isSet else { return natural }
+        var plain = self
+        plain.pango = PangoLineBox.Settings()
+        return plain.natural(of: line, in: text).height
     }
 
     /// The local fonts of a line: a mask, and the faces past 63 when the mask overflowed.
