@@ -130,7 +130,8 @@ def pango_measure(measurer, case):
         starts.append(len(raw[: line.start_index].decode("utf-8", "replace")))
         # Pango 1.50 aligns each run's baseline with the first run's script baseline
         # (`apply_baseline_shift`): a run moved off the roman baseline (no rise in the corpus).
-        shifted.append(any(run.y_offset != 0 for run in line.runs))
+        # (None for a line without runs: an empty paragraph, the layout font's metrics.)
+        shifted.append(None if not line.runs else any(run.y_offset != 0 for run in line.runs))
         if not it.next_line():
             break
     _, rect = layout.get_extents()
@@ -195,7 +196,7 @@ def compare(cases, pango, mine):
                      if not (same_units(h, phh) and same_units(b - y, pb - py))]
             s["linesSameStarts"] += not wrong and len(lines) == len(plines)
             if wrong:
-                kind = "baseline shift" if all(pshifted[i] for i in wrong) else "other"
+                kind = classify(c, [pshifted[i] for i in wrong])
                 kinds[kind] = kinds.get(kind, 0) + 1
                 if kind == "other" and os.environ.get("PANGO_HEIGHTS_OTHER"):
                     i = next(i for i in wrong if not pshifted[i])
@@ -205,6 +206,22 @@ def compare(cases, pango, mine):
         if not ok:
             misses.append((c, ph / S, exact, starts == pstarts, plines, lines))
     return stats, misses, kinds
+
+
+def classify(case, shifted):
+    """Why a case whose line starts agree has a line box off (`shifted`: per such line,
+    whether Pango moved a run off the roman baseline, None for a line without runs)."""
+    if all(shifted):
+        return "baseline shift"
+    runs = case.get("runs", [])
+    if None in shifted and "runs" in case:
+        return "empty line (rich)"
+    if "settings" in case and any(r.get("attachment", {}).get("baselineOffset", 0) > 0 for r in runs):
+        return "raised box with a setting"
+    text = rich_corpus.flattened(runs) if runs else case["text"]
+    if any(conf.is_emoji(ch) for ch in text):
+        return "font next to an emoji"
+    return "other"
 
 
 def describe(case):
@@ -242,7 +259,7 @@ def main():
     pango = [pango_measure(measurer, c) for c in cases]
     print("Pango %s: %d cases in %.1f s; %d lines, %d with a run off the roman baseline" % (
         Pango.version_string(), len(cases), time.time() - t0, sum(len(p[1]) for p in pango),
-        sum(sum(p[3]) for p in pango)))
+        sum(sum(1 for x in p[3] if x) for p in pango)))
     report = {}
     for profile in args.profiles.split(","):
         mine = plumb(args.plumb, cases, profile)
