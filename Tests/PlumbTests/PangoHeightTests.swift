@@ -187,6 +187,18 @@ import Testing
         #expect(tall.lines[0].baseline == 29.5)
     }
 
+    @Test func theUnmeasurableFallbackIsOneLineUnderTheSameRule() {
+        // Width NaN answers one line of the primary font with the line-height rules applied:
+        // under the pango rule the attributes too (1.5: 31380 units, 31 pt on the 1/2 grid).
+        for configure in [{ (s: inout TextStyle) in s.lineHeightMultiple = 1.5 }, { $0.minimumLineHeight = 22 },
+                          { $0.lineHeightEm = 1.4 }, { $0.minimumLineHeight = 25; $0.maximumLineHeight = 25 }] {
+            var s = pango(["Noto Sans"])
+            configure(&s)
+            let fallback = engine.measure("hi", style: s, width: .nan).height
+            #expect(fallback == engine.measure("hi", style: s, width: 300).height, "\(s.lineHeightMultiple) \(s.minimumLineHeight)")
+        }
+    }
+
     @Test func anEmptyLineTakesTheLayoutFont() {
         // "中\n\nx": the empty line is the layout font's (Noto Sans) 20920 units, not CJK's
         // (Pango: 22242 + 20920 + 20920).

@@ -194,6 +194,19 @@ struct LineHeightModel: Sendable {
         return (ascent + descent, ascent)
     }
 
+    /// One line of a single font given its numbers at `size` (points): the unmeasurable-width
+    /// fallback, under the same rule as a laid-out line (UIKit: the natural height with or
+    /// without the gap, then the multiple and the clamps).
+    func oneLineHeight(ascender: Double, withLeading: Double, withoutLeading: Double, size: Double) -> Double {
+        guard let pango else { return lineHeight(natural: usesFontLeading ? withLeading : withoutLeading) }
+        // The Pango rule reads only the doubles and the size (the em fractions are Blink's).
+        let face = PreparedText.FontLine(
+            ascender: ascender, heightWithLeading: withLeading, heightWithoutLeading: withoutLeading, group: 0,
+            isShifted: false,
+            em: PreparedText.EmMetrics(ascent: 0, descent: 0, lineGap: 0, size: size, baselineOffset: 0, isFamilyFont: true))
+        return lineHeight(natural: PangoLineBox.height(of: face, settings: pango))
+    }
+
     /// The line height after the multiple and the min/max clamps.
     @inline(__always)
     func lineHeight(natural: Double) -> Double {

@@ -58,6 +58,13 @@ enum PangoLineBox {
         return (Double(line.ascent + line.descent) * perPoint, Double(line.ascent) * perPoint)
     }
 
+    /// The height (points) of a line of the one font `f`: the unmeasurable-width fallback.
+    static func height(of f: PreparedText.FontLine, settings: Settings) -> Double {
+        var line = Extent(ascent: 0, descent: 0)
+        line.unite(lineHeight(runRect(f), settings))
+        return Double(line.ascent + line.descent) / Double(unitsPerPoint)
+    }
+
     /// A run's logical rect in the font `f` (raised by its rise), or an inline box's.
     static func runRect(_ f: PreparedText.FontLine) -> Extent {
         guard let em = f.em else {
