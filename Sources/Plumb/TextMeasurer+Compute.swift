@@ -133,8 +133,10 @@ extension TextMeasurer {
             // A fixed Blink height does not depend on the fonts (at scale 1 here).
             if model.blinkFixedUnits > 0 { return Double(model.blinkFixedUnits) / Double(BlinkLineBox.unitsPerPixel) }
             let m = cascade.primary.metrics
-            let natural = m.lineHeight(atSize: style.font.size, includingLeading: model.usesFontLeading)
-            return model.lineHeight(natural: natural)
+            let size = style.font.size
+            return model.oneLineHeight(
+                ascender: m.ascender(atSize: size), withLeading: m.lineHeight(atSize: size, includingLeading: true),
+                withoutLeading: m.lineHeight(atSize: size, includingLeading: false), size: size)
         }
     }
 

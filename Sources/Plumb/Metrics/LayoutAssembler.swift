@@ -84,7 +84,7 @@ enum LayoutAssembler {
             let h = model.lineHeight(natural: natural.height)
             lines.append(
                 PlacedLine(
-                    box: box, y: y, height: h, naturalHeight: natural.height,
+                    box: box, y: y, height: h, naturalHeight: model.fontsHeight(of: box, in: text, natural: natural.height),
                     baselineOffset: baselineOffset(height: h, natural: natural),
                     gapAfter: 0, truncation: nil))
             y += h + model.gap(afterLineEndingParagraph: box.endsParagraph)
@@ -134,7 +134,7 @@ enum LayoutAssembler {
             // in every installed cascade we test, so this only guards pathological fonts).
             if lines[last].y + h <= heightBound {
                 lines[last].height = h
-                lines[last].naturalHeight = natural.height
+                lines[last].naturalHeight = model.fontsHeight(of: t.box, in: text, natural: natural.height)
                 lines[last].baselineOffset = baselineOffset(height: h, natural: natural)
             }
         }

@@ -18,6 +18,16 @@
 /// instead (`BlinkLineBox`), at the device scale; a fixed height (`lineHeightEm`, or equal
 /// minimum and maximum: CSS `line-height: <px>`) is exact in layout units and not clamped
 /// again; otherwise the multiple and the clamps apply to the CSS `normal` height.
+///
+/// Under `LayoutConventions.LineHeightRule.pango` the line is Pango's logical rect
+/// (`PangoLineBox`) in 1/1024 pt, with the settings a Pango client would set: the multiple
+/// is `pango_attr_line_height_new`, a fixed height (`lineHeightEm` × size, or equal minimum and
+/// maximum) `pango_attr_line_height_new_absolute`, a minimum alone an absolute height with a
+/// factor of 1 (at least that height), all applied per run; line spacing is
+/// `pango_layout_set_spacing` (whole Pango units). Pango has no maximum line height, no
+/// paragraph spacing and no font leading: an unequal maximum clamps the line as above, the
+/// paragraph spacing is added as above and `usesFontLeading` is ignored (Pango's logical rects
+/// never include the line gap).
 struct LineHeightModel: Sendable {
     let usesFontLeading: Bool
     let lineHeightMultiple: Double
@@ -37,6 +47,8 @@ struct LineHeightModel: Sendable {
     let blinkFixedUnits: Int
     /// Blink: `lineHeightEm` (each run style's fixed height follows its own size).
     let blinkEm: Double
+    /// Pango's line-height attributes when the Pango rule gives the natural height (nil: not).
+    private(set) var pango: PangoLineBox.Settings?
 
     /// The model of `style` at device scale `scale` (only the Blink rule reads the scale).
     init(style: SanitizedStyle, scale: Double = 1) {
@@ -62,9 +74,34 @@ struct LineHeightModel: Sendable {
             blinkFixedUnits = 0
         }
         minimumLineHeight = style.minimumLineHeight
-        maximumLineHeight = style.maximumLineHeight
-        lineSpacing = style.lineSpacing
         paragraphGap = style.paragraphSpacing + style.paragraphSpacingBefore
+        if case .pango = style.conventions.lineHeights {
+            pango = Self.pangoSettings(style)
+            // Only a maximum other than a fixed height is left to clamp (Pango has none).
+            let fixed = style.lineHeightEm <= 0 && style.minimumLineHeight > 0
+                && style.minimumLineHeight == style.maximumLineHeight
+            maximumLineHeight = fixed ? 0 : style.maximumLineHeight
+            lineSpacing = Double(PangoLineBox.units(style.lineSpacing)) / Double(PangoLineBox.unitsPerPoint)
+        } else {
+            pango = nil
+            maximumLineHeight = style.maximumLineHeight
+            lineSpacing = style.lineSpacing
+        }
+    }
+
+    /// The line-height attributes a Pango client states `style`'s settings with: the multiple
+    /// as the factor; `lineHeightEm` × size, else the minimum, as the absolute height; a
+    /// minimum that is not also the maximum with a factor of at least 1 (so it is a floor).
+    static func pangoSettings(_ style: SanitizedStyle) -> PangoLineBox.Settings {
+        var s = PangoLineBox.Settings()
+        s.factor = style.lineHeightMultiple
+        if style.lineHeightEm > 0 {
+            s.absolute = PangoLineBox.units(style.lineHeightEm * style.font.size)
+        } else if style.minimumLineHeight > 0 {
+            s.absolute = PangoLineBox.units(style.minimumLineHeight)
+            if style.minimumLineHeight != style.maximumLineHeight && s.factor == 0 { s.factor = 1 }
+        }
+        return s
     }
 
     /// Natural height and ascender of the fonts in `mask` (or every grapheme's font of the
@@ -79,6 +116,16 @@ struct LineHeightModel: Sendable {
         if mask == 0 && line.graphemeStart == line.graphemeEnd { mask = 1 }
         fonts.mask |= mask
         return natural(of: fonts, in: text.fontLines)
+    }
+
+    /// The line's height from its fonts alone, for explanations (`TextLayout.Line.naturalHeight`):
+    /// `natural` unless Pango's line-height attributes are already in it, then the union of
+    /// the plain run rects.
+    func fontsHeight(of line: LineBox, in text: PreparedText, natural: Double) -> Double {
+        guard let pango, pango.isSet else { return natural }
+        var plain = self
+        plain.pango = PangoLineBox.Settings()
+        return plain.natural(of: line, in: text).height
     }
 
     /// The local fonts of a line: a mask, and the faces past 63 when the mask overflowed.
@@ -103,6 +150,9 @@ struct LineHeightModel: Sendable {
 
     /// Natural height and ascender of `set` (see the type's rules).
     func natural(of set: FontSet, in fonts: Packed<PreparedText.FontLine>) -> (height: Double, ascender: Double) {
+        if let pango {
+            return PangoLineBox.natural(of: set, in: fonts, settings: pango)
+        }
         if isBlink {
             return BlinkLineBox.natural(
                 of: set, in: fonts, scale: scale, subpixels: subpixels, fixedUnits: blinkFixedUnits,
@@ -144,10 +194,24 @@ struct LineHeightModel: Sendable {
         return (ascent + descent, ascent)
     }
 
+    /// One line of a single font given its numbers at `size` (points): the unmeasurable-width
+    /// fallback, under the same rule as a laid-out line (UIKit: the natural height with or
+    /// without the gap, then the multiple and the clamps).
+    func oneLineHeight(ascender: Double, withLeading: Double, withoutLeading: Double, size: Double) -> Double {
+        guard let pango else { return lineHeight(natural: usesFontLeading ? withLeading : withoutLeading) }
+        // The Pango rule reads only the doubles and the size (the em fractions are Blink's).
+        let face = PreparedText.FontLine(
+            ascender: ascender, heightWithLeading: withLeading, heightWithoutLeading: withoutLeading, group: 0,
+            isShifted: false,
+            em: PreparedText.EmMetrics(ascent: 0, descent: 0, lineGap: 0, size: size, baselineOffset: 0, isFamilyFont: true))
+        return lineHeight(natural: PangoLineBox.height(of: face, settings: pango))
+    }
+
     /// The line height after the multiple and the min/max clamps.
     @inline(__always)
     func lineHeight(natural: Double) -> Double {
         if blinkFixedUnits > 0 { return natural }
+        if pango != nil { return maximumLineHeight > 0 ? min(natural, maximumLineHeight) : natural }
         var h = natural
         if emHeight > 0 {
             h = emHeight

@@ -139,6 +139,12 @@ struct LayoutConventions: Hashable, Sendable {
         /// half its rounded line gap above and below; a fixed height (min = max, or
         /// `lineHeightEm`) is that many 1/64-device-pixel layout units (`BlinkLineBox`).
         case blink(SubpixelPositioning)
+        /// Pango 1.50's logical rects (measured): each run's font ascent and descent from
+        /// HarfBuzz at the size in Pango units, rounded to whole 1/1024 pt, no line gap, raised
+        /// by the run's rise; an inline box's shape rect; the line-height attributes applied
+        /// per run (half the leading above); the line the union of its runs' rects and the
+        /// baseline (`PangoLineBox`).
+        case pango
     }
 
     /// Where Blink positions glyphs at subpixels, which moves a pixel from a font's ascent to
@@ -175,13 +181,13 @@ extension LayoutConventions {
         shapingLanguage: .fromScript, loneEmojiTakesFamilyGlyph: false)
 
     /// Pango 1.50's conventions (measured): its extra break opportunities, its font choice
-    /// for spaces, only the last trailing space hangs.
+    /// for spaces, only the last trailing space hangs, its logical rects for line heights.
     static let pango = LayoutConventions(
         breakRules: .uax14, breakTailoring: [.afterSpacedHyphen, .afterPeriodFollowingSign],
         spaceFonts: .neighbouringFont, trailingSpaces: .lastHangs,
         lineFit: .exact(tolerance: exactFitTolerance), advanceScaling: .exact,
         scriptBracketPairing: .bracketsAndQuotes, shapesKanaWithKanji: false, reshapesLineEnds: false,
-        shapingLanguage: .fromScript, loneEmojiTakesFamilyGlyph: false)
+        shapingLanguage: .fromScript, loneEmojiTakesFamilyGlyph: false, lineHeights: .pango)
 
     /// Chromium's (Blink's) conventions on Linux (measured): CSS `line-break: normal`, its
     /// ASCII table and space rule, FreeType advances, layout-unit line fitting, line ends
