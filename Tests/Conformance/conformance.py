@@ -255,10 +255,11 @@ Two Plumb profiles are compared with the same Pango run:
   the last trailing space hangs (a run of spaces can wrap inside an overlong line), a hyphen
   after a space and a `.` between `%`/`$` and a digit are break opportunities. This is the
   profile the targets apply to: how well Plumb predicts a Pango client.
-- **`standard`** is Plumb's own (UIKit-leaning) convention: spaces take the first cascade font
-  that has them, every trailing space hangs, and ICU's UAX #14 decides breaks. Its
-  disagreements with Pango are mostly those deliberate rules (space font, trailing spaces,
-  hyphens), not measurement errors.
+- **`standard`** is Plumb's own (UIKit-leaning) convention: spaces next to fallback-font text
+  take the font of the text around them as in Pango (so a space between two CJK words is the
+  CJK font's; Chromium gives it the first cascade font's), every trailing space hangs, and ICU's
+  UAX #14 decides breaks. Its disagreements with Pango are mostly those deliberate rules
+  (trailing spaces, hyphens), not measurement errors.
 
 Categories are assigned by a heuristic on the first differing line: *space font* (spaces next to
 CJK/Hangul/Arabic/Hebrew/Thai text), *trailing spaces*, *break after hyphen*, *break at slash*,

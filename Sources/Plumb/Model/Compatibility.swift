@@ -5,8 +5,9 @@
 /// whitespace hangs past the line end.
 public enum Compatibility: String, Hashable, Sendable, CaseIterable {
     /// Plumb's own rules (UIKit where known): ICU's UAX #14 plus Unicode 15.1's LB19a
-    /// (curly quotes between East Asian characters), spaces take the first cascade font that
-    /// has them, all trailing spaces hang.
+    /// (curly quotes between East Asian characters), a run of spaces takes the font of the
+    /// text around it (the cluster before it, as in Pango: a space between two CJK words is
+    /// the CJK font's), all trailing spaces hang.
     case standard
     /// Pango 1.50: a run of spaces keeps the font of the cluster before it; leading spaces
     /// take the next cluster's font; a color emoji font never shapes spaces; only the last

@@ -74,10 +74,13 @@ struct LayoutConventions: Hashable, Sendable {
 
     /// The font that shapes a run of spaces.
     enum SpaceFontRule: Hashable, Sendable {
-        /// The cluster's own choice: the first cascade font that has a space.
+        /// The cluster's own choice: the first cascade font that has a space (Blink: the
+        /// primary font shapes every character it has, so a space between two fallback-font
+        /// words is the primary font's; measured in Chromium 156).
         case ownChoice
-        /// Pango's rule: the run keeps the font of the cluster before it, or takes the better
-        /// of the fonts around it within one script run; never a color font.
+        /// Pango's rule (its itemizer gives a space the font of the character before it): the
+        /// run keeps the font of the cluster before it, or takes the better of the fonts
+        /// around it within one script run; never a color font; never across a style run.
         case neighbouringFont
     }
 
@@ -172,10 +175,11 @@ struct LayoutConventions: Hashable, Sendable {
 }
 
 extension LayoutConventions {
-    /// Plumb's own conventions (UIKit where known): ICU's UAX #14 plus LB19a, spaces in their
-    /// own font choice, all trailing spaces hang, exact arithmetic.
+    /// Plumb's own conventions (UIKit where known): ICU's UAX #14 plus LB19a, spaces in the
+    /// font of the text around them (Pango's rule, so a space between two CJK words is the CJK
+    /// font's), all trailing spaces hang, exact arithmetic.
     static let standard = LayoutConventions(
-        breakRules: .uax14, breakTailoring: [.lb19aQuotes], spaceFonts: .ownChoice,
+        breakRules: .uax14, breakTailoring: [.lb19aQuotes], spaceFonts: .neighbouringFont,
         trailingSpaces: .allHang, lineFit: .exact(tolerance: exactFitTolerance), advanceScaling: .exact,
         scriptBracketPairing: .bracketsAndQuotes, shapesKanaWithKanji: false, reshapesLineEnds: false,
         shapingLanguage: .fromScript, loneEmojiTakesFamilyGlyph: false)
