@@ -63,12 +63,10 @@ struct LineBreaker {
             text.flags.withUnsafeBufferPointer { flags in
                 text.graphemeFonts.withUnsafeBufferPointer { fonts in
                     text.cutAdjustments.withUnsafeBufferPointer { cutAdjustments in
-                        text.runEnds.withUnsafeBufferPointer { runEnds in
-                            let v = Views(
-                                words: words, flags: flags, advances: text.advances, fonts: fonts,
-                                cutAdjustments: cutAdjustments, runEnds: runEnds)
-                            run(v, into: &out)
-                        }
+                        let v = Views(
+                            words: words, flags: flags, advances: text.advances, fonts: fonts,
+                            cutAdjustments: cutAdjustments)
+                        run(v, into: &out)
                     }
                 }
             }
@@ -101,8 +99,6 @@ struct LineBreaker {
         let fonts: UnsafeBufferPointer<UInt8>
         /// `PreparedText.cutAdjustments` (empty unless `LayoutConventions.reshapesLineEnds`).
         let cutAdjustments: UnsafeBufferPointer<Float>
-        /// `PreparedText.runEnds` (empty unless the chromium profile prepared several runs).
-        let runEnds: UnsafeBufferPointer<PreparedText.RunEnd>
 
         /// Grapheme `g`'s re-shaped difference at a line end (0 when not recorded).
         @inline(__always)
@@ -173,7 +169,7 @@ struct LineBreaker {
             guard out.count < lineLimit else { return }
             let base = w == Int(paragraph.wordStart) ? 0 : words[w - 1].end
             let start = Width.lineStart(
-                at: base, grapheme: PreparedText.graphemeStart(ofWord: w, in: paragraph, words: words), in: paragraph, v)
+                at: base, grapheme: PreparedText.graphemeStart(ofWord: w, in: paragraph, words: words), in: paragraph, text)
             // Whether the line from word w through word i fits (monotone in i).
             @inline(__always) func fits(_ i: Int) -> Bool {
                 Width.width(ofLineFrom: start, toEndOf: words[i], v) <= limit
@@ -244,7 +240,7 @@ struct LineBreaker {
         var line = Cursor(start: startGrapheme, end: startGrapheme)
         // Paragraph-relative position of the line's start (for layout-unit rounding).
         var lineStartX = startWord == Int(paragraph.wordStart) ? 0 : v.words[startWord - 1].end
-        var lineStart = Width.lineStart(at: lineStartX, grapheme: startGrapheme, in: paragraph, v)
+        var lineStart = Width.lineStart(at: lineStartX, grapheme: startGrapheme, in: paragraph, text)
 
         func emit(endsParagraph: Bool, insideWord: Bool) {
             lineStartX += line.x
@@ -254,7 +250,7 @@ struct LineBreaker {
                     hangingWidth: max(0, line.x - line.used), fontMask: line.mask, paragraph: p,
                     endsParagraph: endsParagraph, endsInsideWord: insideWord))
             line = Cursor(start: line.end, end: line.end)
-            lineStart = Width.lineStart(at: lineStartX, grapheme: line.start, in: paragraph, v)
+            lineStart = Width.lineStart(at: lineStartX, grapheme: line.start, in: paragraph, text)
         }
 
         var unitStart = startGrapheme
@@ -391,8 +387,9 @@ private protocol LineWidthArithmetic {
     /// position, for Blink's also the style run it starts in).
     associatedtype LineStart
 
-    /// The start of a line at paragraph-relative position `x`, grapheme `g` of `paragraph`.
-    static func lineStart(at x: Double, grapheme g: Int32, in paragraph: PreparedText.Paragraph, _ v: LineBreaker.Views)
+    /// The start of a line at paragraph-relative position `x`, grapheme `g` of `paragraph`
+    /// (`text` is read only by Blink's arithmetic, for its run ends).
+    static func lineStart(at x: Double, grapheme g: Int32, in paragraph: PreparedText.Paragraph, _ text: PreparedText)
         -> LineStart
 
     /// The width of a line from `start` to the visible end of `word`, for the fit test of the
@@ -419,7 +416,7 @@ private protocol LineWidthArithmetic {
 /// The sum of the advances, hanging whitespace excluded (`LineFitArithmetic.exact`).
 private enum ExactLineWidth: LineWidthArithmetic {
     @inline(__always)
-    static func lineStart(at x: Double, grapheme g: Int32, in paragraph: PreparedText.Paragraph, _ v: LineBreaker.Views)
+    static func lineStart(at x: Double, grapheme g: Int32, in paragraph: PreparedText.Paragraph, _ text: PreparedText)
         -> Double
     {
         x
@@ -483,10 +480,11 @@ private enum LayoutUnitLineWidth: LineWidthArithmetic {
 
     /// - Complexity: O(1) for text of one run, else O(log runs).
     @inline(__always)
-    static func lineStart(at x: Double, grapheme g: Int32, in paragraph: PreparedText.Paragraph, _ v: LineBreaker.Views)
+    static func lineStart(at x: Double, grapheme g: Int32, in paragraph: PreparedText.Paragraph, _ text: PreparedText)
         -> LineStart
     {
-        let runs = v.runEnds
+        let runEnds = text.runEnds
+        let runs = UnsafeBufferPointer(start: runEnds.base, count: runEnds.count)
         let none = LineStart(x: x, itemStart: 0, run: -1, lastRun: -1, runs: runs)
         guard !runs.isEmpty else { return none }
         let run = firstRunEnd(after: g, runs)

@@ -129,14 +129,14 @@ final class PreparedText: Sendable {
     /// grapheme; each such paragraph lists all its runs, the last ending at the paragraph's end.
     /// 24 bytes.
     struct RunEnd: Sendable, BitwiseCopyable {
-        /// The grapheme after the run's last one.
-        var graphemeEnd: Int32
         /// Where the run ends, from its paragraph's start (points, the advances summed as the
         /// paragraph's `Word.end`s are, so a run that ends a word ends at that word's `end`).
         var end: Double
         /// The widths of the paragraph's runs up to and including this one, each rounded up to
         /// the layout unit (Blink's `SnappedWidth` of an item laid out whole).
         var snappedEnd: Double
+        /// The grapheme after the run's last one.
+        var graphemeEnd: Int32
     }
 
     /// The first grapheme of word `k` of `paragraph`.

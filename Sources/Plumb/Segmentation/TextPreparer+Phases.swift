@@ -382,7 +382,7 @@ extension TextPreparer {
             if b.graphemeEnds[g] >= input.runEnds[run] {
                 let end = wordBase + inWord
                 snapped += ((end - runStart) / unit).rounded(.up) * unit
-                b.runEnds.append(PreparedText.RunEnd(graphemeEnd: Int32(g + 1), end: end, snappedEnd: snapped))
+                b.runEnds.append(PreparedText.RunEnd(end: end, snappedEnd: snapped, graphemeEnd: Int32(g + 1)))
                 runStart = end
                 while run + 1 < input.runEnds.count && input.runEnds[run] <= b.graphemeEnds[g] { run += 1 }
             }
