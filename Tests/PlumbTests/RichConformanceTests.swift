@@ -67,14 +67,16 @@ import Testing
     /// a 20 px run of 7 and a 60.015625 px box break only after 5 at 100 px (line 2: the two
     /// 20 px ideographs, 39.99997 px exact, count 40, and the box fits exactly).
     @Test func theChromiumProfileSnapsThePartOfARunThatContinuesALine() {
-        func layout(_ runs: [(Int, TextAttributes)], box: Double? = nil, width: Double, _ profile: Compatibility = .chromium)
-            -> TextLayout
-        {
+        func layout(
+            _ runs: [(Int, TextAttributes)], box: Double? = nil, width: Double, _ profile: Compatibility = .chromium,
+            _ mode: LineBreakMode = .wordWrapping
+        ) -> TextLayout {
             var text = AttributedText()
             for (n, attributes) in runs { text.append(String(repeating: "代", count: n), attributes) }
             if let box { text.append(InlineBox(width: box, height: 10)) }
             var style = style15(["Noto Sans CJK SC"])
             style.compatibility = profile
+            style.lineBreakMode = mode
             return engine.layout(text, style: style, width: width)
         }
         let bold = TextAttributes(weight: 700), regular = TextAttributes()
@@ -85,8 +87,15 @@ import Testing
         let box = layout([(7, TextAttributes(size: 20))], box: 60.015625, width: 100)
         #expect(box.lines.map(\.scalarRange.lowerBound) == [0, 5])
         #expect(box.lines.map(\.usedWidth) == [99.9999237060546875, 100.0155944824218750])
+        // The general loop (character wrapping) measures the same way.
+        #expect(
+            layout([(11, bold), (10, regular)], width: 150, .chromium, .charWrapping).lines.map(\.scalarRange.lowerBound)
+                == [0, 10, 19])
+        #expect(layout([(7, TextAttributes(size: 20))], box: 60.015625, width: 100, .chromium, .charWrapping)
+            .lines.map(\.scalarRange.lowerBound) == [0, 5])
         // Elsewhere a line is measured whole, as before.
-        #expect(layout([(11, bold), (10, regular)], width: 150, .pango).lines.map(\.scalarRange.lowerBound) == [0, 10, 20])
+        #expect(
+            layout([(11, bold), (10, regular)], width: 150, .pango).lines.map(\.scalarRange.lowerBound) == [0, 10, 20])
     }
 
     /// The `pango` profile's space-font rule stays inside a style run: spaces at the end of a

@@ -169,7 +169,8 @@ struct LineBreaker {
             guard out.count < lineLimit else { return }
             let base = w == Int(paragraph.wordStart) ? 0 : words[w - 1].end
             let start = Width.lineStart(
-                at: base, grapheme: PreparedText.graphemeStart(ofWord: w, in: paragraph, words: words), in: paragraph, text)
+                at: base, grapheme: PreparedText.graphemeStart(ofWord: w, in: paragraph, words: words),
+                in: paragraph, text)
             // Whether the line from word w through word i fits (monotone in i).
             @inline(__always) func fits(_ i: Int) -> Bool {
                 Width.width(ofLineFrom: start, toEndOf: words[i], v) <= limit
@@ -461,6 +462,9 @@ private enum ExactLineWidth: LineWidthArithmetic {
 /// is re-shaped there: ceil(position before the last cluster) + the last cluster alone −
 /// ceil(start). The last part's exact width rounded up must fit as well. Text of one run is
 /// one item starting at the paragraph's start (`PreparedText.runEnds` is empty).
+///
+/// - Complexity: O(1) per width for text of one run; with several, O(log runs) per line start
+///   and per width of a line that crosses a run end.
 private enum LayoutUnitLineWidth: LineWidthArithmetic {
     /// Where a line starts, with the style run (inline item) it starts in.
     struct LineStart {
