@@ -168,9 +168,12 @@ struct LineBreaker {
         while w <= last {
             guard out.count < lineLimit else { return }
             let base = w == Int(paragraph.wordStart) ? 0 : words[w - 1].end
+            let start = Width.lineStart(
+                at: base, grapheme: PreparedText.graphemeStart(ofWord: w, in: paragraph, words: words),
+                in: paragraph, text)
             // Whether the line from word w through word i fits (monotone in i).
             @inline(__always) func fits(_ i: Int) -> Bool {
-                Width.width(ofLineFrom: base, toEndOf: words[i], v) <= limit
+                Width.width(ofLineFrom: start, toEndOf: words[i], v) <= limit
             }
             if !fits(w) {
                 // An overlong word starts this line: the general algorithm handles the rest.
@@ -238,6 +241,7 @@ struct LineBreaker {
         var line = Cursor(start: startGrapheme, end: startGrapheme)
         // Paragraph-relative position of the line's start (for layout-unit rounding).
         var lineStartX = startWord == Int(paragraph.wordStart) ? 0 : v.words[startWord - 1].end
+        var lineStart = Width.lineStart(at: lineStartX, grapheme: startGrapheme, in: paragraph, text)
 
         func emit(endsParagraph: Bool, insideWord: Bool) {
             lineStartX += line.x
@@ -247,6 +251,7 @@ struct LineBreaker {
                     hangingWidth: max(0, line.x - line.used), fontMask: line.mask, paragraph: p,
                     endsParagraph: endsParagraph, endsInsideWord: insideWord))
             line = Cursor(start: line.end, end: line.end)
+            lineStart = Width.lineStart(at: lineStartX, grapheme: line.start, in: paragraph, text)
         }
 
         var unitStart = startGrapheme
@@ -269,7 +274,7 @@ struct LineBreaker {
             var visible = line.x + m.width - m.hanging
             let adjustment = m.hanging == 0 && unitEnd == word.graphemeEnd ? v.endAdjustment(word) : 0
             let lineEnd = Width.lineEnd(
-                lineStart: lineStartX, visible: &visible, lastAdvance: v.advances[Int(unitEnd) - 1], adjustment)
+                lineStart: lineStart, visible: &visible, lastAdvance: v.advances[Int(unitEnd) - 1], adjustment)
             if !m.isPartial && lineEnd <= limit {
                 line.x += m.width
                 line.used = visible
@@ -286,7 +291,7 @@ struct LineBreaker {
                     let hangs = v.flags[Int(g)].contains(.hangingSpace)
                     if g > unitStart && !hangs
                         && Width.overflows(
-                            lineStart: lineStartX, x: line.x, advance: adv, cutAdjustment: v.cutAdjustment(Int(g)),
+                            lineStart: lineStart, x: line.x, advance: adv, cutAdjustment: v.cutAdjustment(Int(g)),
                             limit: limit)
                     {
                         break
@@ -299,7 +304,7 @@ struct LineBreaker {
                     g += 1
                 } while g < unitEnd
                 if g < unitEnd {
-                    g = Width.settleCut(after: g, from: unitStart, &line, lineStart: lineStartX, limit: limit, v)
+                    g = Width.settleCut(after: g, from: unitStart, &line, lineStart: lineStart, limit: limit, v)
                 }
                 line.end = g
                 if g < unitEnd {
@@ -379,29 +384,45 @@ struct LineArraySink: LineSink {
 /// The line-fit arithmetic of a `LayoutConventions.LineFitArithmetic`, as static functions:
 /// both breaking loops are specialised per arithmetic (no convention checks per cluster).
 private protocol LineWidthArithmetic {
-    /// The width of a line from paragraph-relative position `lineStart` to the visible end of
-    /// `word`, for the fit test of the simple-paragraph loop.
-    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, _ v: LineBreaker.Views) -> Double
+    /// What the arithmetic needs to know of where a line starts (its paragraph-relative
+    /// position, for Blink's also the style run it starts in).
+    associatedtype LineStart
+
+    /// The start of a line at paragraph-relative position `x`, grapheme `g` of `paragraph`
+    /// (`text` is read only by Blink's arithmetic, for its run ends).
+    static func lineStart(at x: Double, grapheme g: Int32, in paragraph: PreparedText.Paragraph, _ text: PreparedText)
+        -> LineStart
+
+    /// The width of a line from `start` to the visible end of `word`, for the fit test of the
+    /// simple-paragraph loop.
+    static func width(ofLineFrom start: LineStart, toEndOf word: PreparedText.Word, _ v: LineBreaker.Views) -> Double
 
     /// The width to compare with the limit for a line whose visible content ends at
     /// line-relative `visible` (its last cluster `lastAdvance` wide, `adjustment` its re-shaped
     /// difference at a line end); may update `visible` to the width the line then uses.
-    static func lineEnd(lineStart: Double, visible: inout Double, lastAdvance: Double, _ adjustment: Float) -> Double
+    static func lineEnd(lineStart: LineStart, visible: inout Double, lastAdvance: Double, _ adjustment: Float) -> Double
 
     /// Whether an overlong word's next cluster (`advance` wide, at line-relative `x`) no longer
     /// fits the line.
     static func overflows(
-        lineStart: Double, x: Double, advance: Double, cutAdjustment: Float, limit: Double) -> Bool
+        lineStart: LineStart, x: Double, advance: Double, cutAdjustment: Float, limit: Double) -> Bool
 
     /// Settles where an overlong word is cut, given the first cluster that did not fit
     /// (`end`); returns the cut and updates the line's width and fonts.
     static func settleCut(
-        after end: Int32, from start: Int32, _ line: inout LineBreaker.Cursor, lineStart: Double, limit: Double,
+        after end: Int32, from start: Int32, _ line: inout LineBreaker.Cursor, lineStart: LineStart, limit: Double,
         _ v: LineBreaker.Views) -> Int32
 }
 
 /// The sum of the advances, hanging whitespace excluded (`LineFitArithmetic.exact`).
 private enum ExactLineWidth: LineWidthArithmetic {
+    @inline(__always)
+    static func lineStart(at x: Double, grapheme g: Int32, in paragraph: PreparedText.Paragraph, _ text: PreparedText)
+        -> Double
+    {
+        x
+    }
+
     @inline(__always)
     static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, _ v: LineBreaker.Views) -> Double {
         word.end - word.hangingWidth - lineStart
@@ -428,23 +449,99 @@ private enum ExactLineWidth: LineWidthArithmetic {
     }
 }
 
-/// Blink's width of a line (`LineFitArithmetic.layoutUnits`), from paragraph-relative
-/// positions: Blink keeps each character's position in a shaped run rounded up to the 1/64-px
-/// layout unit, so a line spans ceil(end) − ceil(start). A line that ends where the text was
-/// shaped across the break (`Word.endAdjustment` ≠ 0: kerning into the next cluster) is
-/// re-shaped there: ceil(position before the last cluster) + the last cluster alone −
-/// ceil(start). The line's exact width rounded up must fit as well.
+/// Blink's width of a line (`LineFitArithmetic.layoutUnits`).
+///
+/// Blink lays out each element as an inline item and measures a line item by item
+/// (`LineBreaker::BreakText`: each item's part on the line is a `ShapeResultView` whose
+/// `SnappedWidth` is its exact width rounded up to the 1/64-px layout unit): the part of the
+/// line's first item from the line start to the item's end counts ceil₆₄(its exact width),
+/// each whole item after it its snapped width, and the last item — where the line ends —
+/// its positions, which Blink keeps rounded up to the layout unit from the item's start, so
+/// that part spans ceil(end) − ceil(start) (both item-relative). A line that ends where the
+/// text was shaped across the break (`Word.endAdjustment` ≠ 0: kerning into the next cluster)
+/// is re-shaped there: ceil(position before the last cluster) + the last cluster alone −
+/// ceil(start). The last part's exact width rounded up must fit as well. Text of one run is
+/// one item starting at the paragraph's start (`PreparedText.runEnds` is empty).
+///
+/// - Complexity: O(1) per width for text of one run; with several, O(log runs) per line start
+///   and per width of a line that crosses a run end.
 private enum LayoutUnitLineWidth: LineWidthArithmetic {
+    /// Where a line starts, with the style run (inline item) it starts in.
+    struct LineStart {
+        /// Paragraph-relative position of the line start.
+        var x: Double
+        /// Where the run holding the line start starts (0 without runs).
+        var itemStart: Double
+        /// Index in `runs` of that run's end, or −1 without runs.
+        var run: Int
+        /// Index in `runs` of the paragraph's last run end.
+        var lastRun: Int
+        var runs: UnsafeBufferPointer<PreparedText.RunEnd>
+    }
+
+    /// A position within this of a run's end is that run's end (the same sum in another order).
+    static let runEndTolerance = 1e-7
+
+    /// - Complexity: O(1) for text of one run, else O(log runs).
     @inline(__always)
-    static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, _ v: LineBreaker.Views) -> Double {
+    static func lineStart(at x: Double, grapheme g: Int32, in paragraph: PreparedText.Paragraph, _ text: PreparedText)
+        -> LineStart
+    {
+        let runEnds = text.runEnds
+        let runs = UnsafeBufferPointer(start: runEnds.base, count: runEnds.count)
+        let none = LineStart(x: x, itemStart: 0, run: -1, lastRun: -1, runs: runs)
+        guard !runs.isEmpty else { return none }
+        let run = firstRunEnd(after: g, runs)
+        // Run ends of a paragraph lie in (graphemeStart, graphemeEnd]; a paragraph of one run
+        // has none.
+        guard run < runs.count, runs[run].graphemeEnd <= paragraph.graphemeEnd else { return none }
+        let itemStart = run > 0 && runs[run - 1].graphemeEnd > paragraph.graphemeStart ? runs[run - 1].end : 0
+        let lastRun = firstRunEnd(after: paragraph.graphemeEnd - 1, runs)
+        return LineStart(x: x, itemStart: itemStart, run: run, lastRun: lastRun, runs: runs)
+    }
+
+    /// The first run end after grapheme `g` (`runs.count` if none).
+    @inline(__always)
+    static func firstRunEnd(after g: Int32, _ runs: UnsafeBufferPointer<PreparedText.RunEnd>) -> Int {
+        var lo = 0
+        var hi = runs.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if runs[mid].graphemeEnd <= g { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// The line from `start` to paragraph-relative `end`, as what precedes its last item and
+    /// where that item starts: `prefix` (the first item's part and the whole items after it,
+    /// each rounded up), the item's start `from` and the line's start within it `at`.
+    @inline(__always)
+    static func lastItem(_ start: LineStart, to end: Double) -> (prefix: Double, from: Double, at: Double) {
+        guard start.run >= 0 else { return (0, 0, start.x) }
+        let runs = start.runs
+        let first = runs[start.run]
+        guard end > first.end + runEndTolerance else { return (0, start.itemStart, start.x) }
+        // The run holding `end`: the first after the line's first run that ends at or after it.
+        var lo = start.run + 1
+        var hi = start.lastRun
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if end <= runs[mid].end + runEndTolerance { hi = mid } else { lo = mid + 1 }
+        }
+        let before = runs[lo - 1]
+        return (ceil(first.end - start.x) + (before.snappedEnd - first.snappedEnd), before.end, before.end)
+    }
+
+    @inline(__always)
+    static func width(ofLineFrom start: LineStart, toEndOf word: PreparedText.Word, _ v: LineBreaker.Views) -> Double {
         width(
-            lineStart: lineStart, visibleEnd: word.end - word.hangingWidth,
+            start, visibleEnd: word.end - word.hangingWidth,
             lastAdvance: v.advances[Int(word.graphemeEnd) - 1], v.endAdjustment(word))
     }
 
     @inline(__always)
-    static func lineEnd(lineStart: Double, visible: inout Double, lastAdvance: Double, _ adjustment: Float) -> Double {
-        let end = width(lineStart: lineStart, visibleEnd: lineStart + visible, lastAdvance: lastAdvance, adjustment)
+    static func lineEnd(lineStart: LineStart, visible: inout Double, lastAdvance: Double, _ adjustment: Float) -> Double {
+        let end = width(lineStart, visibleEnd: lineStart.x + visible, lastAdvance: lastAdvance, adjustment)
         visible += Double(adjustment)
         return end
     }
@@ -454,12 +551,12 @@ private enum LayoutUnitLineWidth: LineWidthArithmetic {
     /// settled by `settleCut`.
     @inline(__always)
     static func overflows(
-        lineStart: Double, x: Double, advance: Double, cutAdjustment: Float, limit: Double
+        lineStart: LineStart, x: Double, advance: Double, cutAdjustment: Float, limit: Double
     ) -> Bool {
-        let start = ceil(lineStart)
-        let laidOut = ceil(lineStart + x + advance) - start
-        let reshaped = width(
-            lineStart: lineStart, visibleEnd: lineStart + x + advance, lastAdvance: advance, cutAdjustment)
+        let end = lineStart.x + x + advance
+        let item = lastItem(lineStart, to: end)
+        let laidOut = item.prefix + (ceil(end - item.from) - ceil(item.at - item.from))
+        let reshaped = width(lineStart, visibleEnd: end, lastAdvance: advance, cutAdjustment)
         return laidOut > limit && reshaped > limit
     }
 
@@ -471,7 +568,7 @@ private enum LayoutUnitLineWidth: LineWidthArithmetic {
     /// monotone (Arabic joining forms). At least one cluster stays. Returns the new end and
     /// updates the line's width and fonts.
     static func settleCut(
-        after end: Int32, from start: Int32, _ line: inout LineBreaker.Cursor, lineStart lineStartX: Double, limit: Double,
+        after end: Int32, from start: Int32, _ line: inout LineBreaker.Cursor, lineStart: LineStart, limit: Double,
         _ v: LineBreaker.Views
     ) -> Int32 {
         var g = end
@@ -479,7 +576,7 @@ private enum LayoutUnitLineWidth: LineWidthArithmetic {
             let last = Int(g) - 1
             let adjustment = v.cutAdjustment(last)
             let width = LayoutUnitLineWidth.width(
-                lineStart: lineStartX, visibleEnd: lineStartX + line.x, lastAdvance: v.advances[last], adjustment)
+                lineStart, visibleEnd: lineStart.x + line.x, lastAdvance: v.advances[last], adjustment)
             if width <= limit || g - 1 == start {
                 line.used = line.x + Double(adjustment)
                 break
@@ -494,16 +591,19 @@ private enum LayoutUnitLineWidth: LineWidthArithmetic {
         return g
     }
 
+    /// The line's width from `start` to its visible end (paragraph-relative): what precedes
+    /// its last item, plus that item's part found from rounded positions; the part's exact
+    /// width rounded up must fit too (Blink's `BreakText` checks its `SnappedWidth`).
     @inline(__always)
-    static func width(lineStart: Double, visibleEnd: Double, lastAdvance: Double, _ adjustment: Float) -> Double {
-        let start = ceil(lineStart)
-        let exact = visibleEnd - lineStart + Double(adjustment)
+    static func width(_ start: LineStart, visibleEnd: Double, lastAdvance: Double, _ adjustment: Float) -> Double {
+        let item = lastItem(start, to: visibleEnd)
+        let at = ceil(item.at - item.from)
+        let exact = visibleEnd - item.at + Double(adjustment)
         let positional =
             adjustment == 0
-            ? ceil(visibleEnd) - start : ceil(visibleEnd - lastAdvance) + lastAdvance + Double(adjustment) - start
-        // The break is found from rounded positions, then the line's own width, rounded up,
-        // must fit too (Blink's `BreakText` checks the line's `SnappedWidth`).
-        return max(positional, ceil(exact))
+            ? ceil(visibleEnd - item.from) - at
+            : ceil(visibleEnd - lastAdvance - item.from) + lastAdvance + Double(adjustment) - at
+        return item.prefix + max(positional, ceil(exact))
     }
 
     @inline(__always)

@@ -123,6 +123,22 @@ final class PreparedText: Sendable {
         }
     }
 
+    /// Where a style run ends in its paragraph (chromium profile, paragraphs of several runs
+    /// only): Blink lays out every element as an inline item of its own and measures a line
+    /// item by item, each in layout units (`LineBreaker`'s `LayoutUnitLineWidth`). Sorted by
+    /// grapheme; each such paragraph lists all its runs, the last ending at the paragraph's end.
+    /// 24 bytes.
+    struct RunEnd: Sendable, BitwiseCopyable {
+        /// Where the run ends, from its paragraph's start (points, the advances summed as the
+        /// paragraph's `Word.end`s are, so a run that ends a word ends at that word's `end`).
+        var end: Double
+        /// The widths of the paragraph's runs up to and including this one, each rounded up to
+        /// the layout unit (Blink's `SnappedWidth` of an item laid out whole).
+        var snappedEnd: Double
+        /// The grapheme after the run's last one.
+        var graphemeEnd: Int32
+    }
+
     /// The first grapheme of word `k` of `paragraph`.
     @inline(__always)
     static func graphemeStart(ofWord k: Int, in paragraph: Paragraph, words: UnsafeBufferPointer<Word>) -> Int32 {
@@ -206,6 +222,9 @@ final class PreparedText: Sendable {
     /// cluster where `overflow-wrap` cuts a word, so the cut fits only with that width.
     var cutAdjustments: Packed<Float> { view(place.cuts, place.cutCount) }
     var words: Packed<Word> { view(place.words, place.wordCount) }
+    /// Chromium profile, text of several style runs only (empty otherwise): the runs of each
+    /// paragraph that has more than one (see `RunEnd`).
+    var runEnds: Packed<RunEnd> { view(place.runs, place.runCount) }
     var paragraphs: Packed<Paragraph> { view(place.paragraphs, place.paragraphCount) }
     /// The one allocation behind every `Packed` column above (freed in `deinit`).
     nonisolated(unsafe) private let storage: UnsafeMutableRawPointer
@@ -219,8 +238,9 @@ final class PreparedText: Sendable {
     private struct Placement {
         var words: UInt32 = 0, scales: UInt32 = 0, lines: UInt32 = 0, paragraphs: UInt32 = 0
         var ends: UInt32 = 0, units: UInt32 = 0, cuts: UInt32 = 0, flags: UInt32 = 0, fonts: UInt32 = 0
+        var runs: UInt32 = 0
         var graphemes: Int32 = 0, cutCount: Int32 = 0, wordCount: Int32 = 0, paragraphCount: Int32 = 0
-        var lineCount: Int32 = 0, scaleCount: Int32 = 0
+        var lineCount: Int32 = 0, scaleCount: Int32 = 0, runCount: Int32 = 0
     }
 
     /// The column of `count` elements at byte `offset` of `storage`.
@@ -301,6 +321,8 @@ final class PreparedText: Sendable {
         var graphemeFonts: UnsafeBufferPointer<UInt8>
         var words: UnsafeBufferPointer<Word>
         var paragraphs: UnsafeBufferPointer<Paragraph>
+        /// Empty unless the chromium profile prepared text of several runs.
+        var runEnds = UnsafeBufferPointer<RunEnd>(start: nil, count: 0)
     }
 
     /// A prepared text whose plain columns are copied from `columns` into one allocation.
@@ -325,6 +347,7 @@ final class PreparedText: Sendable {
         var layout = PackedLayout()
         var at = Placement()
         at.words = UInt32(layout.add(Word.self, c.words.count))
+        at.runs = UInt32(layout.add(RunEnd.self, c.runEnds.count))
         at.scales = UInt32(layout.add(AdvanceScale.self, c.scales.count))
         at.lines = UInt32(layout.add(FontLine.self, lines.count))
         at.paragraphs = UInt32(layout.add(Paragraph.self, c.paragraphs.count))
@@ -339,9 +362,11 @@ final class PreparedText: Sendable {
         at.paragraphCount = Int32(c.paragraphs.count)
         at.lineCount = Int32(lines.count)
         at.scaleCount = Int32(c.scales.count)
+        at.runCount = Int32(c.runEnds.count)
         precondition(layout.byteCount < Int(UInt32.max), "a prepared text of 4 GiB")
         let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, layout.byteCount), alignment: 16)
         _ = PackedLayout.fill(raw, Int(at.words), from: c.words)
+        _ = PackedLayout.fill(raw, Int(at.runs), from: c.runEnds)
         _ = PackedLayout.fill(raw, Int(at.scales), from: c.scales)
         _ = PackedLayout.fill(raw, Int(at.units), from: c.units)
         _ = lines.withUnsafeBufferPointer { PackedLayout.fill(raw, Int(at.lines), from: $0) }

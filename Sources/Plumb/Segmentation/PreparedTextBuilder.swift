@@ -99,6 +99,8 @@ struct PreparedTextBuilder {
     var flags: Column<PreparedText.GraphemeFlags>
     var graphemeFonts: Column<UInt8>
     var words: [PreparedText.Word] = []
+    /// Chromium profile, paragraphs of several runs: where each run ends (`PreparedText.RunEnd`).
+    var runEnds: [PreparedText.RunEnd] = []
     var paragraphs: [PreparedText.Paragraph] = []
     var missingGlyphClusters = 0
     /// The conventions every phase reads.
@@ -286,16 +288,19 @@ struct PreparedTextBuilder {
         return words.withUnsafeBufferPointer { words in
             paragraphs.withUnsafeBufferPointer { paragraphs in
               scales.withUnsafeBufferPointer { scales in
+               runEnds.withUnsafeBufferPointer { runEnds in
                 PreparedText(
                     fonts: uses,
                     columns: .init(
                         graphemeStarts: graphemeStarts.buffer, graphemeEnds: graphemeEnds.buffer,
                         units: units.buffer, scales: scales, cutAdjustments: cutAdjustments.buffer, flags: flags.buffer,
-                        graphemeFonts: graphemeFonts.buffer, words: words, paragraphs: paragraphs),
+                        graphemeFonts: graphemeFonts.buffer, words: words, paragraphs: paragraphs,
+                        runEnds: runEnds),
                     ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, ellipsisMask: ellipsisMask,
                     token: token, ellipsisByGroup: ellipsisByGroup, utf8Count: utf8Count,
                     missingGlyphClusters: missingGlyphClusters, trailingSpaces: conventions.trailingSpaces,
                     lineFit: conventions.lineFit)
+               }
               }
             }
         }

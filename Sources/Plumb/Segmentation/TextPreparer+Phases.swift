@@ -6,6 +6,7 @@
 /// 4. ``shapeSegments(_:into:)`` — segments (one font, script and style run, at most one bounded
 ///    cluster piece) shaped through tier 1;
 /// 5. ``buildWords(_:into:)`` — the units of line breaking, with hanging widths;
+///    ``recordRunEnds(_:wordStart:into:)`` — where style runs end (Blink's arithmetic only);
 /// 6. ``appendParagraph(_:wordStart:into:)`` — the paragraph record.
 ///
 /// Index space: every grapheme index `g` in these phases is an index of the whole text (the
@@ -44,8 +45,8 @@ extension TextPreparer {
             resolveScripts(input, into: &b)
             markBreakOpportunities(input, into: &b)
             shapeSegments(input, into: &b)
-            roundRunWidths(input, into: &b)
             buildWords(input, into: &b)
+            recordRunEnds(input, wordStart: wordStart, into: &b)
         } else {
             input.graphemes = b.graphemeEnds.count..<b.graphemeEnds.count
         }
@@ -308,27 +309,6 @@ extension TextPreparer {
         input.runEnds.count > 1 && input.runEnds.contains(b.graphemeEnds[g - 1])
     }
 
-    /// Phase 4b (Blink's arithmetic only, text of several runs): each style run's width in the
-    /// paragraph rounded up to the layout unit, the difference added to its last cluster. Blink
-    /// shapes every inline item (one per element) apart and snaps its width to layout units, so
-    /// a line of two runs can be 2/64 px wider than the same text in one run (measured in
-    /// Chromium 156: ten 15 px ideographs fit a 150 px box as one run, not as 2 + 8). Plain
-    /// text (one run) is left as it is.
-    ///
-    /// - Complexity: O(graphemes).
-    func roundRunWidths(_ input: ParagraphInput, into b: inout PreparedTextBuilder) {
-        guard case .layoutUnits(let unit) = b.conventions.lineFit, input.runEnds.count > 1 else { return }
-        var run = 0
-        var width = 0.0
-        for g in input.graphemes {
-            width += b.advances[g]
-            guard b.graphemeEnds[g] >= input.runEnds[run] else { continue }
-            b.advances[g] += (width / unit).rounded(.up) * unit - width
-            width = 0
-            while run + 1 < input.runEnds.count && input.runEnds[run] <= b.graphemeEnds[g] { run += 1 }
-        }
-    }
-
     // MARK: 5. Words
 
     /// Phase 5: words — graphemes up to and including a break opportunity — with their widths,
@@ -377,6 +357,40 @@ extension TextPreparer {
             hanging = 0
             mask = 0
             hasTab = false
+        }
+    }
+
+    /// Phase 5b (Blink's arithmetic only, paragraphs of several runs): where each style run
+    /// ends (`PreparedText.RunEnd`). Blink shapes every inline item (one per element) apart and
+    /// measures a line item by item in layout units, so a line of two runs can be 2/64 px wider
+    /// than the same text in one run (measured in Chromium 156: ten 15 px ideographs fit a
+    /// 150 px box as one run, not as 2 + 8); the line breaker applies that from these ends.
+    /// Plain text (one run) records nothing. A run end inside a cluster counts at the
+    /// cluster's end.
+    ///
+    /// - Complexity: O(graphemes).
+    func recordRunEnds(_ input: ParagraphInput, wordStart: Int, into b: inout PreparedTextBuilder) {
+        guard case .layoutUnits(let unit) = b.conventions.lineFit, input.runEnds.count > 1 else { return }
+        var run = 0
+        var word = wordStart
+        var wordBase = 0.0  // the previous word's end
+        var inWord = 0.0  // the current word's advances so far, summed as `buildWords` sums them
+        var runStart = 0.0
+        var snapped = 0.0
+        for g in input.graphemes {
+            inWord += b.advances[g]
+            if b.graphemeEnds[g] >= input.runEnds[run] {
+                let end = wordBase + inWord
+                snapped += ((end - runStart) / unit).rounded(.up) * unit
+                b.runEnds.append(PreparedText.RunEnd(end: end, snappedEnd: snapped, graphemeEnd: Int32(g + 1)))
+                runStart = end
+                while run + 1 < input.runEnds.count && input.runEnds[run] <= b.graphemeEnds[g] { run += 1 }
+            }
+            if Int(b.words[word].graphemeEnd) == g + 1 {
+                wordBase = b.words[word].end
+                inWord = 0
+                word += 1
+            }
         }
     }
 
