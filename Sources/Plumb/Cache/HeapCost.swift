@@ -34,8 +34,9 @@ extension PreparedText {
     /// truncation token's arrays, as malloc chunks), for cache budgets. Fonts are shared, not
     /// counted.
     var byteSize: Int {
-        HeapCost.object(storedBytes: 144)  // the column placement, the font list, a dozen scalars
+        HeapCost.object(storedBytes: 152)  // the column placement, the font list, a dozen scalars
             + HeapCost.malloc(storageBytes) + HeapCost.array(fonts) + HeapCost.array(ellipsisByGroup)
             + (token.map { HeapCost.array($0.utf8) + HeapCost.array($0.pieces) + HeapCost.array($0.clusters) } ?? 0)
+            + (pangoBaselines.map { HeapCost.object(storedBytes: 16) + HeapCost.array($0.faces) + HeapCost.array($0.changes) } ?? 0)
     }
 }

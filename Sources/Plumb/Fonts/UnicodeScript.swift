@@ -18,3 +18,19 @@ enum UnicodeScript {
 
     nonisolated(unsafe) private static let unicodeFuncs = hb_unicode_funcs_get_default()
 }
+
+extension UnicodeScript {
+    /// The baseline Pango 1.50 aligns a line on when its first run is in `script` (a
+    /// resolved script, 0 = Common): `hb_ot_layout_get_horizontal_baseline_tag_for_script`.
+    ///
+    /// - Complexity: O(1) (a switch in HarfBuzz).
+    static func pangoBaselineTag(of script: UInt32) -> PangoBaselines.Tag {
+        guard script != 0 else { return .roman }
+        let tag = hb_ot_layout_get_horizontal_baseline_tag_for_script(hb_script_t(rawValue: script)).rawValue
+        switch tag {
+        case Font.tag("hang"): return .hanging
+        case Font.tag("icfb"): return .ideographic
+        default: return .roman
+        }
+    }
+}

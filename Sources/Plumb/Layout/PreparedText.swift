@@ -261,6 +261,9 @@ final class PreparedText: Sendable {
     /// The truncation token's own text and per-face pieces, when a token replaces "…" (for
     /// drawing); `nil` for the plain ellipsis.
     let token: PreparedToken?
+    /// The `pango` profile's baseline alignment data (``PangoBaselines``); `nil` for other
+    /// profiles and for texts where no run can move.
+    let pangoBaselines: PangoBaselines?
     let utf8Count: Int
     let missingGlyphClusters: Int
     /// How much trailing whitespace hangs (`LayoutConventions.trailingSpaces`).
@@ -331,7 +334,7 @@ final class PreparedText: Sendable {
     init(
         fonts: [FontUse], columns c: Columns, ellipsisFont: UInt8, ellipsisWidth: Double,
         ellipsisMask: UInt64? = nil, token: PreparedToken? = nil, ellipsisByGroup: [GroupEllipsis] = [],
-        utf8Count: Int,
+        pangoBaselines: PangoBaselines? = nil, utf8Count: Int,
         missingGlyphClusters: Int, trailingSpaces: LayoutConventions.TrailingSpaceRule,
         lineFit: LayoutConventions.LineFitArithmetic
     ) {
@@ -388,6 +391,7 @@ final class PreparedText: Sendable {
         self.ellipsisMask = ellipsisMask ?? Self.fontBit(ellipsisFont)
         self.ellipsisByGroup = ellipsisByGroup
         self.token = token
+        self.pangoBaselines = pangoBaselines
         self.utf8Count = utf8Count
         self.missingGlyphClusters = missingGlyphClusters
         assert(c.graphemeStarts.indices.allSatisfy { c.graphemeStarts[$0] == graphemeStarts[$0] },

@@ -297,16 +297,21 @@ private struct HeightSums: LineSink {
     private var lastMask: UInt64 = 0
     private var lastLineHeight = 0.0
 
+    /// Whether equal masks give equal heights: not when Pango's baseline alignment makes a
+    /// line's height depend on its first run too.
+    private let reusesHeights: Bool
+
     init(text: PreparedText, model: LineHeightModel) {
         self.text = text
         self.model = model
+        reusesHeights = text.pangoBaselines == nil
     }
 
     mutating func append(_ box: LineBox) {
         if count > 0 { height += pendingHeight + pendingGap }
         // A mask without the overflow bit names the line's fonts exactly, so equal masks give
         // equal natural heights; empty lines take the first font, so they are not reused.
-        if box.fontMask != 0, box.fontMask == lastMask, box.fontMask & (1 << 63) == 0 {
+        if reusesHeights, box.fontMask != 0, box.fontMask == lastMask, box.fontMask & (1 << 63) == 0 {
             pendingHeight = lastLineHeight
         } else {
             pendingHeight = model.lineHeight(natural: model.natural(of: box, in: text).height)

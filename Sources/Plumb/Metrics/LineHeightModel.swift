@@ -115,6 +115,11 @@ struct LineHeightModel: Sendable {
         }
         if mask == 0 && line.graphemeStart == line.graphemeEnd { mask = 1 }
         fonts.mask |= mask
+        if let pango, let table = text.pangoBaselines, line.graphemeStart < line.graphemeEnd {
+            let alignment = PangoLineBox.Alignment(
+                table, tag: table.tag(at: line.graphemeStart), firstFont: Int(text.graphemeFonts[Int(line.graphemeStart)]))
+            return PangoLineBox.natural(of: fonts, in: text.fontLines, settings: pango, alignment: alignment)
+        }
         return natural(of: fonts, in: text.fontLines)
     }
 

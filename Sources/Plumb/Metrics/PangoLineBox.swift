@@ -12,6 +12,9 @@
 /// - The line-height attributes (`pango_attr_line_height_new`, `…_absolute`) apply to each run:
 ///   its height becomes max(absolute, ⌈factor × height⌉ in `Float`), the difference (leading)
 ///   split with leading / 2 (truncated toward zero) above and the rest below.
+/// - Baseline alignment (`apply_baseline_shift`): every run is moved onto the baseline that
+///   the script of the line's first run names — roman, hanging or ideographic face bottom,
+///   each face's from HarfBuzz (`PangoBaselines`) — before the line-height attributes.
 /// - The line: the union of its runs' rects and the baseline point (an empty rect at the
 ///   origin starts the union); a line without runs takes the layout font's metrics, which is
 ///   local font 0 here.
@@ -45,14 +48,40 @@ enum PangoLineBox {
         }
     }
 
-    /// The line height and baseline (points) of a line whose fonts are `set`.
+    /// How a line's runs move to the baseline of its first run's script
+    /// (`apply_baseline_shift`): each run is raised by the first run's font's baseline minus
+    /// its own font's, both for the tag of the first run's script (`PangoBaselines`).
+    struct Alignment {
+        let faces: [PangoBaselines.Face]
+        let tag: PangoBaselines.Tag
+        /// The first run's font's baseline for `tag` (Pango units).
+        let reference: Int32
+
+        /// The alignment of a line whose first grapheme's script has `tag` and whose first
+        /// grapheme is in local font `firstFont`.
+        init(_ table: PangoBaselines, tag: PangoBaselines.Tag, firstFont: Int) {
+            faces = table.faces
+            self.tag = tag
+            reference = firstFont < faces.count ? faces[firstFont][tag] : 0
+        }
+
+        /// How far local font `i`'s runs are raised (Pango units; a run's `y_offset`).
+        @inline(__always)
+        func shift(ofFont i: Int) -> Int {
+            i < faces.count ? Int(reference) - Int(faces[i][tag]) : 0
+        }
+    }
+
+    /// The line height and baseline (points) of a line whose fonts are `set`, each font's
+    /// runs moved by `alignment` (none when nil).
     static func natural(
-        of set: LineHeightModel.FontSet, in fonts: Packed<PreparedText.FontLine>, settings: Settings
+        of set: LineHeightModel.FontSet, in fonts: Packed<PreparedText.FontLine>, settings: Settings,
+        alignment: Alignment? = nil
     ) -> (height: Double, ascender: Double) {
         // The union starts from an empty rect at the origin: the baseline is always inside.
         var line = Extent(ascent: 0, descent: 0)
         set.forEach(count: fonts.count) { i in
-            line.unite(lineHeight(runRect(fonts[i]), settings))
+            line.unite(lineHeight(runRect(fonts[i], shift: alignment?.shift(ofFont: i) ?? 0), settings))
         }
         let perPoint = 1 / Double(unitsPerPoint)
         return (Double(line.ascent + line.descent) * perPoint, Double(line.ascent) * perPoint)
@@ -65,19 +94,20 @@ enum PangoLineBox {
         return Double(line.ascent + line.descent) / Double(unitsPerPoint)
     }
 
-    /// A run's logical rect in the font `f` (raised by its rise), or an inline box's.
-    static func runRect(_ f: PreparedText.FontLine) -> Extent {
+    /// A run's logical rect in the font `f` (raised by its rise and by `shift`, Pango units),
+    /// or an inline box's.
+    static func runRect(_ f: PreparedText.FontLine, shift: Int = 0) -> Extent {
         guard let em = f.em else {
             // A shape attribute's rect: y = −(height + offset), height = the box's height.
             let top = units(f.ascender)
-            return Extent(ascent: top, descent: units(f.heightWithoutLeading) - top)
+            return Extent(ascent: top + shift, descent: units(f.heightWithoutLeading) - top - shift)
         }
         guard em.size > 0 else { return Extent(ascent: 0, descent: 0) }
         // The font's own ascent and descent at its size (FontLine's are raised by the offset).
         let ascent = f.ascender - em.baselineOffset
         let descent = f.heightWithoutLeading - ascent
         let scale = Double(units(em.size))
-        let rise = units(em.baselineOffset)
+        let rise = units(em.baselineOffset) + shift
         return Extent(
             ascent: harfBuzzRound(ascent / em.size * scale) + rise,
             descent: -harfBuzzRound(-descent / em.size * scale) - rise)

@@ -103,6 +103,9 @@ struct PreparedTextBuilder {
     var runEnds: [PreparedText.RunEnd] = []
     var paragraphs: [PreparedText.Paragraph] = []
     var missingGlyphClusters = 0
+    /// The `pango` profile only: where the baseline tag of the resolved scripts changes
+    /// (`TextPreparer.recordPangoBaselineTags`); empty otherwise.
+    var pangoTagChanges: [PangoBaselines.Change] = []
     /// The conventions every phase reads.
     let conventions: LayoutConventions
     /// `conventions.advanceScaling == .freeTypeFixedPoint`, given to every font entry.
@@ -285,6 +288,7 @@ struct PreparedTextBuilder {
             return use
         }
         let scales = fontList.map(\.scale)
+        let pangoBaselines = pangoBaselineTable()
         return words.withUnsafeBufferPointer { words in
             paragraphs.withUnsafeBufferPointer { paragraphs in
               scales.withUnsafeBufferPointer { scales in
@@ -297,11 +301,38 @@ struct PreparedTextBuilder {
                         graphemeFonts: graphemeFonts.buffer, words: words, paragraphs: paragraphs,
                         runEnds: runEnds),
                     ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, ellipsisMask: ellipsisMask,
-                    token: token, ellipsisByGroup: ellipsisByGroup, utf8Count: utf8Count,
+                    token: token, ellipsisByGroup: ellipsisByGroup, pangoBaselines: pangoBaselines, utf8Count: utf8Count,
                     missingGlyphClusters: missingGlyphClusters, trailingSpaces: conventions.trailingSpaces,
                     lineFit: conventions.lineFit)
                }
               }
+            }
+        }
+    }
+
+    /// The `pango` profile's baseline table: each local font's baselines at its size in Pango
+    /// units (`Font.pangoBaselines`, cached per font), when a run can move — a hanging or
+    /// ideographic script in the text, or a face with a roman baseline off 0; else `nil`. An
+    /// inline box takes the baselines of the font Pango gives its U+FFFC: the cascade's
+    /// first font with the glyph, else the fallback's (Noto Sans for a cascade of Noto Sans
+    /// CJK SC alone, which has none), not the primary font the box's metrics come from.
+    private func pangoBaselineTable() -> PangoBaselines? {
+        guard case .pango = conventions.lineHeights else { return nil }
+        let faces = fontList.map { entry in
+            let font = entry.box == nil ? entry.font : Self.objectReplacementFont(groups[Int(entry.group)].cascade)
+            return font.pangoBaselines(scale: Int32(clamping: PangoLineBox.units(entry.size)))
+        }
+        guard !pangoTagChanges.isEmpty || faces.contains(where: { $0.roman != 0 }) else { return nil }
+        return PangoBaselines(faces: faces, changes: pangoTagChanges)
+    }
+
+    /// The font `cascade` draws U+FFFC with (an inline box's character in Pango).
+    private static func objectReplacementFont(_ cascade: ResolvedCascade) -> Font {
+        var scalar = Unicode.Scalar(0xFFFC)!
+        return withUnsafePointer(to: &scalar) { p in
+            switch cascade.choose(forCluster: UnsafeBufferPointer(start: p, count: 1)) {
+            case .font(let f), .missing(let f): f
+            case .inherit: cascade.primary
             }
         }
     }

@@ -211,6 +211,30 @@ extension TextPreparer {
         if keepsRaw {
             applyNeighbouringSpaceFonts(graphemes: input.graphemes, scripts: scratch.paragraph, into: &b)
         }
+        if case .pango = b.conventions.lineHeights {
+            recordPangoBaselineTags(graphemes: input.graphemes, into: &b)
+        }
+    }
+
+    /// The `pango` profile: appends where the baseline tag of the paragraph's resolved scripts
+    /// changes (`PangoBaselines.changes`; roman before the text's first change).
+    ///
+    /// - Complexity: O(graphemes), one HarfBuzz switch per change of script.
+    private func recordPangoBaselineTags(graphemes: Range<Int>, into b: inout PreparedTextBuilder) {
+        var current = b.pangoTagChanges.last?.tag ?? .roman
+        var script = UInt32.max
+        var tag = current
+        for g in graphemes {
+            let s = scratch.paragraph[g]
+            if s != script {
+                script = s
+                tag = UnicodeScript.pangoBaselineTag(of: s)
+            }
+            if tag != current {
+                b.pangoTagChanges.append(PangoBaselines.Change(grapheme: Int32(g), tag: tag))
+                current = tag
+            }
+        }
     }
 
     // MARK: 3. Break opportunities
