@@ -27,6 +27,10 @@ enum HeapCost {
     /// Bytes the whole process holds from malloc now (`mallinfo2`: chunks in use plus
     /// mmapped chunks). For tests and diagnostics; O(arenas).
     static var processHeapBytes: Int { Int(plumb_heap_bytes_in_use()) }
+
+    /// Returns malloc's free pages to the kernel (`malloc_trim`), so that a peak of resident
+    /// memory measured next counts memory reused from the heap too. For tests.
+    static func trimHeap() { plumb_heap_trim() }
 }
 
 extension PreparedText {

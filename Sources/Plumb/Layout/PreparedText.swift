@@ -274,7 +274,6 @@ final class PreparedText: Sendable {
         self.init(
             fonts: fonts,
             columns: Columns(
-                graphemeStarts: graphemeStarts.withUnsafeBufferPointer { $0 },
                 graphemeEnds: graphemeEnds.withUnsafeBufferPointer { $0 },
                 units: units.withUnsafeBufferPointer { $0 },
                 scales: scales.withUnsafeBufferPointer { $0 },
@@ -285,13 +284,13 @@ final class PreparedText: Sendable {
                 paragraphs: paragraphs.withUnsafeBufferPointer { $0 }),
             ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, utf8Count: utf8Count,
             missingGlyphClusters: missingGlyphClusters, trailingSpaces: trailingSpaces, lineFit: lineFit)
-        withExtendedLifetime((graphemeStarts, graphemeEnds, units, scales, cutAdjustments, flags, graphemeFonts, words, paragraphs)) {}
+        assert(graphemeStarts.indices.allSatisfy { graphemeStarts[$0] == self.graphemeStarts[$0] },
+               "grapheme starts are not derivable from the ends: graphemes of a paragraph must be contiguous")
+        withExtendedLifetime((graphemeEnds, units, scales, cutAdjustments, flags, graphemeFonts, words, paragraphs)) {}
     }
 
     /// The columns a prepared text copies into its one allocation (borrowed for the call).
     struct Columns {
-        /// Not stored (derived from the ends, ``graphemeStarts``); checked in debug builds.
-        var graphemeStarts: UnsafeBufferPointer<Int32>
         var graphemeEnds: UnsafeBufferPointer<Int32>
         var units: UnsafeBufferPointer<Int32>
         /// One per local font (`fonts`).
@@ -301,6 +300,11 @@ final class PreparedText: Sendable {
         var graphemeFonts: UnsafeBufferPointer<UInt8>
         var words: UnsafeBufferPointer<Word>
         var paragraphs: UnsafeBufferPointer<Paragraph>
+        /// The per-grapheme buffers (ends, units, cut adjustments, flags, fonts) were
+        /// allocated with `UnsafeMutablePointer.allocate` and are handed over: each is freed
+        /// as soon as it is copied, so a huge text's peak is its result plus one column, not
+        /// plus all of them (the builder of a text over 64 KiB).
+        var freesGraphemeColumns = false
     }
 
     /// A prepared text whose plain columns are copied from `columns` into one allocation.
@@ -343,18 +347,24 @@ final class PreparedText: Sendable {
         let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, layout.byteCount), alignment: 16)
         _ = PackedLayout.fill(raw, Int(at.words), from: c.words)
         _ = PackedLayout.fill(raw, Int(at.scales), from: c.scales)
+        func handOver<T>(_ column: UnsafeBufferPointer<T>) { if c.freesGraphemeColumns { column.deallocate() } }
         _ = PackedLayout.fill(raw, Int(at.units), from: c.units)
+        handOver(c.units)
         _ = lines.withUnsafeBufferPointer { PackedLayout.fill(raw, Int(at.lines), from: $0) }
         _ = PackedLayout.fill(raw, Int(at.paragraphs), from: c.paragraphs)
         _ = PackedLayout.fill(raw, Int(at.ends), from: c.graphemeEnds)
+        handOver(c.graphemeEnds)
         _ = PackedLayout.fill(raw, Int(at.cuts), from: c.cutAdjustments)
+        handOver(c.cutAdjustments)
         let flags = PackedLayout.fill(raw, Int(at.flags), from: c.flags)
+        handOver(c.flags)
         // Mark each paragraph's first grapheme, which `graphemeStarts` needs.
         let mutableFlags = UnsafeMutablePointer(mutating: flags.base)
         for p in c.paragraphs where p.graphemeStart < p.graphemeEnd {
             mutableFlags.unsafelyUnwrapped[Int(p.graphemeStart)].insert(.startsParagraph)
         }
         _ = PackedLayout.fill(raw, Int(at.fonts), from: c.graphemeFonts)
+        handOver(c.graphemeFonts)
         storageBytes = max(1, layout.byteCount)
         storage = raw
         place = at
@@ -365,8 +375,6 @@ final class PreparedText: Sendable {
         self.token = token
         self.utf8Count = utf8Count
         self.missingGlyphClusters = missingGlyphClusters
-        assert(c.graphemeStarts.indices.allSatisfy { c.graphemeStarts[$0] == graphemeStarts[$0] },
-               "grapheme starts are not derivable from the ends: graphemes of a paragraph must be contiguous")
     }
 
     deinit { storage.deallocate() }

@@ -14,7 +14,7 @@ extension TextPreparer {
         let blink: LayoutConventions.BreakTailoring = [.afterEverySpaceRun, .blinkASCIIPairs, .lb21aHebrewHyphen]
         let pango: LayoutConventions.BreakTailoring = [.afterSpacedHyphen, .afterPeriodFollowingSign]
         guard range.count >= 2, !tailoring.isDisjoint(with: blink.union(pango)) else { return }
-        let ascii = ASCIIClusters(para: para, base: base, starts: b.graphemeStarts, ends: b.graphemeEnds)
+        let ascii = ASCIIClusters(para: para, base: base, first: range.lowerBound, ends: b.graphemeEnds)
         if !tailoring.isDisjoint(with: blink) {
             addBlinkBreaks(tailoring, ascii, graphemes: range, into: &b)
         }
