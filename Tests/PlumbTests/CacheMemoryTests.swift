@@ -148,9 +148,10 @@ import Testing
     /// byte (builder columns of 22 bytes per grapheme, paragraph scratch, shaped units, ICU's
     /// offsets for the whole paragraph, the result copied beside them). The growth of the
     /// peak from a 128 KiB to a 512 KiB word (laid out 20,000 pt wide: few lines), per added
-    /// byte, must now be at most 16, the result's 10 included: ASCII is one grapheme per
-    /// byte, so every per-grapheme byte kept anywhere shows. Other suites allocate meanwhile:
-    /// the best of three pairs counts.
+    /// byte, is now ~14, the result's 10 included (ASCII is one grapheme per byte, so every
+    /// per-grapheme byte kept anywhere shows); the old code measured 36–52 here. Other suites
+    /// allocate and free meanwhile, which moves a peak either way: the median of three pairs
+    /// must stay under 24.
     @Test(.enabled(if: residentPeakCanBeReset)) func oneHugeCellPeaksAtASmallMultipleOfItsSize() {
         let m = TextMeasurer(fonts: engine.fonts)
         let small = String(repeating: "x", count: 128 << 10), large = String(repeating: "x", count: 512 << 10)
@@ -161,20 +162,22 @@ import Testing
             let peakLarge = Self.peakGrowth(measuring: large, in: m, width: 20_000 + Double(attempt))
             perByte.append(Double(peakLarge - peakSmall) / Double(large.utf8.count - small.utf8.count))
             print("one cell's peak: 128 KiB word +\(peakSmall >> 10) KiB, 512 KiB word +\(peakLarge >> 10) KiB")
-            if perByte.last! <= 16 { break }
         }
-        #expect(perByte.contains { $0 <= 16 }, "peak bytes per added byte: \(perByte)")
+        #expect(perByte.sorted()[1] <= 24, "peak bytes per added byte: \(perByte)")
         withExtendedLifetime(m) {}
     }
 
     /// `PreparedText.byteSize` counts every array a prepared text owns (its columns live in
-    /// one allocation, counted whole; `fonts` and `ellipsisByGroup` are its arrays): a new array
-    /// field must be added there too.
+    /// one allocation, counted whole; `ellipsisByGroup` is its array; its fonts are a shared
+    /// `FontTable`): a new array field must be added there too.
     @Test func preparedTextSizeCountsEveryArray() throws {
         let m = TextMeasurer(fonts: engine.fonts)
         let r = m.compute("Hello, world", style: m.resolve(style15()), width: 100, scale: 2, extraWarnings: [])
         let prepared = try #require(r.prepared)
         let arrays = Mirror(reflecting: prepared).children.filter { Mirror(reflecting: $0.value).displayStyle == .collection }
-        #expect(arrays.count == 2, "PreparedText has \(arrays.count) arrays; byteSize counts 2: \(arrays.compactMap(\.label))")
+        #expect(arrays.count == 1, "PreparedText has \(arrays.count) arrays; byteSize counts 1: \(arrays.compactMap(\.label))")
+        // The font table is shared by the texts of one style, not copied per text.
+        let other = try #require(m.compute("Another cell", style: m.resolve(style15()), width: 100, scale: 2, extraWarnings: []).prepared)
+        #expect(other.fontTable === prepared.fontTable)
     }
 }

@@ -34,12 +34,22 @@ enum HeapCost {
 }
 
 extension PreparedText {
-    /// Heap bytes this text owns (the object, its one column allocation, its font list and a
-    /// truncation token's arrays, as malloc chunks), for cache budgets. Fonts are shared, not
-    /// counted.
+    /// Heap bytes this text owns (the object, its one column allocation and a truncation
+    /// token's arrays, as malloc chunks), for cache budgets. Fonts and font tables are
+    /// shared (`FontTableInterner`), not counted.
     var byteSize: Int {
-        HeapCost.object(storedBytes: 144)  // the column placement, the font list, a dozen scalars
-            + HeapCost.malloc(storageBytes) + HeapCost.array(fonts) + HeapCost.array(ellipsisByGroup)
+        HeapCost.object(storedBytes: 128)  // the column placement, the font table, a dozen scalars
+            + HeapCost.malloc(storageBytes) + HeapCost.array(ellipsisByGroup)
             + (token.map { HeapCost.array($0.utf8) + HeapCost.array($0.pieces) } ?? 0)
+    }
+}
+
+extension FontTable {
+    /// Heap bytes of the table (object, font array, key, the two columns), for the
+    /// interner's statistics.
+    var byteSize: Int {
+        HeapCost.object(storedBytes: 48) + HeapCost.array(fonts) + HeapCost.array(key.faces) + HeapCost.array(key.bits)
+            + HeapCost.malloc(max(1, fonts.count) * MemoryLayout<PreparedText.FontLine>.stride)
+            + HeapCost.malloc(max(1, scaleCount) * MemoryLayout<AdvanceScale>.stride)
     }
 }

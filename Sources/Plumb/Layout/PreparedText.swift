@@ -146,10 +146,13 @@ final class PreparedText: Sendable {
         var direction: TextDirection = .leftToRight
     }
 
-    let fonts: [FontUse]
+    /// The text's fonts, shared with other texts of the same faces and styles.
+    let fontTable: FontTable
+    /// The fonts used by the text, by local index (`fontTable.fonts`).
+    var fonts: [FontUse] { fontTable.fonts }
     /// The fonts' vertical metrics as plain numbers (no font references): what line heights
     /// need, read on every line without reference counting.
-    var fontLines: Packed<FontLine> { view(place.lines, place.lineCount) }
+    var fontLines: Packed<FontLine> { fontTable.lines }
 
     /// Ascender and natural line heights of a font at the text's size.
     struct FontLine: Sendable {
@@ -172,7 +175,7 @@ final class PreparedText: Sendable {
 
     /// Grapheme starts derived from the ends (``graphemeStarts``).
     struct GraphemeStarts {
-        let ends: Packed<Int32>
+        let ends: PackedInt32<UInt16>
         let flags: Packed<GraphemeFlags>
         let paragraphs: Packed<Paragraph>
 
@@ -191,12 +194,13 @@ final class PreparedText: Sendable {
             return paragraphs[lo].byteStart
         }
     }
-    var graphemeEnds: Packed<Int32> { view(place.ends, place.graphemes) }
+    /// Where each grapheme ends (UTF-8 offset), in 16 bits for a text under 64 KiB.
+    var graphemeEnds: PackedInt32<UInt16> { narrowView(place.ends, place.graphemes, place.narrowEnds) }
     /// Per grapheme, its cluster's shaped advance in font units (pair kerning included; 0
     /// for tabs and inline boxes): `advances` turns them into points.
-    var units: Packed<Int32> { view(place.units, place.graphemes) }
+    var units: PackedInt32<Int16> { narrowView(place.units, place.graphemes, place.narrowUnits) }
     /// Per local font, how its units become points.
-    var scales: Packed<AdvanceScale> { view(place.scales, place.scaleCount) }
+    var scales: Packed<AdvanceScale> { fontTable.scales }
     /// Per grapheme, its advance in points (letter spacing included; recomputed from `units`).
     var advances: Advances { Advances(units: units, flags: flags, fonts: graphemeFonts, scales: scales) }
     var flags: Packed<GraphemeFlags> { view(place.flags, place.graphemes) }
@@ -217,16 +221,22 @@ final class PreparedText: Sendable {
     let storageBytes: Int
 
     private struct Placement {
-        var words: UInt32 = 0, scales: UInt32 = 0, lines: UInt32 = 0, paragraphs: UInt32 = 0
+        var words: UInt32 = 0, paragraphs: UInt32 = 0
         var ends: UInt32 = 0, units: UInt32 = 0, cuts: UInt32 = 0, flags: UInt32 = 0, fonts: UInt32 = 0
         var graphemes: Int32 = 0, cutCount: Int32 = 0, wordCount: Int32 = 0, paragraphCount: Int32 = 0
-        var lineCount: Int32 = 0, scaleCount: Int32 = 0
+        /// Ends in `UInt16`, units in `Int16` (``PackedInt32``).
+        var narrowEnds = false, narrowUnits = false
     }
 
     /// The column of `count` elements at byte `offset` of `storage`.
     @inline(__always)
     private func view<T: BitwiseCopyable>(_ offset: UInt32, _ count: Int32) -> Packed<T> {
         Packed(base: UnsafePointer((storage + Int(offset)).assumingMemoryBound(to: T.self)), count: Int(count))
+    }
+    /// The `Int32` column of `count` values at byte `offset`, 16-bit when `narrow`.
+    @inline(__always)
+    private func narrowView<N>(_ offset: UInt32, _ count: Int32, _ narrow: Bool) -> PackedInt32<N> {
+        PackedInt32(base: UnsafeRawPointer(storage + Int(offset)), count: Int(count), isNarrow: narrow)
     }
     /// The font (local index) and advance of "…" for truncation.
     let ellipsisFont: UInt8
@@ -272,11 +282,10 @@ final class PreparedText: Sendable {
             units[g] = 1
         }
         self.init(
-            fonts: fonts,
+            fontTable: scales.withUnsafeBufferPointer { FontTable(fonts: fonts, scales: $0) },
             columns: Columns(
                 graphemeEnds: graphemeEnds.withUnsafeBufferPointer { $0 },
                 units: units.withUnsafeBufferPointer { $0 },
-                scales: scales.withUnsafeBufferPointer { $0 },
                 cutAdjustments: cutAdjustments.withUnsafeBufferPointer { $0 },
                 flags: flags.withUnsafeBufferPointer { $0 },
                 graphemeFonts: graphemeFonts.withUnsafeBufferPointer { $0 },
@@ -293,8 +302,6 @@ final class PreparedText: Sendable {
     struct Columns {
         var graphemeEnds: UnsafeBufferPointer<Int32>
         var units: UnsafeBufferPointer<Int32>
-        /// One per local font (`fonts`).
-        var scales: UnsafeBufferPointer<AdvanceScale>
         var cutAdjustments: UnsafeBufferPointer<Float>
         var flags: UnsafeBufferPointer<GraphemeFlags>
         var graphemeFonts: UnsafeBufferPointer<UInt8>
@@ -311,7 +318,7 @@ final class PreparedText: Sendable {
     ///
     /// - Complexity: O(n) copies; one heap block besides the object and `fonts`.
     init(
-        fonts: [FontUse], columns c: Columns, ellipsisFont: UInt8, ellipsisWidth: Double,
+        fontTable: FontTable, columns c: Columns, ellipsisFont: UInt8, ellipsisWidth: Double,
         ellipsisMask: UInt64? = nil, token: PreparedToken? = nil, ellipsisByGroup: [GroupEllipsis] = [],
         utf8Count: Int,
         missingGlyphClusters: Int, trailingSpaces: LayoutConventions.TrailingSpaceRule,
@@ -319,21 +326,16 @@ final class PreparedText: Sendable {
     ) {
         self.trailingSpaces = trailingSpaces
         self.lineFit = lineFit
-        self.fonts = fonts
-        let lines = fonts.map {
-            FontLine(ascender: $0.ascender, heightWithLeading: $0.lineHeight(includingLeading: true),
-                     heightWithoutLeading: $0.lineHeight(includingLeading: false), group: $0.group,
-                     isShifted: $0.isShifted, em: $0.em, strut: $0.strut)
-        }
+        self.fontTable = fontTable
         // Widest alignment first keeps padding to a few bytes.
         var layout = PackedLayout()
         var at = Placement()
         at.words = UInt32(layout.add(Word.self, c.words.count))
-        at.scales = UInt32(layout.add(AdvanceScale.self, c.scales.count))
-        at.lines = UInt32(layout.add(FontLine.self, lines.count))
         at.paragraphs = UInt32(layout.add(Paragraph.self, c.paragraphs.count))
-        at.ends = UInt32(layout.add(Int32.self, c.graphemeEnds.count))
-        at.units = UInt32(layout.add(Int32.self, c.units.count))
+        at.narrowEnds = PackedInt32<UInt16>.fitsNarrow(c.graphemeEnds)
+        at.narrowUnits = PackedInt32<Int16>.fitsNarrow(c.units)
+        at.ends = UInt32(at.narrowEnds ? layout.add(UInt16.self, c.graphemeEnds.count) : layout.add(Int32.self, c.graphemeEnds.count))
+        at.units = UInt32(at.narrowUnits ? layout.add(Int16.self, c.units.count) : layout.add(Int32.self, c.units.count))
         at.cuts = UInt32(layout.add(Float.self, c.cutAdjustments.count))
         at.flags = UInt32(layout.add(GraphemeFlags.self, c.flags.count))
         at.fonts = UInt32(layout.add(UInt8.self, c.graphemeFonts.count))
@@ -341,18 +343,14 @@ final class PreparedText: Sendable {
         at.cutCount = Int32(c.cutAdjustments.count)
         at.wordCount = Int32(c.words.count)
         at.paragraphCount = Int32(c.paragraphs.count)
-        at.lineCount = Int32(lines.count)
-        at.scaleCount = Int32(c.scales.count)
         precondition(layout.byteCount < Int(UInt32.max), "a prepared text of 4 GiB")
         let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, layout.byteCount), alignment: 16)
         _ = PackedLayout.fill(raw, Int(at.words), from: c.words)
-        _ = PackedLayout.fill(raw, Int(at.scales), from: c.scales)
         func handOver<T>(_ column: UnsafeBufferPointer<T>) { if c.freesGraphemeColumns { column.deallocate() } }
-        _ = PackedLayout.fill(raw, Int(at.units), from: c.units)
+        PackedInt32<Int16>.fill(raw, Int(at.units), from: c.units, narrow: at.narrowUnits)
         handOver(c.units)
-        _ = lines.withUnsafeBufferPointer { PackedLayout.fill(raw, Int(at.lines), from: $0) }
         _ = PackedLayout.fill(raw, Int(at.paragraphs), from: c.paragraphs)
-        _ = PackedLayout.fill(raw, Int(at.ends), from: c.graphemeEnds)
+        PackedInt32<UInt16>.fill(raw, Int(at.ends), from: c.graphemeEnds, narrow: at.narrowEnds)
         handOver(c.graphemeEnds)
         _ = PackedLayout.fill(raw, Int(at.cuts), from: c.cutAdjustments)
         handOver(c.cutAdjustments)

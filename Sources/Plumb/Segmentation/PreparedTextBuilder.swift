@@ -276,7 +276,8 @@ struct PreparedTextBuilder {
     /// (and forgotten here), so a huge text never holds them and its result whole at once.
     mutating func finish(
         utf8Count: Int, ellipsisFont: UInt8, ellipsisWidth: Double, ellipsisMask: UInt64? = nil,
-        token: PreparedToken? = nil, ellipsisByGroup: [GroupEllipsis] = [], handingOverColumns: Bool = false
+        token: PreparedToken? = nil, ellipsisByGroup: [GroupEllipsis] = [], handingOverColumns: Bool = false,
+        fontTables: FontTableInterner? = nil
     ) -> PreparedText {
         defer {
             if handingOverColumns {
@@ -321,21 +322,22 @@ struct PreparedTextBuilder {
             }
             return use
         }
+        let table = scales.withUnsafeBufferPointer { scales in
+            fontTables?.table(fonts: uses, scales: scales) ?? FontTable(fonts: uses, scales: scales)
+        }
         return words.withUnsafeBufferPointer { words in
             paragraphs.withUnsafeBufferPointer { paragraphs in
-              scales.withUnsafeBufferPointer { scales in
                 PreparedText(
-                    fonts: uses,
+                    fontTable: table,
                     columns: .init(
                         graphemeEnds: graphemeEnds.buffer,
-                        units: units.buffer, scales: scales, cutAdjustments: cutAdjustments.buffer, flags: flags.buffer,
+                        units: units.buffer, cutAdjustments: cutAdjustments.buffer, flags: flags.buffer,
                         graphemeFonts: graphemeFonts.buffer, words: words, paragraphs: paragraphs,
                         freesGraphemeColumns: handingOverColumns),
                     ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, ellipsisMask: ellipsisMask,
                     token: token, ellipsisByGroup: ellipsisByGroup, utf8Count: utf8Count,
                     missingGlyphClusters: missingGlyphClusters, trailingSpaces: conventions.trailingSpaces,
                     lineFit: conventions.lineFit)
-              }
             }
         }
     }

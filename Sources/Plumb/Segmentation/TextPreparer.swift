@@ -119,7 +119,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                 utf8Count: utf8.count, ellipsisFont: prepared.pieces.first?.font ?? 0,
                 ellipsisWidth: prepared.pieces.reduce(0) { $0 + $1.width },
                 ellipsisMask: prepared.pieces.reduce(0) { $0 | PreparedText.fontBit($1.font) }, token: prepared,
-                handingOverColumns: utf8.count > Self.retainedScratchBytes)
+                handingOverColumns: utf8.count > Self.retainedScratchBytes, fontTables: segmentCache.fontTables)
         }
         // With several run styles, "…" takes the style of the text it follows (UIKit uses the
         // attributes at the truncation point): one per text style.
@@ -145,7 +145,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let (ellipsisFont, ellipsisWidth) = measureEllipsis(into: &builder)
         return builder.finish(
             utf8Count: utf8.count, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, ellipsisByGroup: byGroup,
-            handingOverColumns: utf8.count > Self.retainedScratchBytes)
+            handingOverColumns: utf8.count > Self.retainedScratchBytes, fontTables: segmentCache.fontTables)
     }
 
     /// The advance of cluster `g` shaped alone: for one scalar its own glyph's advance
