@@ -86,7 +86,7 @@ final class PreparedText: Sendable {
     struct Word: Sendable {
         var graphemeEnd: Int32
         /// `nextMaskChange` (bits 0–29), `hasTab` (bit 30), `mandatoryBreakAfter` (bit 31).
-        private var bits: UInt32
+        fileprivate var bits: UInt32
         /// Advance of the trailing hanging whitespace (included in `width`).
         var hangingWidth: Double
         /// Bit i set when local font i (capped at 63) draws a grapheme of the word.
@@ -123,9 +123,52 @@ final class PreparedText: Sendable {
         }
     }
 
+    /// A word as stored, 16 bytes: its hanging width and font mask are a ``WordTail`` in the
+    /// text's table of distinct tails (a text has few: no hanging, one space, in one or two
+    /// font masks), found by a one-byte index per word. 17 bytes per word instead of 32.
+    struct StoredWord: Sendable {
+        var end: Double
+        var graphemeEnd: Int32
+        var bits: UInt32
+    }
+
+    /// A word's hanging width and font mask (`Word`), stored once per distinct pair.
+    struct WordTail: Sendable, Equatable {
+        var hangingWidth: Double
+        var fontMask: UInt64
+    }
+
+    /// The words of a text, read as `Word`s from their stored halves (``StoredWord``,
+    /// ``WordTail``).
+    ///
+    /// - Thread safety: immutable views into the owning `PreparedText`.
+    struct Words: RandomAccessCollection, @unchecked Sendable {
+        let stored: UnsafePointer<StoredWord>?
+        let count: Int
+        let tails: UnsafePointer<WordTail>?
+        /// Per word, its tail's index; `nil` when the text has over 256 distinct tails and
+        /// stores one per word.
+        let tailIndexes: UnsafePointer<UInt8>?
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { count }
+
+        /// - Complexity: O(1): two or three loads.
+        @inline(__always)
+        subscript(k: Int) -> Word {
+            assert(k >= 0 && k < count, "word \(k) out of 0..<\(count)")
+            let s = stored.unsafelyUnwrapped[k]
+            let t = tails.unsafelyUnwrapped[tailIndexes.map { Int($0[k]) } ?? k]
+            var w = Word(graphemeEnd: s.graphemeEnd, hangingWidth: t.hangingWidth, fontMask: t.fontMask,
+                         hasTab: false, mandatoryBreakAfter: false, end: s.end)
+            w.bits = s.bits
+            return w
+        }
+    }
+
     /// The first grapheme of word `k` of `paragraph`.
     @inline(__always)
-    static func graphemeStart(ofWord k: Int, in paragraph: Paragraph, words: UnsafeBufferPointer<Word>) -> Int32 {
+    static func graphemeStart(ofWord k: Int, in paragraph: Paragraph, words: Words) -> Int32 {
         k == Int(paragraph.wordStart) ? paragraph.graphemeStart : words[k - 1].graphemeEnd
     }
 
@@ -209,7 +252,14 @@ final class PreparedText: Sendable {
     /// alone than as shaped with the cluster after it (kerning, `t|e`). Blink re-shapes the
     /// cluster where `overflow-wrap` cuts a word, so the cut fits only with that width.
     var cutAdjustments: Packed<Float> { view(place.cuts, place.cutCount) }
-    var words: Packed<Word> { view(place.words, place.wordCount) }
+    var words: Words {
+        Words(
+            stored: UnsafePointer((storage + Int(place.words)).assumingMemoryBound(to: StoredWord.self)),
+            count: Int(place.wordCount),
+            tails: UnsafePointer((storage + Int(place.tails)).assumingMemoryBound(to: WordTail.self)),
+            tailIndexes: place.tailIndexCount == 0
+                ? nil : UnsafePointer((storage + Int(place.tailIndexes)).assumingMemoryBound(to: UInt8.self)))
+    }
     var paragraphs: Packed<Paragraph> { view(place.paragraphs, place.paragraphCount) }
     /// The one allocation behind every `Packed` column above (freed in `deinit`).
     nonisolated(unsafe) private let storage: UnsafeMutableRawPointer
@@ -221,7 +271,9 @@ final class PreparedText: Sendable {
     let storageBytes: Int
 
     private struct Placement {
-        var words: UInt32 = 0, paragraphs: UInt32 = 0
+        var words: UInt32 = 0, tails: UInt32 = 0, tailIndexes: UInt32 = 0, paragraphs: UInt32 = 0
+        /// Word tails stored, and tail indexes (0: one tail per word).
+        var tailCount: Int32 = 0, tailIndexCount: Int32 = 0
         var ends: UInt32 = 0, units: UInt32 = 0, cuts: UInt32 = 0, flags: UInt32 = 0, fonts: UInt32 = 0
         var graphemes: Int32 = 0, cutCount: Int32 = 0, wordCount: Int32 = 0, paragraphCount: Int32 = 0
         /// Ends in `UInt16`, units in `Int16` (``PackedInt32``).
@@ -330,7 +382,9 @@ final class PreparedText: Sendable {
         // Widest alignment first keeps padding to a few bytes.
         var layout = PackedLayout()
         var at = Placement()
-        at.words = UInt32(layout.add(Word.self, c.words.count))
+        let (tails, tailIndexes) = Self.wordTails(c.words)
+        at.words = UInt32(layout.add(StoredWord.self, c.words.count))
+        at.tails = UInt32(layout.add(WordTail.self, tails.count))
         at.paragraphs = UInt32(layout.add(Paragraph.self, c.paragraphs.count))
         at.narrowEnds = PackedInt32<UInt16>.fitsNarrow(c.graphemeEnds)
         at.narrowUnits = PackedInt32<Int16>.fitsNarrow(c.units)
@@ -339,13 +393,19 @@ final class PreparedText: Sendable {
         at.cuts = UInt32(layout.add(Float.self, c.cutAdjustments.count))
         at.flags = UInt32(layout.add(GraphemeFlags.self, c.flags.count))
         at.fonts = UInt32(layout.add(UInt8.self, c.graphemeFonts.count))
+        at.tailIndexes = UInt32(layout.add(UInt8.self, tailIndexes.count))
+        at.tailCount = Int32(tails.count)
+        at.tailIndexCount = Int32(tailIndexes.count)
         at.graphemes = Int32(c.graphemeEnds.count)
         at.cutCount = Int32(c.cutAdjustments.count)
         at.wordCount = Int32(c.words.count)
         at.paragraphCount = Int32(c.paragraphs.count)
         precondition(layout.byteCount < Int(UInt32.max), "a prepared text of 4 GiB")
         let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, layout.byteCount), alignment: 16)
-        _ = PackedLayout.fill(raw, Int(at.words), from: c.words)
+        let storedWords = (raw + Int(at.words)).bindMemory(to: StoredWord.self, capacity: c.words.count)
+        for (k, w) in c.words.enumerated() { storedWords[k] = StoredWord(end: w.end, graphemeEnd: w.graphemeEnd, bits: w.bits) }
+        _ = tails.withUnsafeBufferPointer { PackedLayout.fill(raw, Int(at.tails), from: $0) }
+        _ = tailIndexes.withUnsafeBufferPointer { PackedLayout.fill(raw, Int(at.tailIndexes), from: $0) }
         func handOver<T>(_ column: UnsafeBufferPointer<T>) { if c.freesGraphemeColumns { column.deallocate() } }
         PackedInt32<Int16>.fill(raw, Int(at.units), from: c.units, narrow: at.narrowUnits)
         handOver(c.units)
@@ -376,6 +436,38 @@ final class PreparedText: Sendable {
     }
 
     deinit { storage.deallocate() }
+
+    /// The distinct tails of `words` and each word's index among them, or (when over 256
+    /// are distinct) one tail per word and no indexes.
+    ///
+    /// - Complexity: O(words × distinct tails), the tails compared by their bits, the last
+    ///   one found first (at most 256 compared per word).
+    private static func wordTails(_ words: UnsafeBufferPointer<Word>) -> (tails: [WordTail], indexes: [UInt8]) {
+        var tails: [WordTail] = []
+        var indexes: [UInt8] = []
+        indexes.reserveCapacity(words.count)
+        var last = 0
+        func same(_ a: WordTail, _ b: WordTail) -> Bool {
+            a.hangingWidth.bitPattern == b.hangingWidth.bitPattern && a.fontMask == b.fontMask
+        }
+        for w in words {
+            let tail = WordTail(hangingWidth: w.hangingWidth, fontMask: w.fontMask)
+            if last < tails.count, same(tails[last], tail) {
+                indexes.append(UInt8(last))
+                continue
+            }
+            if let i = tails.firstIndex(where: { same($0, tail) }) {
+                last = i
+            } else if tails.count < 256 {
+                last = tails.count
+                tails.append(tail)
+            } else {
+                return (words.map { WordTail(hangingWidth: $0.hangingWidth, fontMask: $0.fontMask) }, [])
+            }
+            indexes.append(UInt8(last))
+        }
+        return (tails, indexes)
+    }
 
     /// The font bit of local font index `i` (indices ≥ 63 share the last bit).
     @inline(__always) static func fontBit(_ i: UInt8) -> UInt64 { 1 << UInt64(min(i, 63)) }
