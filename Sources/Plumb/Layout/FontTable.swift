@@ -48,6 +48,40 @@ final class FontTable: Sendable {
     /// How many scales the table holds (one per font).
     var scaleCount: Int { scalesCount }
 
+    /// Whether this table is the one of `fonts` and `scales` (the same faces, the same bits
+    /// in every number), without building a ``Key``: a preparer's texts mostly use the
+    /// table of the text before.
+    ///
+    /// - Complexity: O(fonts), no allocation.
+    func matches(fonts other: [PreparedText.FontUse], scales: UnsafeBufferPointer<AdvanceScale>) -> Bool {
+        guard other.count == fonts.count, scales.count == scalesCount else { return false }
+        for i in 0..<fonts.count where !Self.same(fonts[i], other[i]) { return false }
+        for i in 0..<scalesCount where !Self.same(scalesBase[i], scales[i]) { return false }
+        return true
+    }
+
+    private static func same(_ a: PreparedText.FontUse, _ b: PreparedText.FontUse) -> Bool {
+        guard a.face === b.face, a.ascender.bitPattern == b.ascender.bitPattern,
+            a.descender.bitPattern == b.descender.bitPattern, a.lineGap.bitPattern == b.lineGap.bitPattern,
+            a.group == b.group, a.isShifted == b.isShifted, a.strut == b.strut
+        else { return false }
+        switch (a.em, b.em) {
+        case (nil, nil): return true
+        case let (x?, y?):
+            return x.ascent.bitPattern == y.ascent.bitPattern && x.descent.bitPattern == y.descent.bitPattern
+                && x.lineGap.bitPattern == y.lineGap.bitPattern && x.size.bitPattern == y.size.bitPattern
+                && x.baselineOffset.bitPattern == y.baselineOffset.bitPattern && x.isFamilyFont == y.isFamilyFont
+        default: return false
+        }
+    }
+
+    private static func same(_ a: AdvanceScale, _ b: AdvanceScale) -> Bool {
+        a.size.bitPattern == b.size.bitPattern && a.upem.bitPattern == b.upem.bitPattern
+            && a.strikePPEM.bitPattern == b.strikePPEM.bitPattern && a.freeTypeXScale.bitPattern == b.freeTypeXScale.bitPattern
+            && a.letterSpacing.bitPattern == b.letterSpacing.bitPattern && a.boxWidth.bitPattern == b.boxWidth.bitPattern
+            && a.freeType == b.freeType
+    }
+
     /// A table's identity: its faces, and the bit patterns of every number of its fonts and
     /// scales (explicit fields: structs' padding bytes are not compared).
     struct Key: Hashable, Sendable {

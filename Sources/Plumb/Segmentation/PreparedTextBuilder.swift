@@ -272,12 +272,13 @@ struct PreparedTextBuilder {
     }
 
     /// The prepared text, with the layout knobs it carries (`trailingSpaces`, `lineFit`).
-    /// With `handingOverColumns` the per-grapheme columns are freed while they are copied
+    /// `fontTable` gives the shared table of the text's fonts (`TextPreparer.sharedFontTable`;
+    /// a table of its own without it). With `handingOverColumns` the per-grapheme columns are freed while they are copied
     /// (and forgotten here), so a huge text never holds them and its result whole at once.
     mutating func finish(
         utf8Count: Int, ellipsisFont: UInt8, ellipsisWidth: Double, ellipsisMask: UInt64? = nil,
         token: PreparedToken? = nil, ellipsisByGroup: [GroupEllipsis] = [], handingOverColumns: Bool = false,
-        fontTables: FontTableInterner? = nil
+        fontTable: ((_ fonts: [PreparedText.FontUse], _ scales: UnsafeBufferPointer<AdvanceScale>) -> FontTable)? = nil
     ) -> PreparedText {
         defer {
             if handingOverColumns {
@@ -323,7 +324,7 @@ struct PreparedTextBuilder {
             return use
         }
         let table = scales.withUnsafeBufferPointer { scales in
-            fontTables?.table(fonts: uses, scales: scales) ?? FontTable(fonts: uses, scales: scales)
+            fontTable?(uses, scales) ?? FontTable(fonts: uses, scales: scales)
         }
         return words.withUnsafeBufferPointer { words in
             paragraphs.withUnsafeBufferPointer { paragraphs in

@@ -27,6 +27,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         var units = GrowableBuffer<Int32>()
         var relativeEnds = GrowableBuffer<Int32>()
         var kernBoundaries: [Int] = []
+        /// The font table of the last text prepared (``TextPreparer/sharedFontTable(_:_:)``).
+        var lastFontTable: FontTable?
         /// The last segment too long for the segment cache, with its units.
         var lastLongSegment: (key: CacheKey, units: [Int32])?
         /// Scripts and first scalars of the paragraph being prepared.
@@ -68,6 +70,15 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         scratch.lastLongSegment = nil
         scratch.units = GrowableBuffer<Int32>()
         scratch.relativeEnds = GrowableBuffer<Int32>()
+    }
+
+    /// The engine's shared table for `fonts` and `scales`: the previous text's when it is
+    /// the same (no lock, no key), else the interner's (`SegmentCache.fontTables`).
+    func sharedFontTable(_ fonts: [PreparedText.FontUse], _ scales: UnsafeBufferPointer<AdvanceScale>) -> FontTable {
+        if let last = scratch.lastFontTable, last.matches(fonts: fonts, scales: scales) { return last }
+        let table = segmentCache.fontTables.table(fonts: fonts, scales: scales)
+        scratch.lastFontTable = table
+        return table
     }
 
     /// Prepares `utf8` (valid UTF-8) in `cascade` at `size` points with `letterSpacing`.
@@ -119,7 +130,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                 utf8Count: utf8.count, ellipsisFont: prepared.pieces.first?.font ?? 0,
                 ellipsisWidth: prepared.pieces.reduce(0) { $0 + $1.width },
                 ellipsisMask: prepared.pieces.reduce(0) { $0 | PreparedText.fontBit($1.font) }, token: prepared,
-                handingOverColumns: utf8.count > Self.retainedScratchBytes, fontTables: segmentCache.fontTables)
+                handingOverColumns: utf8.count > Self.retainedScratchBytes, fontTable: sharedFontTable)
         }
         // With several run styles, "…" takes the style of the text it follows (UIKit uses the
         // attributes at the truncation point): one per text style.
@@ -145,7 +156,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let (ellipsisFont, ellipsisWidth) = measureEllipsis(into: &builder)
         return builder.finish(
             utf8Count: utf8.count, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, ellipsisByGroup: byGroup,
-            handingOverColumns: utf8.count > Self.retainedScratchBytes, fontTables: segmentCache.fontTables)
+            handingOverColumns: utf8.count > Self.retainedScratchBytes, fontTable: sharedFontTable)
     }
 
     /// The advance of cluster `g` shaped alone: for one scalar its own glyph's advance
