@@ -382,9 +382,13 @@ final class PreparedText: Sendable {
         // Widest alignment first keeps padding to a few bytes.
         var layout = PackedLayout()
         var at = Placement()
-        let (tails, tailIndexes) = Self.wordTails(c.words)
+        // Pass 1 counts the distinct tails (0 when over 256: one per word); pass 2, once the
+        // storage exists, writes the table and each word's index (no heap allocation).
+        let distinctTails = Self.distinctTailCount(c.words)
+        let tailCount = distinctTails == 0 ? c.words.count : distinctTails
+        let tailIndexCount = distinctTails == 0 ? 0 : c.words.count
         at.words = UInt32(layout.add(StoredWord.self, c.words.count))
-        at.tails = UInt32(layout.add(WordTail.self, tails.count))
+        at.tails = UInt32(layout.add(WordTail.self, tailCount))
         at.paragraphs = UInt32(layout.add(Paragraph.self, c.paragraphs.count))
         at.narrowEnds = PackedInt32<UInt16>.fitsNarrow(c.graphemeEnds)
         at.narrowUnits = PackedInt32<Int16>.fitsNarrow(c.units)
@@ -393,9 +397,9 @@ final class PreparedText: Sendable {
         at.cuts = UInt32(layout.add(Float.self, c.cutAdjustments.count))
         at.flags = UInt32(layout.add(GraphemeFlags.self, c.flags.count))
         at.fonts = UInt32(layout.add(UInt8.self, c.graphemeFonts.count))
-        at.tailIndexes = UInt32(layout.add(UInt8.self, tailIndexes.count))
-        at.tailCount = Int32(tails.count)
-        at.tailIndexCount = Int32(tailIndexes.count)
+        at.tailIndexes = UInt32(layout.add(UInt8.self, tailIndexCount))
+        at.tailCount = Int32(tailCount)
+        at.tailIndexCount = Int32(tailIndexCount)
         at.graphemes = Int32(c.graphemeEnds.count)
         at.cutCount = Int32(c.cutAdjustments.count)
         at.wordCount = Int32(c.words.count)
@@ -404,8 +408,9 @@ final class PreparedText: Sendable {
         let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, layout.byteCount), alignment: 16)
         let storedWords = (raw + Int(at.words)).bindMemory(to: StoredWord.self, capacity: c.words.count)
         for (k, w) in c.words.enumerated() { storedWords[k] = StoredWord(end: w.end, graphemeEnd: w.graphemeEnd, bits: w.bits) }
-        _ = tails.withUnsafeBufferPointer { PackedLayout.fill(raw, Int(at.tails), from: $0) }
-        _ = tailIndexes.withUnsafeBufferPointer { PackedLayout.fill(raw, Int(at.tailIndexes), from: $0) }
+        Self.writeTails(
+            c.words, table: (raw + Int(at.tails)).bindMemory(to: WordTail.self, capacity: tailCount),
+            indexes: tailIndexCount == 0 ? nil : (raw + Int(at.tailIndexes)).bindMemory(to: UInt8.self, capacity: tailIndexCount))
         func handOver<T>(_ column: UnsafeBufferPointer<T>) { if c.freesGraphemeColumns { column.deallocate() } }
         PackedInt32<Int16>.fill(raw, Int(at.units), from: c.units, narrow: at.narrowUnits)
         handOver(c.units)
@@ -437,36 +442,64 @@ final class PreparedText: Sendable {
 
     deinit { storage.deallocate() }
 
-    /// The distinct tails of `words` and each word's index among them, or (when over 256
-    /// are distinct) one tail per word and no indexes.
+    @inline(__always)
+    private static func tail(_ w: Word) -> WordTail { WordTail(hangingWidth: w.hangingWidth, fontMask: w.fontMask) }
+
+    @inline(__always)
+    private static func same(_ a: WordTail, _ b: WordTail) -> Bool {
+        a.hangingWidth.bitPattern == b.hangingWidth.bitPattern && a.fontMask == b.fontMask
+    }
+
+    /// The index of `t` among `table[0..<count]` (the last one found, `last`, tried first),
+    /// or `count` when it is not there.
+    @inline(__always)
+    private static func find(_ t: WordTail, in table: UnsafeMutablePointer<WordTail>, count: Int, last: Int) -> Int {
+        if last < count, same(table[last], t) { return last }
+        var i = 0
+        while i < count && !same(table[i], t) { i += 1 }
+        return i
+    }
+
+    /// How many distinct tails `words` has, or 0 when over 256 (one is then stored per word).
     ///
-    /// - Complexity: O(words × distinct tails), the tails compared by their bits, the last
-    ///   one found first (at most 256 compared per word).
-    private static func wordTails(_ words: UnsafeBufferPointer<Word>) -> (tails: [WordTail], indexes: [UInt8]) {
-        var tails: [WordTail] = []
-        var indexes: [UInt8] = []
-        indexes.reserveCapacity(words.count)
-        var last = 0
-        func same(_ a: WordTail, _ b: WordTail) -> Bool {
-            a.hangingWidth.bitPattern == b.hangingWidth.bitPattern && a.fontMask == b.fontMask
-        }
-        for w in words {
-            let tail = WordTail(hangingWidth: w.hangingWidth, fontMask: w.fontMask)
-            if last < tails.count, same(tails[last], tail) {
-                indexes.append(UInt8(last))
-                continue
+    /// - Complexity: O(words × distinct tails), the last one found tried first; a 4 KB
+    ///   table on the stack.
+    private static func distinctTailCount(_ words: UnsafeBufferPointer<Word>) -> Int {
+        withUnsafeTemporaryAllocation(of: WordTail.self, capacity: 256) { table in
+            let base = table.baseAddress.unsafelyUnwrapped
+            var count = 0, last = 0
+            for w in words {
+                let t = tail(w)
+                last = find(t, in: base, count: count, last: last)
+                if last == count {
+                    if count == 256 { return 0 }
+                    base[count] = t
+                    count += 1
+                }
             }
-            if let i = tails.firstIndex(where: { same($0, tail) }) {
-                last = i
-            } else if tails.count < 256 {
-                last = tails.count
-                tails.append(tail)
-            } else {
-                return (words.map { WordTail(hangingWidth: $0.hangingWidth, fontMask: $0.fontMask) }, [])
-            }
-            indexes.append(UInt8(last))
+            return count
         }
-        return (tails, indexes)
+    }
+
+    /// Writes the tail table of `words` and each word's index into it (as
+    /// ``distinctTailCount(_:)`` counted them); without `indexes`, one tail per word.
+    private static func writeTails(
+        _ words: UnsafeBufferPointer<Word>, table: UnsafeMutablePointer<WordTail>, indexes: UnsafeMutablePointer<UInt8>?
+    ) {
+        guard let indexes else {
+            for (k, w) in words.enumerated() { table[k] = tail(w) }
+            return
+        }
+        var count = 0, last = 0
+        for (k, w) in words.enumerated() {
+            let t = tail(w)
+            last = find(t, in: table, count: count, last: last)
+            if last == count {
+                table[count] = t
+                count += 1
+            }
+            indexes[k] = UInt8(last)
+        }
     }
 
     /// The font bit of local font index `i` (indices ≥ 63 share the last bit).

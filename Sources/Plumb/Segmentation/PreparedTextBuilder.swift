@@ -102,9 +102,9 @@ struct PreparedTextBuilder {
     var words: [PreparedText.Word] = []
     var paragraphs: [PreparedText.Paragraph] = []
     var missingGlyphClusters = 0
-    /// Per local font, how its units become points (`fontList[i].scale`, kept apart so the
-    /// per-grapheme reads touch no font reference).
-    private(set) var scales: [AdvanceScale] = []
+    /// Per local font, how its units become points (`fontList[i].scale`, kept apart in a raw
+    /// column so the per-grapheme reads touch no reference count).
+    private(set) var scales: Column<AdvanceScale>
     /// The first grapheme and byte of the paragraph being prepared (``graphemeStart(_:)``).
     private(set) var paragraphGrapheme = 0
     private(set) var paragraphByte: Int32 = 0
@@ -124,9 +124,11 @@ struct PreparedTextBuilder {
         var cutAdjustments = Column<Float>()
         var flags = Column<PreparedText.GraphemeFlags>()
         var graphemeFonts = Column<UInt8>()
+        var scales = Column<AdvanceScale>()
 
         /// Frees the storage (the owning preparer's `deinit`).
         mutating func deallocate() {
+            scales.deallocate()
             graphemeEnds.deallocate()
             units.deallocate()
             cutAdjustments.deallocate()
@@ -139,12 +141,15 @@ struct PreparedTextBuilder {
     /// have grown, so the owner's copy is stale).
     var columns: Columns {
         Columns(
-            graphemeEnds: graphemeEnds, units: units, cutAdjustments: cutAdjustments, flags: flags, graphemeFonts: graphemeFonts)
+            graphemeEnds: graphemeEnds, units: units, cutAdjustments: cutAdjustments, flags: flags, graphemeFonts: graphemeFonts,
+            scales: scales)
     }
 
     /// A builder for a text whose first run is `run`, writing into `columns` (emptied here).
     init(first run: PreparationRun, conventions: LayoutConventions, columns: Columns = Columns()) {
         graphemeEnds = columns.graphemeEnds
+        scales = columns.scales
+        scales.removeAll()
         units = columns.units
         cutAdjustments = columns.cutAdjustments
         flags = columns.flags
@@ -323,9 +328,7 @@ struct PreparedTextBuilder {
             }
             return use
         }
-        let table = scales.withUnsafeBufferPointer { scales in
-            fontTable?(uses, scales) ?? FontTable(fonts: uses, scales: scales)
-        }
+        let table = fontTable?(uses, scales.buffer) ?? FontTable(fonts: uses, scales: scales.buffer)
         return words.withUnsafeBufferPointer { words in
             paragraphs.withUnsafeBufferPointer { paragraphs in
                 PreparedText(
