@@ -23,13 +23,14 @@ public final class TextMeasurer: Sendable {
         /// 12 MiB: a 100,000-row feed uses ~4 MB of it (see the README's memory table).
         public var segmentCacheBytes = 12 << 20
         /// Byte budget of the prepared-text part of tier 1 (width-independent layouts of
-        /// whole cells, so a width change is arithmetic only). 96 MiB: ~94,000 cells of a
-        /// typical feed (~1 KB each), so a rotation of 100,000 rows re-lays out 94 % of them
+        /// whole cells, so a width change is arithmetic only). 100 MiB: ~94,000 cells of a
+        /// typical feed (~1.1 KB each), so a rotation of 100,000 rows re-lays out 94 % of them
         /// from here.
-        public var preparedCacheBytes = 96 << 20
-        /// Byte budget of tier 2 (results; 64 bytes per entry). 12 MiB: one width of a
-        /// 100,000-row feed (~12.7 MB with the width-range entries).
-        public var resultCacheBytes = 12 << 20
+        public var preparedCacheBytes = 100 << 20
+        /// Byte budget of tier 2 (results; 64 bytes per entry). 8 MiB: ~98,000 entries, half
+        /// of one width of a 100,000-row feed (a result and a width-range entry per row); the
+        /// other half is re-laid out from tier 1 when it comes again.
+        public var resultCacheBytes = 8 << 20
         /// The longest text measured, in UTF-8 bytes (default 4 MiB, about 1,000 pages). A
         /// longer one is not laid out: it answers the fallback height, zero lines, flagged,
         /// with `MeasureWarning.textTooLong` (a cell of 50 MB is an attack, not a use; every

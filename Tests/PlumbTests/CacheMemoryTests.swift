@@ -63,7 +63,10 @@ import Testing
         let fonts = engine.fonts
         var ratios: [Double] = []
         for attempt in 0..<3 {
-            let texts = Gen<String>.text(maxClusters: 60).sample(count: 1500, seed: UInt64(100 + attempt))
+            // 3,000 texts: compact prepared texts grow the heap by ~4 MB, well above what the
+            // other suites allocate meanwhile (1,500 made ~2 MB, and under the full suite all
+            // three passes could read 0.66–0.85).
+            let texts = Gen<String>.text(maxClusters: 60).sample(count: 3000, seed: UInt64(100 + attempt))
             let warm = TextMeasurer(fonts: fonts)
             for t in texts { _ = warm.measure(t, style: style15(), width: 120) }
             let m = TextMeasurer(fonts: fonts)
@@ -176,6 +179,16 @@ import Testing
         let prepared = try #require(r.prepared)
         let arrays = Mirror(reflecting: prepared).children.filter { Mirror(reflecting: $0.value).displayStyle == .collection }
         #expect(arrays.count == 1, "PreparedText has \(arrays.count) arrays; byteSize counts 1: \(arrays.compactMap(\.label))")
+        // The object's size as its fields lay it out (16-byte header, each field aligned)
+        // is what `byteSize` counts for it.
+        var end = 16
+        for child in Mirror(reflecting: prepared).children {
+            func add<T>(_: T) {
+                end = (end + MemoryLayout<T>.alignment - 1) / MemoryLayout<T>.alignment * MemoryLayout<T>.alignment + MemoryLayout<T>.size
+            }
+            _openExistential(child.value, do: add)
+        }
+        #expect(end - 16 <= PreparedText.storedBytes, "PreparedText's fields take \(end - 16) bytes; byteSize counts \(PreparedText.storedBytes)")
         // The font table is shared by the texts of one style, not copied per text.
         let other = try #require(m.compute("Another cell", style: m.resolve(style15()), width: 100, scale: 2, extraWarnings: []).prepared)
         #expect(other.fontTable === prepared.fontTable)

@@ -104,8 +104,8 @@ import Testing
         #expect(plumb.measure(text, style: style, width: 100, scale: 0.0001).size == plumb.measure(text, style: style, width: 100, scale: 0.01).size)
         // The budgets and the size limit.
         let c = TextMeasurer.Configuration()
-        #expect(readme.contains("`resultCacheBytes` (12 MiB") && c.resultCacheBytes == 12 << 20)
-        #expect(readme.contains("`preparedCacheBytes` (96 MiB)") && c.preparedCacheBytes == 96 << 20)
+        #expect(readme.contains("`resultCacheBytes` (8 MiB") && c.resultCacheBytes == 8 << 20)
+        #expect(readme.contains("`preparedCacheBytes` (100 MiB)") && c.preparedCacheBytes == 100 << 20)
         #expect(readme.contains("`segmentCacheBytes` (12 MiB)") && c.segmentCacheBytes == 12 << 20)
         #expect(readme.contains("(4 MiB of UTF-8 by default)") && c.maximumTextBytes == 4 << 20)
         var small = c

@@ -34,11 +34,16 @@ enum HeapCost {
 }
 
 extension PreparedText {
+    /// The bytes of a prepared text's stored properties (the column placement, the font
+    /// table and its two column pointers, a dozen scalars), header excluded: checked against
+    /// the fields' layout in `CacheMemoryTests`.
+    static let storedBytes = 177
+
     /// Heap bytes this text owns (the object, its one column allocation and a truncation
     /// token's arrays, as malloc chunks), for cache budgets. Fonts and font tables are
     /// shared (`FontTableInterner`), not counted.
     var byteSize: Int {
-        HeapCost.object(storedBytes: 128)  // the column placement, the font table, a dozen scalars
+        HeapCost.object(storedBytes: Self.storedBytes)
             + HeapCost.malloc(storageBytes) + HeapCost.array(ellipsisByGroup)
             + (token.map { HeapCost.array($0.utf8) + HeapCost.array($0.pieces) } ?? 0)
     }

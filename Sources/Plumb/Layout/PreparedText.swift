@@ -195,7 +195,11 @@ final class PreparedText: Sendable {
     var fonts: [FontUse] { fontTable.fonts }
     /// The fonts' vertical metrics as plain numbers (no font references): what line heights
     /// need, read on every line without reference counting.
-    var fontLines: Packed<FontLine> { fontTable.lines }
+    var fontLines: Packed<FontLine> { Packed(base: linesBase, count: Int(place.lineCount)) }
+    /// `fontTable`'s columns, kept here so that layout reads them without touching the
+    /// table object (no reference count, no second hop; valid as long as `fontTable`).
+    nonisolated(unsafe) private let linesBase: UnsafePointer<FontLine>?
+    nonisolated(unsafe) private let scalesBase: UnsafePointer<AdvanceScale>?
 
     /// Ascender and natural line heights of a font at the text's size.
     struct FontLine: Sendable {
@@ -243,7 +247,7 @@ final class PreparedText: Sendable {
     /// for tabs and inline boxes): `advances` turns them into points.
     var units: PackedInt32<Int16> { narrowView(place.units, place.graphemes, place.narrowUnits) }
     /// Per local font, how its units become points.
-    var scales: Packed<AdvanceScale> { fontTable.scales }
+    var scales: Packed<AdvanceScale> { Packed(base: scalesBase, count: Int(place.scaleCount)) }
     /// Per grapheme, its advance in points (letter spacing included; recomputed from `units`).
     var advances: Advances { Advances(units: units, flags: flags, fonts: graphemeFonts, scales: scales) }
     var flags: Packed<GraphemeFlags> { view(place.flags, place.graphemes) }
@@ -268,7 +272,7 @@ final class PreparedText: Sendable {
     private let place: Placement
     /// Its size in bytes.
     /// Bytes of the one column allocation (`Cache/HeapCost.swift` counts it for budgets).
-    let storageBytes: Int
+    var storageBytes: Int { Int(place.storageBytes) }
 
     private struct Placement {
         var words: UInt32 = 0, tails: UInt32 = 0, tailIndexes: UInt32 = 0, paragraphs: UInt32 = 0
@@ -276,6 +280,11 @@ final class PreparedText: Sendable {
         var tailCount: Int32 = 0, tailIndexCount: Int32 = 0
         var ends: UInt32 = 0, units: UInt32 = 0, cuts: UInt32 = 0, flags: UInt32 = 0, fonts: UInt32 = 0
         var graphemes: Int32 = 0, cutCount: Int32 = 0, wordCount: Int32 = 0, paragraphCount: Int32 = 0
+        /// `storageBytes`, `utf8Count`, `missingGlyphClusters` (scalars kept here, not as
+        /// `Int` fields: 16 bytes less per object).
+        var storageBytes: UInt32 = 0, utf8Count: Int32 = 0, missingGlyphClusters: Int32 = 0
+        /// The font table's lines and scales.
+        var lineCount: Int32 = 0, scaleCount: Int32 = 0
         /// Ends in `UInt16`, units in `Int16` (``PackedInt32``).
         var narrowEnds = false, narrowUnits = false
     }
@@ -303,8 +312,10 @@ final class PreparedText: Sendable {
     /// The truncation token's own text and per-face pieces, when a token replaces "…" (for
     /// drawing); `nil` for the plain ellipsis.
     let token: PreparedToken?
-    let utf8Count: Int
-    let missingGlyphClusters: Int
+    /// The text's length in UTF-8 bytes.
+    var utf8Count: Int { Int(place.utf8Count) }
+    /// Clusters no font of the cascade could draw.
+    var missingGlyphClusters: Int { Int(place.missingGlyphClusters) }
     /// How much trailing whitespace hangs (`LayoutConventions.trailingSpaces`).
     let trailingSpaces: LayoutConventions.TrailingSpaceRule
     /// How a line's width is compared with the box (`LayoutConventions.lineFit`): the line
@@ -379,6 +390,9 @@ final class PreparedText: Sendable {
         self.trailingSpaces = trailingSpaces
         self.lineFit = lineFit
         self.fontTable = fontTable
+        let tableLines = fontTable.lines, tableScales = fontTable.scales
+        linesBase = tableLines.base
+        scalesBase = tableScales.base
         // Widest alignment first keeps padding to a few bytes.
         var layout = PackedLayout()
         var at = Placement()
@@ -401,6 +415,8 @@ final class PreparedText: Sendable {
         at.tailCount = Int32(tailCount)
         at.tailIndexCount = Int32(tailIndexCount)
         at.graphemes = Int32(c.graphemeEnds.count)
+        at.lineCount = Int32(tableLines.count)
+        at.scaleCount = Int32(tableScales.count)
         at.cutCount = Int32(c.cutAdjustments.count)
         at.wordCount = Int32(c.words.count)
         at.paragraphCount = Int32(c.paragraphs.count)
@@ -428,7 +444,9 @@ final class PreparedText: Sendable {
         }
         _ = PackedLayout.fill(raw, Int(at.fonts), from: c.graphemeFonts)
         handOver(c.graphemeFonts)
-        storageBytes = max(1, layout.byteCount)
+        at.storageBytes = UInt32(max(1, layout.byteCount))
+        at.utf8Count = Int32(clamping: utf8Count)
+        at.missingGlyphClusters = Int32(clamping: missingGlyphClusters)
         storage = raw
         place = at
         self.ellipsisFont = ellipsisFont
@@ -436,8 +454,6 @@ final class PreparedText: Sendable {
         self.ellipsisMask = ellipsisMask ?? Self.fontBit(ellipsisFont)
         self.ellipsisByGroup = ellipsisByGroup
         self.token = token
-        self.utf8Count = utf8Count
-        self.missingGlyphClusters = missingGlyphClusters
     }
 
     deinit { storage.deallocate() }
