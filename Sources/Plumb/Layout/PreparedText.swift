@@ -97,6 +97,17 @@ final class PreparedText: Sendable {
 
         private static let tabBit: UInt32 = 1 << 30, mandatoryBit: UInt32 = 1 << 31
 
+        /// A word put back together from its stored halves (no checks: they were made from
+        /// a checked word).
+        @inline(__always)
+        fileprivate init(stored s: StoredWord, tail t: WordTail) {
+            graphemeEnd = s.graphemeEnd
+            bits = s.bits
+            hangingWidth = s.hangingWidth
+            fontMask = t.fontMask
+            end = s.end
+        }
+
         /// Index of the next word of the paragraph with another font mask (or the paragraph's
         /// word end): OR-ing a line's masks visits runs, not words. Below 2³⁰.
         var nextMaskChange: Int32 {
@@ -123,18 +134,20 @@ final class PreparedText: Sendable {
         }
     }
 
-    /// A word as stored, 16 bytes: its hanging width and font mask are a ``WordTail`` in the
-    /// text's table of distinct tails (a text has few: no hanging, one space, in one or two
-    /// font masks), found by a one-byte index per word. 17 bytes per word instead of 32.
+    /// A word as stored, 24 bytes: its font mask is a ``WordTail`` in the text's table of
+    /// distinct masks (a text has a handful), found by a one-byte index per word: 25 bytes
+    /// per word instead of 32. (Hanging widths in the table too made words 17 bytes, but the
+    /// simple-paragraph breaker reads them at every fit test: +9 % instructions per
+    /// re-layout.)
     struct StoredWord: Sendable {
         var end: Double
+        var hangingWidth: Double
         var graphemeEnd: Int32
         var bits: UInt32
     }
 
-    /// A word's hanging width and font mask (`Word`), stored once per distinct pair.
+    /// A word's font mask (`Word.fontMask`), stored once per distinct mask.
     struct WordTail: Sendable, Equatable {
-        var hangingWidth: Double
         var fontMask: UInt64
     }
 
@@ -146,9 +159,12 @@ final class PreparedText: Sendable {
         let stored: UnsafePointer<StoredWord>?
         let count: Int
         let tails: UnsafePointer<WordTail>?
-        /// Per word, its tail's index; `nil` when the text has over 256 distinct tails and
-        /// stores one per word.
+        /// Per word, its tail's index (all 0 when the text has over 256 distinct tails and
+        /// stores one per word).
         let tailIndexes: UnsafePointer<UInt8>?
+        /// 0, or all ones when tails are stored one per word: the tail of word k is
+        /// `tails[index(k) + (k & perWord)]`, so reading a word never branches on the case.
+        let perWord: Int
 
         var startIndex: Int { 0 }
         var endIndex: Int { count }
@@ -158,11 +174,8 @@ final class PreparedText: Sendable {
         subscript(k: Int) -> Word {
             assert(k >= 0 && k < count, "word \(k) out of 0..<\(count)")
             let s = stored.unsafelyUnwrapped[k]
-            let t = tails.unsafelyUnwrapped[tailIndexes.map { Int($0[k]) } ?? k]
-            var w = Word(graphemeEnd: s.graphemeEnd, hangingWidth: t.hangingWidth, fontMask: t.fontMask,
-                         hasTab: false, mandatoryBreakAfter: false, end: s.end)
-            w.bits = s.bits
-            return w
+            let t = tails.unsafelyUnwrapped[Int(tailIndexes.unsafelyUnwrapped[k]) &+ (k & perWord)]
+            return Word(stored: s, tail: t)
         }
     }
 
@@ -261,8 +274,8 @@ final class PreparedText: Sendable {
             stored: UnsafePointer((storage + Int(place.words)).assumingMemoryBound(to: StoredWord.self)),
             count: Int(place.wordCount),
             tails: UnsafePointer((storage + Int(place.tails)).assumingMemoryBound(to: WordTail.self)),
-            tailIndexes: place.tailIndexCount == 0
-                ? nil : UnsafePointer((storage + Int(place.tailIndexes)).assumingMemoryBound(to: UInt8.self)))
+            tailIndexes: UnsafePointer((storage + Int(place.tailIndexes)).assumingMemoryBound(to: UInt8.self)),
+            perWord: place.tailsPerWord ? -1 : 0)
     }
     var paragraphs: Packed<Paragraph> { view(place.paragraphs, place.paragraphCount) }
     /// The one allocation behind every `Packed` column above (freed in `deinit`).
@@ -277,7 +290,7 @@ final class PreparedText: Sendable {
     private struct Placement {
         var words: UInt32 = 0, tails: UInt32 = 0, tailIndexes: UInt32 = 0, paragraphs: UInt32 = 0
         /// Word tails stored, and tail indexes (0: one tail per word).
-        var tailCount: Int32 = 0, tailIndexCount: Int32 = 0
+        var tailCount: Int32 = 0, tailsPerWord = false
         var ends: UInt32 = 0, units: UInt32 = 0, cuts: UInt32 = 0, flags: UInt32 = 0, fonts: UInt32 = 0
         var graphemes: Int32 = 0, cutCount: Int32 = 0, wordCount: Int32 = 0, paragraphCount: Int32 = 0
         /// `storageBytes`, `utf8Count`, `missingGlyphClusters` (scalars kept here, not as
@@ -400,7 +413,6 @@ final class PreparedText: Sendable {
         // storage exists, writes the table and each word's index (no heap allocation).
         let distinctTails = Self.distinctTailCount(c.words)
         let tailCount = distinctTails == 0 ? c.words.count : distinctTails
-        let tailIndexCount = distinctTails == 0 ? 0 : c.words.count
         at.words = UInt32(layout.add(StoredWord.self, c.words.count))
         at.tails = UInt32(layout.add(WordTail.self, tailCount))
         at.paragraphs = UInt32(layout.add(Paragraph.self, c.paragraphs.count))
@@ -411,9 +423,9 @@ final class PreparedText: Sendable {
         at.cuts = UInt32(layout.add(Float.self, c.cutAdjustments.count))
         at.flags = UInt32(layout.add(GraphemeFlags.self, c.flags.count))
         at.fonts = UInt32(layout.add(UInt8.self, c.graphemeFonts.count))
-        at.tailIndexes = UInt32(layout.add(UInt8.self, tailIndexCount))
+        at.tailIndexes = UInt32(layout.add(UInt8.self, c.words.count))
         at.tailCount = Int32(tailCount)
-        at.tailIndexCount = Int32(tailIndexCount)
+        at.tailsPerWord = distinctTails == 0
         at.graphemes = Int32(c.graphemeEnds.count)
         at.lineCount = Int32(tableLines.count)
         at.scaleCount = Int32(tableScales.count)
@@ -423,10 +435,10 @@ final class PreparedText: Sendable {
         precondition(layout.byteCount < Int(UInt32.max), "a prepared text of 4 GiB")
         let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, layout.byteCount), alignment: 16)
         let storedWords = (raw + Int(at.words)).bindMemory(to: StoredWord.self, capacity: c.words.count)
-        for (k, w) in c.words.enumerated() { storedWords[k] = StoredWord(end: w.end, graphemeEnd: w.graphemeEnd, bits: w.bits) }
+        for (k, w) in c.words.enumerated() { storedWords[k] = StoredWord(end: w.end, hangingWidth: w.hangingWidth, graphemeEnd: w.graphemeEnd, bits: w.bits) }
         Self.writeTails(
             c.words, table: (raw + Int(at.tails)).bindMemory(to: WordTail.self, capacity: tailCount),
-            indexes: tailIndexCount == 0 ? nil : (raw + Int(at.tailIndexes)).bindMemory(to: UInt8.self, capacity: tailIndexCount))
+            indexes: (raw + Int(at.tailIndexes)).bindMemory(to: UInt8.self, capacity: c.words.count), perWord: at.tailsPerWord)
         func handOver<T>(_ column: UnsafeBufferPointer<T>) { if c.freesGraphemeColumns { column.deallocate() } }
         PackedInt32<Int16>.fill(raw, Int(at.units), from: c.units, narrow: at.narrowUnits)
         handOver(c.units)
@@ -459,11 +471,11 @@ final class PreparedText: Sendable {
     deinit { storage.deallocate() }
 
     @inline(__always)
-    private static func tail(_ w: Word) -> WordTail { WordTail(hangingWidth: w.hangingWidth, fontMask: w.fontMask) }
+    private static func tail(_ w: Word) -> WordTail { WordTail(fontMask: w.fontMask) }
 
     @inline(__always)
     private static func same(_ a: WordTail, _ b: WordTail) -> Bool {
-        a.hangingWidth.bitPattern == b.hangingWidth.bitPattern && a.fontMask == b.fontMask
+        a.fontMask == b.fontMask
     }
 
     /// The index of `t` among `table[0..<count]` (the last one found, `last`, tried first),
@@ -498,12 +510,16 @@ final class PreparedText: Sendable {
     }
 
     /// Writes the tail table of `words` and each word's index into it (as
-    /// ``distinctTailCount(_:)`` counted them); without `indexes`, one tail per word.
+    /// ``distinctTailCount(_:)`` counted them); `perWord`: one tail per word, indexes 0.
     private static func writeTails(
-        _ words: UnsafeBufferPointer<Word>, table: UnsafeMutablePointer<WordTail>, indexes: UnsafeMutablePointer<UInt8>?
+        _ words: UnsafeBufferPointer<Word>, table: UnsafeMutablePointer<WordTail>, indexes: UnsafeMutablePointer<UInt8>,
+        perWord: Bool
     ) {
-        guard let indexes else {
-            for (k, w) in words.enumerated() { table[k] = tail(w) }
+        guard !perWord else {
+            for (k, w) in words.enumerated() {
+                table[k] = tail(w)
+                indexes[k] = 0
+            }
             return
         }
         var count = 0, last = 0

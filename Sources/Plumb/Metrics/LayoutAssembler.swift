@@ -302,6 +302,7 @@ private struct HeightSums: LineSink {
         self.model = model
     }
 
+    @inline(__always)  // into the breaker's loops (it was, until they grew past the inliner's budget)
     mutating func append(_ box: LineBox) {
         if count > 0 { height += pendingHeight + pendingGap }
         // A mask without the overflow bit names the line's fonts exactly, so equal masks give
