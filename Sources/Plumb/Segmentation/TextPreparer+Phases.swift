@@ -445,8 +445,12 @@ struct ParagraphScratch {
     /// Records the next cluster's raw script (a tag, 0 = Common).
     @inline(__always)
     mutating func append(script: UInt32) {
+        guard script != 0 else {  // Common: spaces between words, not worth a look-up
+            scripts.append(0)
+            return
+        }
         if script != lastTag { lastIndex = index(of: script); lastTag = script }
-        scripts.append(script == 0 ? 0 : lastIndex)
+        scripts.append(lastIndex)
     }
 
     /// The index of `tag` in `tags`, added on first use (Unicode has under 256 scripts).

@@ -27,8 +27,10 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         var units = GrowableBuffer<Int32>()
         var relativeEnds = GrowableBuffer<Int32>()
         var kernBoundaries: [Int] = []
-        /// The font table of the last text prepared (``TextPreparer/sharedFontTable(_:_:)``).
-        var lastFontTable: FontTable?
+        /// The font tables of the last texts prepared, up to `recentFontTableCount`
+        /// (``TextPreparer/sharedFontTable(_:_:)``); `nextFontTable` is replaced next.
+        var recentFontTables: [FontTable] = []
+        var nextFontTable = 0
         /// The last segment too long for the segment cache, with its units.
         var lastLongSegment: (key: CacheKey, units: [Int32])?
         /// Scripts and first scalars of the paragraph being prepared.
@@ -72,14 +74,23 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         scratch.relativeEnds = GrowableBuffer<Int32>()
     }
 
-    /// The engine's shared table for `fonts` and `scales`: the previous text's when it is
-    /// the same (no lock, no key), else the interner's (`SegmentCache.fontTables`).
+    /// The engine's shared table for `fonts` and `scales`: one of the last texts' when it is
+    /// the same (no lock, no key: a feed alternates between a few font sets, Latin alone,
+    /// with CJK, with Arabic…), else the interner's (`SegmentCache.fontTables`).
     func sharedFontTable(_ fonts: [PreparedText.FontUse], _ scales: UnsafeBufferPointer<AdvanceScale>) -> FontTable {
-        if let last = scratch.lastFontTable, last.matches(fonts: fonts, scales: scales) { return last }
+        for table in scratch.recentFontTables where table.matches(fonts: fonts, scales: scales) { return table }
         let table = segmentCache.fontTables.table(fonts: fonts, scales: scales)
-        scratch.lastFontTable = table
+        if scratch.recentFontTables.count < Self.recentFontTableCount {
+            scratch.recentFontTables.append(table)
+        } else {
+            scratch.recentFontTables[scratch.nextFontTable] = table
+            scratch.nextFontTable = (scratch.nextFontTable + 1) % Self.recentFontTableCount
+        }
         return table
     }
+
+    /// How many recent font tables a preparer compares before asking the interner.
+    static let recentFontTableCount = 8
 
     /// Prepares `utf8` (valid UTF-8) in `cascade` at `size` points with `letterSpacing`.
     ///
