@@ -44,7 +44,7 @@ void plumb_breaker_close(plumb_breaker *b) {
 }
 
 static int32_t plumb_collect(UBreakIterator *it, const uint8_t *utf8, int32_t length,
-                             int32_t *offsets, uint8_t *hard, int32_t capacity,
+                             int32_t from, int32_t *offsets, uint8_t *hard, int32_t capacity,
                              int32_t *status) {
     UErrorCode code = U_ZERO_ERROR;
     UText text = UTEXT_INITIALIZER;
@@ -53,7 +53,8 @@ static int32_t plumb_collect(UBreakIterator *it, const uint8_t *utf8, int32_t le
     ubrk_setUText(it, &text, &code);
     if (U_FAILURE(code)) { utext_close(&text); *status = code; return -1; }
     int32_t count = 0;
-    for (int32_t pos = ubrk_next(it); pos != UBRK_DONE && count < capacity; pos = ubrk_next(it)) {
+    int32_t pos = from > 0 ? ubrk_following(it, from) : ubrk_next(it);
+    for (; pos != UBRK_DONE && count < capacity; pos = ubrk_next(it)) {
         offsets[count] = pos;
         if (hard) {
             int32_t rule = ubrk_getRuleStatus(it);
@@ -69,12 +70,18 @@ static int32_t plumb_collect(UBreakIterator *it, const uint8_t *utf8, int32_t le
 int32_t plumb_breaker_line_breaks(plumb_breaker *b, const uint8_t *utf8, int32_t length,
                                   int32_t *offsets, uint8_t *hard, int32_t capacity,
                                   int32_t *status) {
-    return plumb_collect(b->line, utf8, length, offsets, hard, capacity, status);
+    return plumb_collect(b->line, utf8, length, 0, offsets, hard, capacity, status);
 }
 
 int32_t plumb_breaker_grapheme_breaks(plumb_breaker *b, const uint8_t *utf8, int32_t length,
                                       int32_t *offsets, int32_t capacity, int32_t *status) {
-    return plumb_collect(b->character, utf8, length, offsets, NULL, capacity, status);
+    return plumb_collect(b->character, utf8, length, 0, offsets, NULL, capacity, status);
+}
+
+int32_t plumb_breaker_grapheme_breaks_from(plumb_breaker *b, const uint8_t *utf8, int32_t length,
+                                           int32_t from, int32_t *offsets, int32_t capacity,
+                                           int32_t *status) {
+    return plumb_collect(b->character, utf8, length, from, offsets, NULL, capacity, status);
 }
 
 const char *plumb_icu_version(void) { return U_ICU_VERSION; }

@@ -20,14 +20,18 @@ public final class TextMeasurer: Sendable {
         /// What a cell whose width is unusable (NaN, ≤ 0) measures as.
         public var unmeasurableHeight: UnmeasurableHeight = .oneLine
         /// Byte budget of the shaped-segment part of tier 1 (advances of a word in a font).
-        /// 32 MiB: a 100,000-row feed uses ~4 MB of it (see the README's memory table).
-        public var segmentCacheBytes = 32 << 20
+        /// 8 MiB: a 100,000-row feed uses 4.2 MB of it, 300,000 rows 4.8 MB (see the README's
+        /// memory table).
+        public var segmentCacheBytes = 8 << 20
         /// Byte budget of the prepared-text part of tier 1 (width-independent layouts of
-        /// whole cells, so a width change is arithmetic only). 160 MiB: ~89,500 cells of a
-        /// typical feed, so a rotation of 100,000 rows re-lays out most of them from here.
-        public var preparedCacheBytes = 160 << 20
-        /// Byte budget of tier 2 (results; 64 bytes per entry).
-        public var resultCacheBytes = 32 << 20
+        /// whole cells, so a width change is arithmetic only). 104 MiB: ~89,000 cells of a
+        /// typical feed (~1.2 KB each), so a rotation of 100,000 rows re-lays out 89 % of them
+        /// from here.
+        public var preparedCacheBytes = 104 << 20
+        /// Byte budget of tier 2 (results; 64 bytes per entry). 8 MiB: ~98,000 entries, half
+        /// of one width of a 100,000-row feed (a result and a width-range entry per row); the
+        /// other half is re-laid out from tier 1 when it comes again.
+        public var resultCacheBytes = 8 << 20
         /// The longest text measured, in UTF-8 bytes (default 4 MiB, about 1,000 pages). A
         /// longer one is not laid out: it answers the fallback height, zero lines, flagged,
         /// with `MeasureWarning.textTooLong` (a cell of 50 MB is an attack, not a use; every

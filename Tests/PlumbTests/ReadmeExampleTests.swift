@@ -104,9 +104,9 @@ import Testing
         #expect(plumb.measure(text, style: style, width: 100, scale: 0.0001).size == plumb.measure(text, style: style, width: 100, scale: 0.01).size)
         // The budgets and the size limit.
         let c = TextMeasurer.Configuration()
-        #expect(readme.contains("`resultCacheBytes` (32 MiB") && c.resultCacheBytes == 32 << 20)
-        #expect(readme.contains("`preparedCacheBytes` (160 MiB)") && c.preparedCacheBytes == 160 << 20)
-        #expect(readme.contains("`segmentCacheBytes` (32 MiB)") && c.segmentCacheBytes == 32 << 20)
+        #expect(readme.contains("`resultCacheBytes` (8 MiB") && c.resultCacheBytes == 8 << 20)
+        #expect(readme.contains("`preparedCacheBytes` (104 MiB)") && c.preparedCacheBytes == 104 << 20)
+        #expect(readme.contains("`segmentCacheBytes` (8 MiB)") && c.segmentCacheBytes == 8 << 20)
         #expect(readme.contains("(4 MiB of UTF-8 by default)") && c.maximumTextBytes == 4 << 20)
         var small = c
         small.maximumTextBytes = 8

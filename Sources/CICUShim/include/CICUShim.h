@@ -34,6 +34,13 @@ int32_t plumb_breaker_grapheme_breaks(plumb_breaker *breaker, const uint8_t *utf
                                       int32_t length, int32_t *offsets, int32_t capacity,
                                       int32_t *status);
 
+/// The first `capacity` (at most) grapheme cluster boundaries after byte `from` (itself a
+/// boundary, 0 for the start), as `plumb_breaker_grapheme_breaks`: lets a caller walk a long
+/// text in bounded windows.
+int32_t plumb_breaker_grapheme_breaks_from(plumb_breaker *breaker, const uint8_t *utf8,
+                                           int32_t length, int32_t from, int32_t *offsets,
+                                           int32_t capacity, int32_t *status);
+
 /// The ICU version string of the linked library (e.g. "72.1"), for cache salts and reports.
 const char *plumb_icu_version(void);
 

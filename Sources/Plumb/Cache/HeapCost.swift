@@ -27,16 +27,36 @@ enum HeapCost {
     /// Bytes the whole process holds from malloc now (`mallinfo2`: chunks in use plus
     /// mmapped chunks). For tests and diagnostics; O(arenas).
     static var processHeapBytes: Int { Int(plumb_heap_bytes_in_use()) }
+
+    /// Returns malloc's free pages to the kernel (`malloc_trim`), so that a peak of resident
+    /// memory measured next counts memory reused from the heap too. For tests.
+    static func trimHeap() { plumb_heap_trim() }
 }
 
 extension PreparedText {
-    /// Heap bytes this text owns (the object, its one column allocation, its font list and a
-    /// truncation token's arrays, as malloc chunks), for cache budgets. Fonts are shared, not
-    /// counted.
+    /// The bytes of a prepared text's stored properties (the column placement, the font
+    /// table and its two column pointers, the pango baselines, a dozen scalars), header
+    /// excluded: checked against
+    /// the fields' layout in `CacheMemoryTests`.
+    static let storedBytes = 201
+
+    /// Heap bytes this text owns (the object, its one column allocation and a truncation
+    /// token's arrays, as malloc chunks), for cache budgets. Fonts and font tables are
+    /// shared (`FontTableInterner`), not counted.
     var byteSize: Int {
-        HeapCost.object(storedBytes: 152)  // the column placement, the font list, a dozen scalars
-            + HeapCost.malloc(storageBytes) + HeapCost.array(fonts) + HeapCost.array(ellipsisByGroup)
+        HeapCost.object(storedBytes: Self.storedBytes)
+            + HeapCost.malloc(storageBytes) + HeapCost.array(ellipsisByGroup)
             + (token.map { HeapCost.array($0.utf8) + HeapCost.array($0.pieces) + HeapCost.array($0.clusters) } ?? 0)
             + (pangoBaselines.map { HeapCost.object(storedBytes: 16) + HeapCost.array($0.faces) + HeapCost.array($0.changes) } ?? 0)
+    }
+}
+
+extension FontTable {
+    /// Heap bytes of the table (object, font array, key, the two columns), for the
+    /// interner's statistics.
+    var byteSize: Int {
+        HeapCost.object(storedBytes: 48) + HeapCost.array(fonts) + HeapCost.array(key.faces) + HeapCost.array(key.bits)
+            + HeapCost.malloc(max(1, fonts.count) * MemoryLayout<PreparedText.FontLine>.stride)
+            + HeapCost.malloc(max(1, scaleCount) * MemoryLayout<AdvanceScale>.stride)
     }
 }

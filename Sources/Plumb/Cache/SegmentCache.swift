@@ -7,6 +7,8 @@
 /// - Thread safety: safe from any thread (sharded `ClockCache`).
 final class SegmentCache: Sendable {
     private let storage: ClockCache<[Int32]>
+    /// The engine's shared font tables of prepared texts (emptied with the segments).
+    let fontTables = FontTableInterner()
 
     init(budgetBytes: Int) {
         storage = ClockCache(budgetBytes: budgetBytes)
@@ -30,7 +32,10 @@ final class SegmentCache: Sendable {
         storage.insert(advances, bytes: HeapCost.array(advances), for: key)
     }
 
-    func removeAll() { storage.removeAll() }
+    func removeAll() {
+        storage.removeAll()
+        fontTables.removeAll()
+    }
 
     var statistics: CacheStatistics { storage.statistics }
 }

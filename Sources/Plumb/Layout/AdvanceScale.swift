@@ -50,7 +50,7 @@ extension PreparedText {
     ///
     /// - Thread safety: immutable views into the owning `PreparedText`.
     struct Advances: @unchecked Sendable {
-        let units: Packed<Int32>
+        let units: PackedInt32<Int16>
         let flags: Packed<GraphemeFlags>
         let fonts: Packed<UInt8>
         let scales: Packed<AdvanceScale>

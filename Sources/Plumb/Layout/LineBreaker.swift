@@ -59,7 +59,8 @@ struct LineBreaker {
     /// Streams the lines into `sink` in order, without collecting them (the measure-only
     /// path allocates nothing here).
     func run<Sink: LineSink>(_ out: inout Sink) {
-        text.words.withUnsafeBufferPointer { words in
+        do {
+            let words = text.words
             text.flags.withUnsafeBufferPointer { flags in
                 text.graphemeFonts.withUnsafeBufferPointer { fonts in
                     text.cutAdjustments.withUnsafeBufferPointer { cutAdjustments in
@@ -93,7 +94,7 @@ struct LineBreaker {
     /// The prepared text's arrays, borrowed once per run (no retain/release or repeated
     /// property loads in the inner loops).
     fileprivate struct Views {
-        let words: UnsafeBufferPointer<PreparedText.Word>
+        let words: PreparedText.Words
         let flags: UnsafeBufferPointer<PreparedText.GraphemeFlags>
         let advances: PreparedText.Advances
         let fonts: UnsafeBufferPointer<UInt8>

@@ -86,7 +86,7 @@ final class PreparedText: Sendable {
     struct Word: Sendable {
         var graphemeEnd: Int32
         /// `nextMaskChange` (bits 0–29), `hasTab` (bit 30), `mandatoryBreakAfter` (bit 31).
-        private var bits: UInt32
+        fileprivate var bits: UInt32
         /// Advance of the trailing hanging whitespace (included in `width`).
         var hangingWidth: Double
         /// Bit i set when local font i (capped at 63) draws a grapheme of the word.
@@ -96,6 +96,17 @@ final class PreparedText: Sendable {
         var end: Double
 
         private static let tabBit: UInt32 = 1 << 30, mandatoryBit: UInt32 = 1 << 31
+
+        /// A word put back together from its stored halves (no checks: they were made from
+        /// a checked word).
+        @inline(__always)
+        fileprivate init(stored s: StoredWord, tail t: WordTail) {
+            graphemeEnd = s.graphemeEnd
+            bits = s.bits
+            hangingWidth = s.hangingWidth
+            fontMask = t.fontMask
+            end = s.end
+        }
 
         /// Index of the next word of the paragraph with another font mask (or the paragraph's
         /// word end): OR-ing a line's masks visits runs, not words. Below 2³⁰.
@@ -139,9 +150,54 @@ final class PreparedText: Sendable {
         var graphemeEnd: Int32
     }
 
+    /// A word as stored, 24 bytes: its font mask is a ``WordTail`` in the text's table of
+    /// distinct masks (a text has a handful), found by a one-byte index per word: 25 bytes
+    /// per word instead of 32. (Hanging widths in the table too made words 17 bytes, but the
+    /// simple-paragraph breaker reads them at every fit test: +9 % instructions per
+    /// re-layout.)
+    struct StoredWord: Sendable {
+        var end: Double
+        var hangingWidth: Double
+        var graphemeEnd: Int32
+        var bits: UInt32
+    }
+
+    /// A word's font mask (`Word.fontMask`), stored once per distinct mask.
+    struct WordTail: Sendable, Equatable {
+        var fontMask: UInt64
+    }
+
+    /// The words of a text, read as `Word`s from their stored halves (``StoredWord``,
+    /// ``WordTail``).
+    ///
+    /// - Thread safety: immutable views into the owning `PreparedText`.
+    struct Words: RandomAccessCollection, @unchecked Sendable {
+        let stored: UnsafePointer<StoredWord>?
+        let count: Int
+        let tails: UnsafePointer<WordTail>?
+        /// Per word, its tail's index (all 0 when the text has over 256 distinct tails and
+        /// stores one per word).
+        let tailIndexes: UnsafePointer<UInt8>?
+        /// 0, or all ones when tails are stored one per word: the tail of word k is
+        /// `tails[index(k) + (k & perWord)]`, so reading a word never branches on the case.
+        let perWord: Int
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { count }
+
+        /// - Complexity: O(1): two or three loads.
+        @inline(__always)
+        subscript(k: Int) -> Word {
+            assert(k >= 0 && k < count, "word \(k) out of 0..<\(count)")
+            let s = stored.unsafelyUnwrapped[k]
+            let t = tails.unsafelyUnwrapped[Int(tailIndexes.unsafelyUnwrapped[k]) &+ (k & perWord)]
+            return Word(stored: s, tail: t)
+        }
+    }
+
     /// The first grapheme of word `k` of `paragraph`.
     @inline(__always)
-    static func graphemeStart(ofWord k: Int, in paragraph: Paragraph, words: UnsafeBufferPointer<Word>) -> Int32 {
+    static func graphemeStart(ofWord k: Int, in paragraph: Paragraph, words: Words) -> Int32 {
         k == Int(paragraph.wordStart) ? paragraph.graphemeStart : words[k - 1].graphemeEnd
     }
 
@@ -162,10 +218,17 @@ final class PreparedText: Sendable {
         var direction: TextDirection = .leftToRight
     }
 
-    let fonts: [FontUse]
+    /// The text's fonts, shared with other texts of the same faces and styles.
+    let fontTable: FontTable
+    /// The fonts used by the text, by local index (`fontTable.fonts`).
+    var fonts: [FontUse] { fontTable.fonts }
     /// The fonts' vertical metrics as plain numbers (no font references): what line heights
     /// need, read on every line without reference counting.
-    var fontLines: Packed<FontLine> { view(place.lines, place.lineCount) }
+    var fontLines: Packed<FontLine> { Packed(base: linesBase, count: Int(place.lineCount)) }
+    /// `fontTable`'s columns, kept here so that layout reads them without touching the
+    /// table object (no reference count, no second hop; valid as long as `fontTable`).
+    nonisolated(unsafe) private let linesBase: UnsafePointer<FontLine>?
+    nonisolated(unsafe) private let scalesBase: UnsafePointer<AdvanceScale>?
 
     /// Ascender and natural line heights of a font at the text's size.
     struct FontLine: Sendable {
@@ -188,7 +251,7 @@ final class PreparedText: Sendable {
 
     /// Grapheme starts derived from the ends (``graphemeStarts``).
     struct GraphemeStarts {
-        let ends: Packed<Int32>
+        let ends: PackedInt32<UInt16>
         let flags: Packed<GraphemeFlags>
         let paragraphs: Packed<Paragraph>
 
@@ -207,12 +270,13 @@ final class PreparedText: Sendable {
             return paragraphs[lo].byteStart
         }
     }
-    var graphemeEnds: Packed<Int32> { view(place.ends, place.graphemes) }
+    /// Where each grapheme ends (UTF-8 offset), in 16 bits for a text under 64 KiB.
+    var graphemeEnds: PackedInt32<UInt16> { narrowView(place.ends, place.graphemes, place.narrowEnds) }
     /// Per grapheme, its cluster's shaped advance in font units (pair kerning included; 0
     /// for tabs and inline boxes): `advances` turns them into points.
-    var units: Packed<Int32> { view(place.units, place.graphemes) }
+    var units: PackedInt32<Int16> { narrowView(place.units, place.graphemes, place.narrowUnits) }
     /// Per local font, how its units become points.
-    var scales: Packed<AdvanceScale> { view(place.scales, place.scaleCount) }
+    var scales: Packed<AdvanceScale> { Packed(base: scalesBase, count: Int(place.scaleCount)) }
     /// Per grapheme, its advance in points (letter spacing included; recomputed from `units`).
     var advances: Advances { Advances(units: units, flags: flags, fonts: graphemeFonts, scales: scales) }
     var flags: Packed<GraphemeFlags> { view(place.flags, place.graphemes) }
@@ -221,7 +285,14 @@ final class PreparedText: Sendable {
     /// alone than as shaped with the cluster after it (kerning, `t|e`). Blink re-shapes the
     /// cluster where `overflow-wrap` cuts a word, so the cut fits only with that width.
     var cutAdjustments: Packed<Float> { view(place.cuts, place.cutCount) }
-    var words: Packed<Word> { view(place.words, place.wordCount) }
+    var words: Words {
+        Words(
+            stored: UnsafePointer((storage + Int(place.words)).assumingMemoryBound(to: StoredWord.self)),
+            count: Int(place.wordCount),
+            tails: UnsafePointer((storage + Int(place.tails)).assumingMemoryBound(to: WordTail.self)),
+            tailIndexes: UnsafePointer((storage + Int(place.tailIndexes)).assumingMemoryBound(to: UInt8.self)),
+            perWord: place.tailsPerWord ? -1 : 0)
+    }
     /// Chromium profile, text of several style runs only (empty otherwise): the runs of each
     /// paragraph that has more than one (see `RunEnd`).
     var runEnds: Packed<RunEnd> { view(place.runs, place.runCount) }
@@ -233,20 +304,34 @@ final class PreparedText: Sendable {
     private let place: Placement
     /// Its size in bytes.
     /// Bytes of the one column allocation (`Cache/HeapCost.swift` counts it for budgets).
-    let storageBytes: Int
+    var storageBytes: Int { Int(place.storageBytes) }
 
     private struct Placement {
-        var words: UInt32 = 0, scales: UInt32 = 0, lines: UInt32 = 0, paragraphs: UInt32 = 0
+        var words: UInt32 = 0, tails: UInt32 = 0, tailIndexes: UInt32 = 0, paragraphs: UInt32 = 0
+        /// Word tails stored, and tail indexes (0: one tail per word).
+        var tailCount: Int32 = 0, tailsPerWord = false
         var ends: UInt32 = 0, units: UInt32 = 0, cuts: UInt32 = 0, flags: UInt32 = 0, fonts: UInt32 = 0
         var runs: UInt32 = 0
         var graphemes: Int32 = 0, cutCount: Int32 = 0, wordCount: Int32 = 0, paragraphCount: Int32 = 0
-        var lineCount: Int32 = 0, scaleCount: Int32 = 0, runCount: Int32 = 0
+        /// `storageBytes`, `utf8Count`, `missingGlyphClusters` (scalars kept here, not as
+        /// `Int` fields: 16 bytes less per object).
+        var storageBytes: UInt32 = 0, utf8Count: Int32 = 0, missingGlyphClusters: Int32 = 0
+        /// The font table's lines and scales.
+        var lineCount: Int32 = 0, scaleCount: Int32 = 0
+        /// Ends in `UInt16`, units in `Int16` (``PackedInt32``).
+        var narrowEnds = false, narrowUnits = false
+        var runCount: Int32 = 0
     }
 
     /// The column of `count` elements at byte `offset` of `storage`.
     @inline(__always)
     private func view<T: BitwiseCopyable>(_ offset: UInt32, _ count: Int32) -> Packed<T> {
         Packed(base: UnsafePointer((storage + Int(offset)).assumingMemoryBound(to: T.self)), count: Int(count))
+    }
+    /// The `Int32` column of `count` values at byte `offset`, 16-bit when `narrow`.
+    @inline(__always)
+    private func narrowView<N>(_ offset: UInt32, _ count: Int32, _ narrow: Bool) -> PackedInt32<N> {
+        PackedInt32(base: UnsafeRawPointer(storage + Int(offset)), count: Int(count), isNarrow: narrow)
     }
     /// The font (local index) and advance of "…" for truncation.
     let ellipsisFont: UInt8
@@ -264,8 +349,10 @@ final class PreparedText: Sendable {
     /// The `pango` profile's baseline alignment data (``PangoBaselines``); `nil` for other
     /// profiles and for texts where no run can move.
     let pangoBaselines: PangoBaselines?
-    let utf8Count: Int
-    let missingGlyphClusters: Int
+    /// The text's length in UTF-8 bytes.
+    var utf8Count: Int { Int(place.utf8Count) }
+    /// Clusters no font of the cascade could draw.
+    var missingGlyphClusters: Int { Int(place.missingGlyphClusters) }
     /// How much trailing whitespace hangs (`LayoutConventions.trailingSpaces`).
     let trailingSpaces: LayoutConventions.TrailingSpaceRule
     /// How a line's width is compared with the box (`LayoutConventions.lineFit`): the line
@@ -295,12 +382,10 @@ final class PreparedText: Sendable {
             units[g] = 1
         }
         self.init(
-            fonts: fonts,
+            fontTable: scales.withUnsafeBufferPointer { FontTable(fonts: fonts, scales: $0) },
             columns: Columns(
-                graphemeStarts: graphemeStarts.withUnsafeBufferPointer { $0 },
                 graphemeEnds: graphemeEnds.withUnsafeBufferPointer { $0 },
                 units: units.withUnsafeBufferPointer { $0 },
-                scales: scales.withUnsafeBufferPointer { $0 },
                 cutAdjustments: cutAdjustments.withUnsafeBufferPointer { $0 },
                 flags: flags.withUnsafeBufferPointer { $0 },
                 graphemeFonts: graphemeFonts.withUnsafeBufferPointer { $0 },
@@ -308,17 +393,15 @@ final class PreparedText: Sendable {
                 paragraphs: paragraphs.withUnsafeBufferPointer { $0 }),
             ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, utf8Count: utf8Count,
             missingGlyphClusters: missingGlyphClusters, trailingSpaces: trailingSpaces, lineFit: lineFit)
-        withExtendedLifetime((graphemeStarts, graphemeEnds, units, scales, cutAdjustments, flags, graphemeFonts, words, paragraphs)) {}
+        assert(graphemeStarts.indices.allSatisfy { graphemeStarts[$0] == self.graphemeStarts[$0] },
+               "grapheme starts are not derivable from the ends: graphemes of a paragraph must be contiguous")
+        withExtendedLifetime((graphemeEnds, units, scales, cutAdjustments, flags, graphemeFonts, words, paragraphs)) {}
     }
 
     /// The columns a prepared text copies into its one allocation (borrowed for the call).
     struct Columns {
-        /// Not stored (derived from the ends, ``graphemeStarts``); checked in debug builds.
-        var graphemeStarts: UnsafeBufferPointer<Int32>
         var graphemeEnds: UnsafeBufferPointer<Int32>
         var units: UnsafeBufferPointer<Int32>
-        /// One per local font (`fonts`).
-        var scales: UnsafeBufferPointer<AdvanceScale>
         var cutAdjustments: UnsafeBufferPointer<Float>
         var flags: UnsafeBufferPointer<GraphemeFlags>
         var graphemeFonts: UnsafeBufferPointer<UInt8>
@@ -326,13 +409,18 @@ final class PreparedText: Sendable {
         var paragraphs: UnsafeBufferPointer<Paragraph>
         /// Empty unless the chromium profile prepared text of several runs.
         var runEnds = UnsafeBufferPointer<RunEnd>(start: nil, count: 0)
+        /// The per-grapheme buffers (ends, units, cut adjustments, flags, fonts) were
+        /// allocated with `UnsafeMutablePointer.allocate` and are handed over: each is freed
+        /// as soon as it is copied, so a huge text's peak is its result plus one column, not
+        /// plus all of them (the builder of a text over 64 KiB).
+        var freesGraphemeColumns = false
     }
 
     /// A prepared text whose plain columns are copied from `columns` into one allocation.
     ///
     /// - Complexity: O(n) copies; one heap block besides the object and `fonts`.
     init(
-        fonts: [FontUse], columns c: Columns, ellipsisFont: UInt8, ellipsisWidth: Double,
+        fontTable: FontTable, columns c: Columns, ellipsisFont: UInt8, ellipsisWidth: Double,
         ellipsisMask: UInt64? = nil, token: PreparedToken? = nil, ellipsisByGroup: [GroupEllipsis] = [],
         pangoBaselines: PangoBaselines? = nil, utf8Count: Int,
         missingGlyphClusters: Int, trailingSpaces: LayoutConventions.TrailingSpaceRule,
@@ -340,50 +428,66 @@ final class PreparedText: Sendable {
     ) {
         self.trailingSpaces = trailingSpaces
         self.lineFit = lineFit
-        self.fonts = fonts
-        let lines = fonts.map {
-            FontLine(ascender: $0.ascender, heightWithLeading: $0.lineHeight(includingLeading: true),
-                     heightWithoutLeading: $0.lineHeight(includingLeading: false), group: $0.group,
-                     isShifted: $0.isShifted, em: $0.em, strut: $0.strut)
-        }
+        self.fontTable = fontTable
+        let tableLines = fontTable.lines, tableScales = fontTable.scales
+        linesBase = tableLines.base
+        scalesBase = tableScales.base
         // Widest alignment first keeps padding to a few bytes.
         var layout = PackedLayout()
         var at = Placement()
-        at.words = UInt32(layout.add(Word.self, c.words.count))
+        // Pass 1 counts the distinct tails (0 when over 256: one per word); pass 2, once the
+        // storage exists, writes the table and each word's index (no heap allocation).
+        let distinctTails = Self.distinctTailCount(c.words)
+        let tailCount = distinctTails == 0 ? c.words.count : distinctTails
+        at.words = UInt32(layout.add(StoredWord.self, c.words.count))
         at.runs = UInt32(layout.add(RunEnd.self, c.runEnds.count))
-        at.scales = UInt32(layout.add(AdvanceScale.self, c.scales.count))
-        at.lines = UInt32(layout.add(FontLine.self, lines.count))
+        at.tails = UInt32(layout.add(WordTail.self, tailCount))
         at.paragraphs = UInt32(layout.add(Paragraph.self, c.paragraphs.count))
-        at.ends = UInt32(layout.add(Int32.self, c.graphemeEnds.count))
-        at.units = UInt32(layout.add(Int32.self, c.units.count))
+        at.narrowEnds = PackedInt32<UInt16>.fitsNarrow(c.graphemeEnds)
+        at.narrowUnits = PackedInt32<Int16>.fitsNarrow(c.units)
+        at.ends = UInt32(at.narrowEnds ? layout.add(UInt16.self, c.graphemeEnds.count) : layout.add(Int32.self, c.graphemeEnds.count))
+        at.units = UInt32(at.narrowUnits ? layout.add(Int16.self, c.units.count) : layout.add(Int32.self, c.units.count))
         at.cuts = UInt32(layout.add(Float.self, c.cutAdjustments.count))
         at.flags = UInt32(layout.add(GraphemeFlags.self, c.flags.count))
         at.fonts = UInt32(layout.add(UInt8.self, c.graphemeFonts.count))
+        at.tailIndexes = UInt32(layout.add(UInt8.self, c.words.count))
+        at.tailCount = Int32(tailCount)
+        at.tailsPerWord = distinctTails == 0
         at.graphemes = Int32(c.graphemeEnds.count)
+        at.lineCount = Int32(tableLines.count)
+        at.scaleCount = Int32(tableScales.count)
         at.cutCount = Int32(c.cutAdjustments.count)
         at.wordCount = Int32(c.words.count)
         at.paragraphCount = Int32(c.paragraphs.count)
-        at.lineCount = Int32(lines.count)
-        at.scaleCount = Int32(c.scales.count)
         at.runCount = Int32(c.runEnds.count)
         precondition(layout.byteCount < Int(UInt32.max), "a prepared text of 4 GiB")
         let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, layout.byteCount), alignment: 16)
-        _ = PackedLayout.fill(raw, Int(at.words), from: c.words)
+        let storedWords = (raw + Int(at.words)).bindMemory(to: StoredWord.self, capacity: c.words.count)
+        for (k, w) in c.words.enumerated() { storedWords[k] = StoredWord(end: w.end, hangingWidth: w.hangingWidth, graphemeEnd: w.graphemeEnd, bits: w.bits) }
+        Self.writeTails(
+            c.words, table: (raw + Int(at.tails)).bindMemory(to: WordTail.self, capacity: tailCount),
+            indexes: (raw + Int(at.tailIndexes)).bindMemory(to: UInt8.self, capacity: c.words.count), perWord: at.tailsPerWord)
         _ = PackedLayout.fill(raw, Int(at.runs), from: c.runEnds)
-        _ = PackedLayout.fill(raw, Int(at.scales), from: c.scales)
-        _ = PackedLayout.fill(raw, Int(at.units), from: c.units)
-        _ = lines.withUnsafeBufferPointer { PackedLayout.fill(raw, Int(at.lines), from: $0) }
+        func handOver<T>(_ column: UnsafeBufferPointer<T>) { if c.freesGraphemeColumns { column.deallocate() } }
+        PackedInt32<Int16>.fill(raw, Int(at.units), from: c.units, narrow: at.narrowUnits)
+        handOver(c.units)
         _ = PackedLayout.fill(raw, Int(at.paragraphs), from: c.paragraphs)
-        _ = PackedLayout.fill(raw, Int(at.ends), from: c.graphemeEnds)
+        PackedInt32<UInt16>.fill(raw, Int(at.ends), from: c.graphemeEnds, narrow: at.narrowEnds)
+        handOver(c.graphemeEnds)
         _ = PackedLayout.fill(raw, Int(at.cuts), from: c.cutAdjustments)
+        handOver(c.cutAdjustments)
         let flags = PackedLayout.fill(raw, Int(at.flags), from: c.flags)
+        handOver(c.flags)
         // Mark each paragraph's first grapheme, which `graphemeStarts` needs.
         let mutableFlags = UnsafeMutablePointer(mutating: flags.base)
         for p in c.paragraphs where p.graphemeStart < p.graphemeEnd {
             mutableFlags.unsafelyUnwrapped[Int(p.graphemeStart)].insert(.startsParagraph)
         }
         _ = PackedLayout.fill(raw, Int(at.fonts), from: c.graphemeFonts)
-        storageBytes = max(1, layout.byteCount)
+        handOver(c.graphemeFonts)
+        at.storageBytes = UInt32(max(1, layout.byteCount))
+        at.utf8Count = Int32(clamping: utf8Count)
+        at.missingGlyphClusters = Int32(clamping: missingGlyphClusters)
         storage = raw
         place = at
         self.ellipsisFont = ellipsisFont
@@ -392,13 +496,73 @@ final class PreparedText: Sendable {
         self.ellipsisByGroup = ellipsisByGroup
         self.token = token
         self.pangoBaselines = pangoBaselines
-        self.utf8Count = utf8Count
-        self.missingGlyphClusters = missingGlyphClusters
-        assert(c.graphemeStarts.indices.allSatisfy { c.graphemeStarts[$0] == graphemeStarts[$0] },
-               "grapheme starts are not derivable from the ends: graphemes of a paragraph must be contiguous")
     }
 
     deinit { storage.deallocate() }
+
+    @inline(__always)
+    private static func tail(_ w: Word) -> WordTail { WordTail(fontMask: w.fontMask) }
+
+    @inline(__always)
+    private static func same(_ a: WordTail, _ b: WordTail) -> Bool {
+        a.fontMask == b.fontMask
+    }
+
+    /// The index of `t` among `table[0..<count]` (the last one found, `last`, tried first),
+    /// or `count` when it is not there.
+    @inline(__always)
+    private static func find(_ t: WordTail, in table: UnsafeMutablePointer<WordTail>, count: Int, last: Int) -> Int {
+        if last < count, same(table[last], t) { return last }
+        var i = 0
+        while i < count && !same(table[i], t) { i += 1 }
+        return i
+    }
+
+    /// How many distinct tails `words` has, or 0 when over 256 (one is then stored per word).
+    ///
+    /// - Complexity: O(words × distinct tails), the last one found tried first; a 4 KB
+    ///   table on the stack.
+    private static func distinctTailCount(_ words: UnsafeBufferPointer<Word>) -> Int {
+        withUnsafeTemporaryAllocation(of: WordTail.self, capacity: 256) { table in
+            let base = table.baseAddress.unsafelyUnwrapped
+            var count = 0, last = 0
+            for w in words {
+                let t = tail(w)
+                last = find(t, in: base, count: count, last: last)
+                if last == count {
+                    if count == 256 { return 0 }
+                    base[count] = t
+                    count += 1
+                }
+            }
+            return count
+        }
+    }
+
+    /// Writes the tail table of `words` and each word's index into it (as
+    /// ``distinctTailCount(_:)`` counted them); `perWord`: one tail per word, indexes 0.
+    private static func writeTails(
+        _ words: UnsafeBufferPointer<Word>, table: UnsafeMutablePointer<WordTail>, indexes: UnsafeMutablePointer<UInt8>,
+        perWord: Bool
+    ) {
+        guard !perWord else {
+            for (k, w) in words.enumerated() {
+                table[k] = tail(w)
+                indexes[k] = 0
+            }
+            return
+        }
+        var count = 0, last = 0
+        for (k, w) in words.enumerated() {
+            let t = tail(w)
+            last = find(t, in: table, count: count, last: last)
+            if last == count {
+                table[count] = t
+                count += 1
+            }
+            indexes[k] = UInt8(last)
+        }
+    }
 
     /// The font bit of local font index `i` (indices ≥ 63 share the last bit).
     @inline(__always) static func fontBit(_ i: UInt8) -> UInt64 { 1 << UInt64(min(i, 63)) }

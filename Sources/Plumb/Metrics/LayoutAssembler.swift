@@ -307,6 +307,7 @@ private struct HeightSums: LineSink {
         reusesHeights = text.pangoBaselines == nil
     }
 
+    @inline(__always)  // into the breaker's loops (it was, until they grew past the inliner's budget)
     mutating func append(_ box: LineBox) {
         if count > 0 { height += pendingHeight + pendingGap }
         // A mask without the overflow bit names the line's fonts exactly, so equal masks give

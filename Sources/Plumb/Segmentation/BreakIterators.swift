@@ -90,6 +90,34 @@ final class BreakIterators: @unchecked Sendable {  // one thread at a time
         return UnsafeBufferPointer(rebasing: offsets[0..<count])
     }
 
+    /// At most `limit` grapheme-cluster boundaries of `text` after byte `from` (a boundary,
+    /// 0 for the start); the last of the text is `text.count`. A long paragraph is walked in
+    /// windows, so the offsets of a 4 MB word never take 16 MB at once.
+    ///
+    /// - Complexity: O(bytes walked).
+    func graphemeBreaks(_ text: UnsafeBufferPointer<UInt8>, from: Int32, limit: Int) -> UnsafeBufferPointer<Int32> {
+        let n = text.count
+        guard n > Int(from), let base = text.baseAddress else { return UnsafeBufferPointer(start: nil, count: 0) }
+        let capacity = min(limit, n - Int(from))
+        let offsets = buffers.graphemeOffsets.reserve(capacity)
+        var status: Int32 = 0
+        var count = Int(
+            plumb_breaker_grapheme_breaks_from(
+                handle, base, Int32(n), from, offsets.baseAddress, Int32(capacity), &status))
+        if count <= 0 || offsets[count - 1] <= from {  // ICU failed: the rest is one cluster
+            offsets[0] = Int32(n)
+            count = 1
+        }
+        return UnsafeBufferPointer(rebasing: offsets[0..<count])
+    }
+
+    /// Frees output buffers grown past `bytes` bytes by a long text (allocated again on use).
+    func releaseBuffers(over bytes: Int) {
+        buffers.lineOffsets.release(over: bytes / 4)
+        buffers.lineHard.release(over: bytes)
+        buffers.graphemeOffsets.release(over: bytes / 4)
+    }
+
     /// The linked ICU version, e.g. "72.1".
     static var icuVersion: String { String(cString: plumb_icu_version()) }
 }
@@ -105,6 +133,13 @@ struct GrowableBuffer<Element: BitwiseCopyable>: ~Copyable {
             storage = .allocate(capacity: max(count, storage.count * 2, 64))
         }
         return storage
+    }
+
+    /// Frees the storage if it holds more than `count` elements.
+    mutating func release(over count: Int) {
+        guard storage.count > count else { return }
+        storage.deallocate()
+        storage = .init(start: nil, count: 0)
     }
 
     deinit { storage.deallocate() }

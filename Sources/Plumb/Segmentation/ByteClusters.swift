@@ -3,18 +3,23 @@
 struct ASCIIClusters {
     let para: UnsafeBufferPointer<UInt8>
     let base: Int32
-    let starts: Column<Int32>
+    /// The paragraph's first grapheme (it starts at `base`; every other starts at the
+    /// previous one's end).
+    let first: Int
     let ends: Column<Int32>
+
+    @inline(__always)
+    private func startOffset(_ g: Int) -> Int { g == first ? 0 : Int(ends[g - 1] - base) }
 
     /// The byte of cluster `g` if it is a single ASCII byte.
     func byte(_ g: Int) -> UInt8? {
-        let start = Int(starts[g] - base)
+        let start = startOffset(g)
         return Int(ends[g] - base) - start == 1 ? para[start] : nil
     }
 
     /// Whether cluster `g` is U+00A0 NO-BREAK SPACE.
     func isNoBreakSpace(_ g: Int) -> Bool {
-        let start = Int(starts[g] - base)
+        let start = startOffset(g)
         return Int(ends[g] - base) - start == 2 && para[start] == 0xC2 && para[start + 1] == 0xA0
     }
 
@@ -31,7 +36,7 @@ struct ASCIIClusters {
     /// The first scalar of cluster `g` if it is a two-byte UTF-8 sequence or a Hebrew
     /// presentation form (three bytes); `nil` otherwise.
     private func firstScalar(_ g: Int) -> UInt32? {
-        let start = Int(starts[g] - base)
+        let start = startOffset(g)
         let lead = UInt32(para[start])
         if lead & 0xE0 == 0xC0 { return (lead & 0x1F) << 6 | UInt32(para[start + 1] & 0x3F) }
         if lead == 0xEF {

@@ -58,6 +58,14 @@ struct Column<Element: BitwiseCopyable> {
     /// The elements as an array of exactly `count` elements.
     func array() -> [Element] { Array(buffer) }
 
+    /// Forgets the storage without freeing it: it has been handed over and freed by its new
+    /// owner (`PreparedText.Columns.freesGraphemeColumns`).
+    mutating func forget() {
+        base = nil
+        count = 0
+        capacity = 0
+    }
+
     /// Frees the storage (the owner calls this once, from its `deinit`).
     mutating func deallocate() {
         base?.deallocate()

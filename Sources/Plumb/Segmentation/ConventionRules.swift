@@ -14,7 +14,7 @@ extension TextPreparer {
         let blink: LayoutConventions.BreakTailoring = [.afterEverySpaceRun, .blinkASCIIPairs, .lb21aHebrewHyphen]
         let pango: LayoutConventions.BreakTailoring = [.afterSpacedHyphen, .afterPeriodFollowingSign]
         guard range.count >= 2, !tailoring.isDisjoint(with: blink.union(pango)) else { return }
-        let ascii = ASCIIClusters(para: para, base: base, starts: b.graphemeStarts, ends: b.graphemeEnds)
+        let ascii = ASCIIClusters(para: para, base: base, first: range.lowerBound, ends: b.graphemeEnds)
         if !tailoring.isDisjoint(with: blink) {
             addBlinkBreaks(tailoring, ascii, graphemes: range, into: &b)
         }
@@ -39,9 +39,13 @@ extension TextPreparer {
     private func addLB19aBreaks(graphemes range: Range<Int>, firstScalars: ParagraphScratch, into b: inout PreparedTextBuilder) {
         guard range.count >= 3 else { return }
         func scalar(_ g: Int) -> Unicode.Scalar? { Unicode.Scalar(firstScalars.firstScalar(g)) }
-        func eastAsian(_ g: Int) -> Bool { scalar(g).map(ClusterClassifier.isCJK) ?? false }
+        func eastAsian(_ s: Unicode.Scalar?) -> Bool { s.map(ClusterClassifier.isCJK) ?? false }
+        // Each first scalar decoded once: (g − 1, g, g + 1) roll along.
+        var before = scalar(range.lowerBound), current = scalar(range.lowerBound + 1)
         for g in (range.lowerBound + 1)..<(range.upperBound - 1) {
-            guard let s = scalar(g), eastAsian(g - 1), eastAsian(g + 1) else { continue }
+            let after = scalar(g + 1)
+            defer { before = current; current = after }
+            guard let s = current, eastAsian(before), eastAsian(after) else { continue }
             switch s.properties.generalCategory {
             case .initialPunctuation: b.flags[g - 1].insert(.breakAfter)
             case .finalPunctuation: b.flags[g].insert(.breakAfter)

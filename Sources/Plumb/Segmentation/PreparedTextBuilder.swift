@@ -88,10 +88,11 @@ struct PreparedTextBuilder {
     private(set) var groups: [(style: RunStyle, cascade: ResolvedCascade)] = []
     var fontList: [FontEntry] = []
     // The per-grapheme columns: raw storage lent by the preparer (`Columns`), reused from
-    // text to text, copied into exact-size arrays by `finish`.
-    var graphemeStarts: Column<Int32>
+    // text to text, copied into the prepared text's one allocation by `finish`. Only what
+    // the prepared text stores is kept per grapheme (10 bytes, 14 with `cutAdjustments`):
+    // starts are the previous ends (``graphemeStart(_:)``), advances are recomputed from the
+    // units (``advance(_:)``), so a 4 MB word does not need 22 bytes per byte while building.
     var graphemeEnds: Column<Int32>
-    var advances: Column<Double>
     /// Per grapheme, the shaped units its advance comes from (what `PreparedText` stores).
     var units: Column<Int32>
     /// With `reshapesLineEnds`: per grapheme, alone − as shaped (see `PreparedText.cutAdjustments`).
@@ -106,6 +107,12 @@ struct PreparedTextBuilder {
     /// The `pango` profile only: where the baseline tag of the resolved scripts changes
     /// (`TextPreparer.recordPangoBaselineTags`); empty otherwise.
     var pangoTagChanges: [PangoBaselines.Change] = []
+    /// Per local font, how its units become points (`fontList[i].scale`, kept apart in a raw
+    /// column so the per-grapheme reads touch no reference count).
+    private(set) var scales: Column<AdvanceScale>
+    /// The first grapheme and byte of the paragraph being prepared (``graphemeStart(_:)``).
+    private(set) var paragraphGrapheme = 0
+    private(set) var paragraphByte: Int32 = 0
     /// The conventions every phase reads.
     let conventions: LayoutConventions
     /// `conventions.advanceScaling == .freeTypeFixedPoint`, given to every font entry.
@@ -114,19 +121,17 @@ struct PreparedTextBuilder {
     /// The per-grapheme storage a builder borrows from its preparer and hands back
     /// (``columns``), so a cold pass allocates it once per preparer, not once per text.
     struct Columns {
-        var graphemeStarts = Column<Int32>()
         var graphemeEnds = Column<Int32>()
-        var advances = Column<Double>()
         var units = Column<Int32>()
         var cutAdjustments = Column<Float>()
         var flags = Column<PreparedText.GraphemeFlags>()
         var graphemeFonts = Column<UInt8>()
+        var scales = Column<AdvanceScale>()
 
         /// Frees the storage (the owning preparer's `deinit`).
         mutating func deallocate() {
-            graphemeStarts.deallocate()
+            scales.deallocate()
             graphemeEnds.deallocate()
-            advances.deallocate()
             units.deallocate()
             cutAdjustments.deallocate()
             flags.deallocate()
@@ -138,22 +143,20 @@ struct PreparedTextBuilder {
     /// have grown, so the owner's copy is stale).
     var columns: Columns {
         Columns(
-            graphemeStarts: graphemeStarts, graphemeEnds: graphemeEnds, advances: advances, units: units,
-            cutAdjustments: cutAdjustments, flags: flags, graphemeFonts: graphemeFonts)
+            graphemeEnds: graphemeEnds, units: units, cutAdjustments: cutAdjustments, flags: flags, graphemeFonts: graphemeFonts,
+            scales: scales)
     }
 
     /// A builder for a text whose first run is `run`, writing into `columns` (emptied here).
     init(first run: PreparationRun, conventions: LayoutConventions, columns: Columns = Columns()) {
-        graphemeStarts = columns.graphemeStarts
         graphemeEnds = columns.graphemeEnds
-        advances = columns.advances
+        scales = columns.scales
+        scales.removeAll()
         units = columns.units
         cutAdjustments = columns.cutAdjustments
         flags = columns.flags
         graphemeFonts = columns.graphemeFonts
-        graphemeStarts.removeAll()
         graphemeEnds.removeAll()
-        advances.removeAll()
         units.removeAll()
         cutAdjustments.removeAll()
         flags.removeAll()
@@ -212,10 +215,36 @@ struct PreparedTextBuilder {
         font.scale.points(units: units)
     }
 
+    /// Marks grapheme `g` (not yet appended) as the first of a paragraph starting at byte
+    /// `byte`.
+    mutating func beginParagraph(grapheme g: Int, byte: Int32) {
+        paragraphGrapheme = g
+        paragraphByte = byte
+    }
+
+    /// Where grapheme `g` of the current paragraph starts (UTF-8 offset): the previous
+    /// grapheme's end, or the paragraph's start (a paragraph's graphemes are contiguous).
+    @inline(__always)
+    func graphemeStart(_ g: Int) -> Int32 {
+        g == paragraphGrapheme ? paragraphByte : graphemeEnds[g - 1]
+    }
+
+    /// Grapheme `g`'s advance in points from its units, as `PreparedText.Advances` reads it
+    /// back (0 for a tab, the box's width for an inline box), without Blink's run rounding.
+    ///
+    /// - Complexity: O(1).
+    @inline(__always)
+    func advance(_ g: Int) -> Double {
+        let f = flags[g]
+        if f.contains(.tab) { return 0 }
+        let scale = scales[Int(graphemeFonts[g])]
+        if f.contains(.inlineBox) { return scale.boxWidth }
+        return scale.points(units: units[g])
+    }
+
+    /// Room for `n` graphemes (the text's UTF-8 length bounds them).
     mutating func reserve(graphemes n: Int) {
-        graphemeStarts.reserve(n)
         graphemeEnds.reserve(n)
-        advances.reserve(n)
         units.reserve(n)
         flags.reserve(n)
         graphemeFonts.reserve(n)
@@ -245,14 +274,28 @@ struct PreparedTextBuilder {
         for i in fontList.indices where fontList[i].id == id && fontList[i].group == group { return UInt8(i) }
         guard fontList.count < 255 else { return 0 }
         fontList.append(FontEntry(font, style: runStyle, group: group, box: runStyle.box, freeTypeScaling: scalesLikeFreeType))
+        scales.append(fontList[fontList.count - 1].scale)
         return UInt8(fontList.count - 1)
     }
 
     /// The prepared text, with the layout knobs it carries (`trailingSpaces`, `lineFit`).
-    func finish(
+    /// `fontTable` gives the shared table of the text's fonts (`TextPreparer.sharedFontTable`;
+    /// a table of its own without it). With `handingOverColumns` the per-grapheme columns are freed while they are copied
+    /// (and forgotten here), so a huge text never holds them and its result whole at once.
+    mutating func finish(
         utf8Count: Int, ellipsisFont: UInt8, ellipsisWidth: Double, ellipsisMask: UInt64? = nil,
-        token: PreparedToken? = nil, ellipsisByGroup: [GroupEllipsis] = []
+        token: PreparedToken? = nil, ellipsisByGroup: [GroupEllipsis] = [], handingOverColumns: Bool = false,
+        fontTable: ((_ fonts: [PreparedText.FontUse], _ scales: UnsafeBufferPointer<AdvanceScale>) -> FontTable)? = nil
     ) -> PreparedText {
+        defer {
+            if handingOverColumns {
+                graphemeEnds.forget()
+                units.forget()
+                cutAdjustments.forget()
+                flags.forget()
+                graphemeFonts.forget()
+            }
+        }
         let uses = fontList.map { entry -> PreparedText.FontUse in
             if let box = entry.box {
                 // A box rises height + offset above the baseline and descends by a negative
@@ -287,24 +330,22 @@ struct PreparedTextBuilder {
             }
             return use
         }
-        let scales = fontList.map(\.scale)
+        let table = fontTable?(uses, scales.buffer) ?? FontTable(fonts: uses, scales: scales.buffer)
         let pangoBaselines = pangoBaselineTable()
         return words.withUnsafeBufferPointer { words in
             paragraphs.withUnsafeBufferPointer { paragraphs in
-              scales.withUnsafeBufferPointer { scales in
-               runEnds.withUnsafeBufferPointer { runEnds in
+              runEnds.withUnsafeBufferPointer { runEnds in
                 PreparedText(
-                    fonts: uses,
+                    fontTable: table,
                     columns: .init(
-                        graphemeStarts: graphemeStarts.buffer, graphemeEnds: graphemeEnds.buffer,
-                        units: units.buffer, scales: scales, cutAdjustments: cutAdjustments.buffer, flags: flags.buffer,
+                        graphemeEnds: graphemeEnds.buffer,
+                        units: units.buffer, cutAdjustments: cutAdjustments.buffer, flags: flags.buffer,
                         graphemeFonts: graphemeFonts.buffer, words: words, paragraphs: paragraphs,
-                        runEnds: runEnds),
+                        runEnds: runEnds, freesGraphemeColumns: handingOverColumns),
                     ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, ellipsisMask: ellipsisMask,
                     token: token, ellipsisByGroup: ellipsisByGroup, pangoBaselines: pangoBaselines, utf8Count: utf8Count,
                     missingGlyphClusters: missingGlyphClusters, trailingSpaces: conventions.trailingSpaces,
                     lineFit: conventions.lineFit)
-               }
               }
             }
         }

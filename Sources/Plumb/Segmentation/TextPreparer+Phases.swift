@@ -66,35 +66,43 @@ extension TextPreparer {
         let base = input.base
         let first = b.graphemeEnds.count
         scratch.paragraph.begin(at: first)
+        b.beginParagraph(grapheme: first, byte: base)
         var start: Int32 = 0
         var previousFont: UInt8 = 0
         var run = input.firstRun
         b.beginRun(input.runs[run])
         var runEnd = Int32(input.runs[run].byteEnd) - base
-        for boundary in iterators.graphemeBreaks(para) {
-            // A cluster of more than `maximumClusterScalars` scalars (thousands of combining
-            // marks, an endless jamo or ZWJ chain) is cut into bounded pieces, so no stage —
-            // HarfBuzz above all — ever sees an unbounded cluster; so is a cluster that a run
-            // end cuts (each run has its own fonts).
-            let clusterStart = start
-            while start < boundary {
-                while start >= runEnd && run + 1 < input.runs.count {
-                    run += 1
-                    b.beginRun(input.runs[run])
-                    runEnd = Int32(input.runs[run].byteEnd) - base
+        // ICU's boundaries in windows (one for any ordinary paragraph).
+        while Int(start) < para.count {
+            for boundary in iterators.graphemeBreaks(para, from: start, limit: Self.graphemeWindow) {
+                // A cluster of more than `maximumClusterScalars` scalars (thousands of combining
+                // marks, an endless jamo or ZWJ chain) is cut into bounded pieces, so no stage —
+                // HarfBuzz above all — ever sees an unbounded cluster; so is a cluster that a run
+                // end cuts (each run has its own fonts).
+                let clusterStart = start
+                while start < boundary {
+                    while start >= runEnd && run + 1 < input.runs.count {
+                        run += 1
+                        b.beginRun(input.runs[run])
+                        runEnd = Int32(input.runs[run].byteEnd) - base
+                    }
+                    let end = boundedClusterEnd(para, start: start, end: min(boundary, max(runEnd, start + 1)))
+                    if let box = input.runs[run].box {
+                        previousFont = appendBox(box, base: base, start: start, end: end, into: &b)
+                    } else {
+                        previousFont = appendCluster(para, base: base, start: start, end: end, previousFont: previousFont, into: &b)
+                    }
+                    if start > clusterStart { b.flags[b.flags.count - 1].insert(.continuesCluster) }
+                    start = end
                 }
-                let end = boundedClusterEnd(para, start: start, end: min(boundary, max(runEnd, start + 1)))
-                if let box = input.runs[run].box {
-                    previousFont = appendBox(box, base: base, start: start, end: end, into: &b)
-                } else {
-                    previousFont = appendCluster(para, base: base, start: start, end: end, previousFont: previousFont, into: &b)
-                }
-                if start > clusterStart { b.flags[b.flags.count - 1].insert(.continuesCluster) }
-                start = end
             }
         }
         input.graphemes = first..<b.graphemeEnds.count
+        scratch.paragraph.attach(paragraph: para, base: base, ends: b.graphemeEnds)
     }
+
+    /// Grapheme boundaries are asked of ICU this many at a time (64 KiB of offsets).
+    static let graphemeWindow = 1 << 14
 
     /// At most this many scalars form one cluster; longer ones are cut after every this many
     /// (cf. UAX #15's stream-safe format: at most 30 non-starters in a row), and each piece is
@@ -140,12 +148,10 @@ extension TextPreparer {
             }
             fontIndex = chooseFont(previousFont: previousFont, into: &b)
         }
-        scratch.paragraph.append(script: clusterScript(first), firstScalar: first.value)
-        b.graphemeStarts.append(base + start)
+        scratch.paragraph.append(script: clusterScript(first))
         b.graphemeEnds.append(base + end)
         b.graphemeFonts.append(fontIndex)
         b.flags.append(flags)
-        b.advances.append(0)
         b.units.append(0)
         if b.conventions.reshapesLineEnds { b.cutAdjustments.append(0) }
         return fontIndex
@@ -156,12 +162,10 @@ extension TextPreparer {
         _ box: InlineBoxMetrics, base: Int32, start: Int32, end: Int32, into b: inout PreparedTextBuilder
     ) -> UInt8 {
         let fontIndex = b.boxLocalIndex()
-        scratch.paragraph.append(script: 0, firstScalar: 0xFFFC)
-        b.graphemeStarts.append(base + start)
+        scratch.paragraph.append(script: 0)
         b.graphemeEnds.append(base + end)
         b.graphemeFonts.append(fontIndex)
         b.flags.append(.inlineBox)
-        b.advances.append(box.width)
         b.units.append(0)
         if b.conventions.reshapesLineEnds { b.cutAdjustments.append(0) }
         return fontIndex
@@ -349,7 +353,7 @@ extension TextPreparer {
         var hasTab = false
         for g in range {
             let f = b.flags[g]
-            let advance = b.advances[g]
+            let advance = b.advance(g)
             width += advance
             // The cluster before a line end (a break or an overflow-wrap cut) re-shaped alone:
             // its own glyphs, without the kerning or ligature it formed with the next cluster
@@ -402,7 +406,7 @@ extension TextPreparer {
         var runStart = 0.0
         var snapped = 0.0
         for g in input.graphemes {
-            inWord += b.advances[g]
+            inWord += b.advance(g)
             if b.graphemeEnds[g] >= input.runEnds[run] {
                 let end = wordBase + inWord
                 snapped += ((end - runStart) / unit).rounded(.up) * unit
@@ -445,37 +449,83 @@ extension TextPreparer {
     }
 }
 
-/// Per-cluster scratch of the paragraph being prepared: raw and resolved scripts and first
-/// scalars, indexed by text grapheme index (`begin(at:)` sets where the paragraph starts).
-/// Kept in the preparer and reused from paragraph to paragraph (no allocation once grown;
-/// raw `Column`s, so the two appends per cluster cost no uniqueness check). A copy shares the
-/// storage: read-only copies are what the phases take; the preparer frees it (`deallocate`).
+/// Per-cluster scratch of the paragraph being prepared: raw and resolved scripts, one byte
+/// each (an index into the scripts seen, 0 for Common/Inherited), indexed by text grapheme
+/// index (`begin(at:)` sets where the paragraph starts); first scalars are decoded from the
+/// paragraph's bytes when asked for (``attach(paragraph:base:ends:)``), not stored. Kept in the
+/// preparer and reused from paragraph to paragraph (no allocation once grown; raw `Column`s,
+/// so the append per cluster costs no uniqueness check). A copy shares the storage: read-only
+/// copies are what the phases take; the preparer frees it (`deallocate`).
 struct ParagraphScratch {
-    private(set) var scripts = Column<UInt32>()
-    private(set) var rawScripts = Column<UInt32>()
-    private(set) var firstScalars = Column<UInt32>()
+    private(set) var scripts = Column<UInt8>()
+    private(set) var rawScripts = Column<UInt8>()
+    /// The script tags the indexes stand for (index 0: Common, tag 0).
+    private var tags = Column<UInt32>()
+    private var lastTag: UInt32 = 0, lastIndex: UInt8 = 0
     private var base = 0
+    /// The paragraph's bytes, its byte offset in the text and the builder's grapheme ends.
+    private var para = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    private var byteBase: Int32 = 0
+    private var ends = Column<Int32>()
 
     /// Empties the scratch for a paragraph whose first grapheme is `g`.
     mutating func begin(at g: Int) {
         base = g
         scripts.removeAll()
-        firstScalars.removeAll()
+        if tags.count == 0 { tags.append(0) }
     }
 
-    /// Records the next cluster's raw script and first scalar.
+    /// Records the next cluster's raw script (a tag, 0 = Common).
     @inline(__always)
-    mutating func append(script: UInt32, firstScalar: UInt32) {
-        scripts.append(script)
-        firstScalars.append(firstScalar)
+    mutating func append(script: UInt32) {
+        guard script != 0 else {  // Common: spaces between words, not worth a look-up
+            scripts.append(0)
+            return
+        }
+        if script != lastTag { lastIndex = index(of: script); lastTag = script }
+        scripts.append(lastIndex)
+    }
+
+    /// The index of `tag` in `tags`, added on first use (Unicode has under 256 scripts).
+    private mutating func index(of tag: UInt32) -> UInt8 {
+        for i in 0..<tags.count where tags[i] == tag { return UInt8(i) }
+        precondition(tags.count < 256, "more than 255 scripts")
+        tags.append(tag)
+        return UInt8(tags.count - 1)
+    }
+
+    /// After phase 1: where the first scalars are read from (the paragraph's bytes, which
+    /// start at text offset `base`, and the grapheme ends, complete for the paragraph).
+    mutating func attach(paragraph: UnsafeBufferPointer<UInt8>, base: Int32, ends: Column<Int32>) {
+        para = paragraph
+        byteBase = base
+        self.ends = ends
     }
 
     /// The (resolved, after phase 2) script of grapheme `g`.
-    @inline(__always) subscript(g: Int) -> UInt32 { scripts[g - base] }
+    @inline(__always) subscript(g: Int) -> UInt32 { tags[Int(scripts[g - base])] }
     /// The raw script of grapheme `g` (kept only when a rule needs it, see `resolveScripts`).
-    @inline(__always) func rawScript(_ g: Int) -> UInt32 { rawScripts[g - base] }
-    /// The first scalar of grapheme `g`.
-    @inline(__always) func firstScalar(_ g: Int) -> UInt32 { firstScalars[g - base] }
+    @inline(__always) func rawScript(_ g: Int) -> UInt32 { tags[Int(rawScripts[g - base])] }
+    /// The first scalar of grapheme `g` (U+FFFD for none), decoded from the paragraph.
+    @inline(__always) func firstScalar(_ g: Int) -> UInt32 {
+        let start = g == base ? 0 : Int(ends[g - 1] - byteBase)
+        return Self.scalar(in: para, at: start)
+    }
+
+    /// The scalar at byte `i` of valid UTF-8 `text`, as `TextPreparer.decodeScalars` decodes it.
+    @inline(__always)
+    static func scalar(in text: UnsafeBufferPointer<UInt8>, at i: Int) -> UInt32 {
+        let b0 = UInt32(text[i])
+        if b0 < 0x80 { return b0 }
+        var value: UInt32, length: Int
+        if b0 < 0xE0 { value = b0 & 0x1F; length = 2 } else if b0 < 0xF0 { value = b0 & 0x0F; length = 3 } else { value = b0 & 0x07; length = 4 }
+        var k = 1
+        while k < length && i + k < text.count {
+            value = value << 6 | (UInt32(text[i + k]) & 0x3F)
+            k += 1
+        }
+        return Unicode.Scalar(value)?.value ?? 0xFFFD
+    }
 
     /// Resolves Common scripts in place (``TextPreparer/resolveCommonScripts(_:firstScalars:pairsAll:)``),
     /// keeping a copy of the raw ones when `keepingRaw`.
@@ -485,14 +535,18 @@ struct ParagraphScratch {
             rawScripts.reserve(scripts.count)
             for i in 0..<scripts.count { rawScripts.append(scripts[i]) }
         }
+        let me = self
         TextPreparer.resolveCommonScripts(
-            UnsafeMutableBufferPointer(mutating: scripts.buffer), firstScalars: firstScalars.buffer, pairsAll: pairsAll)
+            UnsafeMutableBufferPointer(mutating: scripts.buffer), firstScalar: { me.firstScalar(me.base + $0) },
+            pairsAll: pairsAll)
     }
 
-    /// Frees the storage (the owning preparer's `deinit`).
+    /// Frees the storage (the owning preparer's `deinit`, and after a long text).
     mutating func deallocate() {
         scripts.deallocate()
         rawScripts.deallocate()
-        firstScalars.deallocate()
+        tags.deallocate()
+        lastTag = 0
+        lastIndex = 0
     }
 }

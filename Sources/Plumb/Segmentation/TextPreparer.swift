@@ -9,7 +9,14 @@
 final class TextPreparer: @unchecked Sendable {  // one thread at a time (PreparerPool)
     let iterators: BreakIterators
     /// ICU with CSS `line-break: normal` (the chromium profile), opened on first use.
-    lazy var normalIterators: BreakIterators = BreakIterators(locale: "en@lb=normal") ?? iterators
+    var normalIterators: BreakIterators {
+        if let normalIteratorsIfOpened { return normalIteratorsIfOpened }
+        let opened = BreakIterators(locale: "en@lb=normal") ?? iterators
+        normalIteratorsIfOpened = opened
+        return opened
+    }
+    /// `normalIterators` once opened.
+    private var normalIteratorsIfOpened: BreakIterators?
     private let shaper = Shaper()
     var shaperForInk: Shaper { shaper }
     private let segmentCache: SegmentCache
@@ -20,8 +27,12 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         var units = GrowableBuffer<Int32>()
         var relativeEnds = GrowableBuffer<Int32>()
         var kernBoundaries: [Int] = []
-        /// Advances (font units) of the clusters as shaped, by cluster index.
-        var shapedUnits: [Int32] = []
+        /// The font tables of the last texts prepared, up to `recentFontTableCount`
+        /// (``TextPreparer/sharedFontTable(_:_:)``); `nextFontTable` is replaced next.
+        var recentFontTables: [FontTable] = []
+        var nextFontTable = 0
+        /// The last segment too long for the segment cache, with its units.
+        var lastLongSegment: (key: CacheKey, units: [Int32])?
         /// Scripts and first scalars of the paragraph being prepared.
         var paragraph = ParagraphScratch()
         /// The builders' per-grapheme storage, lent to each text's builder.
@@ -54,12 +65,32 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
 
     /// Frees the per-grapheme scratch grown by a large text (it is allocated again on use).
     private func releaseLargeScratch() {
+        iterators.releaseBuffers(over: Self.retainedScratchBytes)
+        if let normal = normalIteratorsIfOpened { normal.releaseBuffers(over: Self.retainedScratchBytes) }
         scratch.columns.deallocate()
         scratch.paragraph.deallocate()
-        scratch.shapedUnits = []
+        scratch.lastLongSegment = nil
         scratch.units = GrowableBuffer<Int32>()
         scratch.relativeEnds = GrowableBuffer<Int32>()
     }
+
+    /// The engine's shared table for `fonts` and `scales`: one of the last texts' when it is
+    /// the same (no lock, no key: a feed alternates between a few font sets, Latin alone,
+    /// with CJK, with Arabic…), else the interner's (`SegmentCache.fontTables`).
+    func sharedFontTable(_ fonts: [PreparedText.FontUse], _ scales: UnsafeBufferPointer<AdvanceScale>) -> FontTable {
+        for table in scratch.recentFontTables where table.matches(fonts: fonts, scales: scales) { return table }
+        let table = segmentCache.fontTables.table(fonts: fonts, scales: scales)
+        if scratch.recentFontTables.count < Self.recentFontTableCount {
+            scratch.recentFontTables.append(table)
+        } else {
+            scratch.recentFontTables[scratch.nextFontTable] = table
+            scratch.nextFontTable = (scratch.nextFontTable + 1) % Self.recentFontTableCount
+        }
+        return table
+    }
+
+    /// How many recent font tables a preparer compares before asking the interner.
+    static let recentFontTableCount = 8
 
     /// Prepares `utf8` (valid UTF-8) in `cascade` at `size` points with `letterSpacing`.
     ///
@@ -109,7 +140,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             return builder.finish(
                 utf8Count: utf8.count, ellipsisFont: prepared.pieces.first?.font ?? 0,
                 ellipsisWidth: prepared.pieces.reduce(0) { $0 + $1.width },
-                ellipsisMask: prepared.pieces.reduce(0) { $0 | PreparedText.fontBit($1.font) }, token: prepared)
+                ellipsisMask: prepared.pieces.reduce(0) { $0 | PreparedText.fontBit($1.font) }, token: prepared,
+                handingOverColumns: utf8.count > Self.retainedScratchBytes, fontTable: sharedFontTable)
         }
         // With several run styles, "…" takes the style of the text it follows (UIKit uses the
         // attributes at the truncation point): one per text style.
@@ -134,14 +166,15 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         builder.beginRun(ellipsis)
         let (ellipsisFont, ellipsisWidth) = measureEllipsis(into: &builder)
         return builder.finish(
-            utf8Count: utf8.count, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, ellipsisByGroup: byGroup)
+            utf8Count: utf8.count, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, ellipsisByGroup: byGroup,
+            handingOverColumns: utf8.count > Self.retainedScratchBytes, fontTable: sharedFontTable)
     }
 
     /// The advance of cluster `g` shaped alone: for one scalar its own glyph's advance
     /// (`Shaper.nominalAdvance`, no shaping); for a sequence (marks, jamo, emoji) the cluster
     /// shaped by itself through the segment cache.
     func aloneAdvance(_ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, _ b: PreparedTextBuilder) -> Double {
-        let bytes = UnsafeBufferPointer(rebasing: text[Int(b.graphemeStarts[g])..<Int(b.graphemeEnds[g])])
+        let bytes = UnsafeBufferPointer(rebasing: text[Int(b.graphemeStart(g))..<Int(b.graphemeEnds[g])])
         let fontUse = b.fontList[Int(b.graphemeFonts[g])]
         var scalars = UTF8Scalars(bytes)
         let first = scalars.next()
@@ -197,20 +230,22 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     ///     quote or `>` stays in the run of the text it follows (the chromium profile).
     static func resolveCommonScripts(_ scripts: inout [UInt32], firstScalars: [UInt32], pairsAll: Bool = true) {
         scripts.withUnsafeMutableBufferPointer { s in
-            firstScalars.withUnsafeBufferPointer { resolveCommonScripts(s, firstScalars: $0, pairsAll: pairsAll) }
+            resolveCommonScripts(s, firstScalar: { $0 < firstScalars.count ? firstScalars[$0] : 0 }, pairsAll: pairsAll)
         }
     }
 
-    /// ``resolveCommonScripts(_:firstScalars:pairsAll:)`` over buffers (the preparer's scratch).
-    static func resolveCommonScripts(
-        _ scripts: UnsafeMutableBufferPointer<UInt32>, firstScalars: UnsafeBufferPointer<UInt32>, pairsAll: Bool
+    /// ``resolveCommonScripts(_:firstScalars:pairsAll:)`` over a buffer of scripts or script
+    /// indexes (0 = Common; the preparer's scratch stores one byte per cluster), each
+    /// cluster's first scalar read through `firstScalar` (only for Common clusters).
+    @inline(__always)
+    static func resolveCommonScripts<S: FixedWidthInteger>(
+        _ scripts: UnsafeMutableBufferPointer<S>, firstScalar: (Int) -> UInt32, pairsAll: Bool
     ) {
-        var run: UInt32 = 0
-        var stack: [(closing: UInt32, script: UInt32)] = []
+        var run: S = 0
+        var stack: [(closing: UInt32, script: S)] = []
         var pendingStart = 0  // first cluster still waiting for a real script
         for i in scripts.indices {
             let raw = scripts[i]
-            let c = i < firstScalars.count ? firstScalars[i] : 0
             if raw != 0 {
                 if run == 0 {
                     for k in pendingStart..<i { scripts[k] = raw }
@@ -219,6 +254,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                 run = raw
                 continue
             }
+            let c = firstScalar(i)
             // Most Common clusters are spaces, digits and punctuation that pair with nothing:
             // one range test before the look-ups (a hashed `Dictionary`/`Set` probe per
             // cluster showed in profiles).
@@ -271,8 +307,10 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         of bytes: UnsafeBufferPointer<UInt8>, clusters count: Int, clusterEnd: (Int) -> Int32,
         font: Font, script: UInt32
     ) -> [Int32] {
+        let cached = count <= Self.maximumCachedClusters
         let key = SegmentCache.key(bytes: bytes, fontID: font.id, script: keyScript(script))
-        if let cached = segmentCache.advances(for: key), cached.count == count { return cached }
+        if cached, let units = segmentCache.advances(for: key), units.count == count { return units }
+        if !cached, let last = scratch.lastLongSegment, last.key == key, last.units.count == count { return last.units }
         let ends = scratch.relativeEnds.reserve(count)
         for i in 0..<count { ends[i] = clusterEnd(i) }
         let units = scratch.units.reserve(count)
@@ -281,16 +319,23 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             bytes, graphemeEnds: UnsafeBufferPointer(rebasing: ends[0..<count]), font: font,
             script: script, advances: out)
         let result = Array(out)
-        segmentCache.insert(result, for: key)
+        if cached { segmentCache.insert(result, for: key) } else { scratch.lastLongSegment = (key, result) }
         return result
     }
+
+    /// Segments of more clusters than this are not kept in the segment cache: the pieces of
+    /// a huge word or CJK paragraph are rarely seen again, and caching them took up to 4
+    /// bytes per byte of a 4 MB word of distinct pieces in tier 1. The preparer remembers the
+    /// last one only (`Scratch.lastLongSegment`: a word of one repeated letter is shaped
+    /// once, as before).
+    static let maximumCachedClusters = 512
 
     /// Shapes graphemes `range` (one font, one script) through the segment cache.
     func shapeSegment(
         _ text: UnsafeBufferPointer<UInt8>, graphemes range: Range<Int>, script: UInt32,
         into b: inout PreparedTextBuilder
     ) {
-        let byteStart = Int(b.graphemeStarts[range.lowerBound])
+        let byteStart = Int(b.graphemeStart(range.lowerBound))
         let byteEnd = Int(b.graphemeEnds[range.upperBound - 1])
         let fontUse = b.fontList[Int(b.graphemeFonts[range.lowerBound])]
         let graphemeEnds = b.graphemeEnds  // a pointer: no retain
@@ -298,16 +343,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             of: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), clusters: range.count,
             clusterEnd: { graphemeEnds[range.lowerBound + $0] - Int32(byteStart) },
             font: fontUse.font, script: script)
-        if scratch.shapedUnits.count < range.upperBound {
-            scratch.shapedUnits.append(contentsOf: repeatElement(0, count: range.upperBound - scratch.shapedUnits.count))
-        }
-        for i in 0..<range.count {
-            let u = units[i]
-            let g = range.lowerBound + i
-            b.advances[g] = b.advance(units: u, font: fontUse)
-            b.units[g] = u
-            scratch.shapedUnits[g] = u
-        }
+        for i in 0..<range.count { b.units[range.lowerBound + i] = units[i] }
     }
 
     /// Kerning between the last cluster of one segment and the first of the next (same font
@@ -319,7 +355,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     func applyPairKerning(
         _ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, into b: inout PreparedTextBuilder
     ) {
-        let byteStart = Int(b.graphemeStarts[g - 1])
+        let byteStart = Int(b.graphemeStart(g - 1))
         let split = Int32(b.graphemeEnds[g - 1]) - Int32(byteStart)
         let byteEnd = Int(b.graphemeEnds[g])
         let fontUse = b.fontList[Int(b.graphemeFonts[g])]
@@ -327,11 +363,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             of: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), clusters: 2,
             clusterEnd: { $0 == 0 ? split : Int32(byteEnd - byteStart) }, font: fontUse.font,
             script: script)
-        let delta = pair[0] - scratch.shapedUnits[g - 1]
-        guard delta != 0 else { return }
-        scratch.shapedUnits[g - 1] += delta
-        b.advances[g - 1] = b.advance(units: scratch.shapedUnits[g - 1], font: fontUse)
-        b.units[g - 1] = scratch.shapedUnits[g - 1]
+        b.units[g - 1] = pair[0]
     }
 
     /// Prepares a truncation token (one line, no breaks): per run its clusters take fonts as

@@ -1,0 +1,59 @@
+@testable import Plumb
+import Testing
+
+/// The compact storage of prepared texts (issue 16 §4) reads back exactly what was stored:
+/// 16-bit columns when the values fit and 32-bit ones when not, and words whose font masks
+/// are shared through a table of distinct tails or, past 256 of them, stored one per word.
+struct PackedColumnsTests {
+    /// Round trip through `PackedInt32` at both widths, at the edges of the narrow range.
+    @Test func sixteenBitColumnsNarrowOnlyWhenEveryValueFits() {
+        func roundTrip<N: FixedWidthInteger & BitwiseCopyable>(_ values: [Int32], as _: N.Type) -> (narrow: Bool, back: [Int32]) {
+            values.withUnsafeBufferPointer { v in
+                let narrow = PackedInt32<N>.fitsNarrow(v)
+                let raw = UnsafeMutableRawPointer.allocate(byteCount: 4 * max(1, v.count), alignment: 16)
+                defer { raw.deallocate() }
+                PackedInt32<N>.fill(raw, 0, from: v, narrow: narrow)
+                let column = PackedInt32<N>(base: UnsafeRawPointer(raw), count: v.count, isNarrow: narrow)
+                return (narrow, Array(column))
+            }
+        }
+        let ends: [Int32] = [1, 2, 300, 65_535]
+        #expect(roundTrip(ends, as: UInt16.self) == (true, ends))
+        #expect(roundTrip(ends + [65_536], as: UInt16.self) == (false, ends + [65_536]))
+        let units: [Int32] = [-32_768, 0, 1_229, 32_767]
+        #expect(roundTrip(units, as: Int16.self) == (true, units))
+        #expect(roundTrip(units + [40_000], as: Int16.self) == (false, units + [40_000]))
+        #expect(roundTrip([-32_769], as: Int16.self) == (false, [-32_769]))
+    }
+
+    /// Words read back with their own hanging widths, masks, ends and flags, whether their
+    /// masks fit the one-byte index (3 distinct) or not (300 distinct).
+    @Test(arguments: [3, 300]) func wordsReadBackAsStored(distinctTails: Int) {
+        let n = 300
+        let font = engine.fonts.cascade(for: FontDescriptor()).primary
+        let use = PreparedText.FontUse(font: font, ascender: 8, descender: -2, lineGap: 1)
+        var words: [PreparedText.Word] = []
+        for k in 0..<n {
+            var w = PreparedText.Word(
+                graphemeEnd: Int32(k + 1), hangingWidth: Double(k % distinctTails) * 0.125,
+                fontMask: UInt64(k % distinctTails + 1), hasTab: k % 7 == 0,
+                mandatoryBreakAfter: k % 11 == 0, end: Double(k + 1) * 10)
+            w.nextMaskChange = Int32(n)
+            words.append(w)
+        }
+        let text = PreparedText(
+            fonts: [use], graphemeStarts: (0..<n).map { Int32($0) }, graphemeEnds: (0..<n).map { Int32($0 + 1) },
+            advances: Array(repeating: 10, count: n), flags: Array(repeating: [.breakAfter], count: n),
+            graphemeFonts: Array(repeating: 0, count: n), words: words,
+            paragraphs: [.init(byteStart: 0, byteEnd: Int32(n), graphemeStart: 0, graphemeEnd: Int32(n),
+                               wordStart: 0, wordEnd: Int32(n))],
+            ellipsisFont: 0, ellipsisWidth: 10, utf8Count: n, missingGlyphClusters: 0)
+        #expect(text.words.count == n)
+        for k in 0..<n {
+            let a = words[k], b = text.words[k]
+            #expect(a.graphemeEnd == b.graphemeEnd && a.end == b.end && a.hangingWidth == b.hangingWidth
+                && a.fontMask == b.fontMask && a.hasTab == b.hasTab && a.mandatoryBreakAfter == b.mandatoryBreakAfter
+                && a.nextMaskChange == b.nextMaskChange, "word \(k)")
+        }
+    }
+}
