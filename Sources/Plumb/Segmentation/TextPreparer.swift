@@ -20,8 +20,6 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         var units = GrowableBuffer<Int32>()
         var relativeEnds = GrowableBuffer<Int32>()
         var kernBoundaries: [Int] = []
-        /// Advances (font units) of the clusters as shaped, by cluster index.
-        var shapedUnits: [Int32] = []
         /// Scripts and first scalars of the paragraph being prepared.
         var paragraph = ParagraphScratch()
         /// The builders' per-grapheme storage, lent to each text's builder.
@@ -56,7 +54,6 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     private func releaseLargeScratch() {
         scratch.columns.deallocate()
         scratch.paragraph.deallocate()
-        scratch.shapedUnits = []
         scratch.units = GrowableBuffer<Int32>()
         scratch.relativeEnds = GrowableBuffer<Int32>()
     }
@@ -142,18 +139,18 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// shaped by itself through the segment cache.
     func aloneAdvance(_ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, _ b: PreparedTextBuilder) -> Double {
         let bytes = UnsafeBufferPointer(rebasing: text[Int(b.graphemeStarts[g])..<Int(b.graphemeEnds[g])])
-        let fontUse = b.fontList[Int(b.graphemeFonts[g])]
+        let local = Int(b.graphemeFonts[g])
         var scalars = UTF8Scalars(bytes)
         let first = scalars.next()
         let units: Int32
         if let first, scalars.next() == nil {
-            units = Shaper.nominalAdvance(of: CollectionOfOne(first), font: fontUse.font)
+            units = Shaper.nominalAdvance(of: CollectionOfOne(first), font: b.fontList[local].font)
         } else {
             units = cachedUnits(
-                of: bytes, clusters: 1, clusterEnd: { _ in Int32(bytes.count) }, font: fontUse.font,
-                script: script)[0]
+                of: bytes, clusters: 1, clusterEnd: { _ in Int32(bytes.count) }, fontID: b.fontList[local].id,
+                script: script, font: { b.fontList[local].font })[0]
         }
-        return b.advance(units: units, font: fontUse)
+        return b.fontList[local].scale.points(units: units)
     }
 
     /// Scripts whose text breaks between almost every character (CJK) are shaped a whole
@@ -266,23 +263,33 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// Per-cluster advances (font units) of `bytes` in `font`: from the segment cache, or shaped
     /// and stored. `clusterEnd(i)` is the end of cluster i relative to `bytes`.
     ///
+    /// - Returns: the advances, in the preparer's scratch: valid until the next call.
     /// - Complexity: one cache lookup; an `hb_shape` call on a miss.
+    @inline(__always)
     func cachedUnits(
         of bytes: UnsafeBufferPointer<UInt8>, clusters count: Int, clusterEnd: (Int) -> Int32,
         font: Font, script: UInt32
-    ) -> [Int32] {
-        let key = SegmentCache.key(bytes: bytes, fontID: font.id, script: keyScript(script))
-        if let cached = segmentCache.advances(for: key), cached.count == count { return cached }
-        let ends = scratch.relativeEnds.reserve(count)
-        for i in 0..<count { ends[i] = clusterEnd(i) }
+    ) -> UnsafeBufferPointer<Int32> {
+        cachedUnits(of: bytes, clusters: count, clusterEnd: clusterEnd, fontID: font.id, script: script) { font }
+    }
+
+    /// ``cachedUnits(of:clusters:clusterEnd:font:script:)`` for the font with id `fontID`,
+    /// which `font()` gives only on a miss: a hit touches no font object (no reference count).
+    func cachedUnits(
+        of bytes: UnsafeBufferPointer<UInt8>, clusters count: Int, clusterEnd: (Int) -> Int32,
+        fontID: Int, script: UInt32, font: () -> Font
+    ) -> UnsafeBufferPointer<Int32> {
+        let key = SegmentCache.key(bytes: bytes, fontID: fontID, script: keyScript(script))
         let units = scratch.units.reserve(count)
         let out = UnsafeMutableBufferPointer(rebasing: units[0..<count])
+        if segmentCache.copyAdvances(for: key, into: out) { return UnsafeBufferPointer(out) }
+        let ends = scratch.relativeEnds.reserve(count)
+        for i in 0..<count { ends[i] = clusterEnd(i) }
         shaper.shape(
-            bytes, graphemeEnds: UnsafeBufferPointer(rebasing: ends[0..<count]), font: font,
+            bytes, graphemeEnds: UnsafeBufferPointer(rebasing: ends[0..<count]), font: font(),
             script: script, advances: out)
-        let result = Array(out)
-        segmentCache.insert(result, for: key)
-        return result
+        segmentCache.insert(Array(out), for: key)
+        return UnsafeBufferPointer(out)
     }
 
     /// Shapes graphemes `range` (one font, one script) through the segment cache.
@@ -292,21 +299,19 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     ) {
         let byteStart = Int(b.graphemeStarts[range.lowerBound])
         let byteEnd = Int(b.graphemeEnds[range.upperBound - 1])
-        let fontUse = b.fontList[Int(b.graphemeFonts[range.lowerBound])]
+        // Fields of the local font, not the entry (a copy would retain its font).
+        let local = Int(b.graphemeFonts[range.lowerBound])
+        let scale = b.fontList[local].scale
         let graphemeEnds = b.graphemeEnds  // a pointer: no retain
         let units = cachedUnits(
             of: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), clusters: range.count,
             clusterEnd: { graphemeEnds[range.lowerBound + $0] - Int32(byteStart) },
-            font: fontUse.font, script: script)
-        if scratch.shapedUnits.count < range.upperBound {
-            scratch.shapedUnits.append(contentsOf: repeatElement(0, count: range.upperBound - scratch.shapedUnits.count))
-        }
+            fontID: b.fontList[local].id, script: script, font: { b.fontList[local].font })
         for i in 0..<range.count {
             let u = units[i]
             let g = range.lowerBound + i
-            b.advances[g] = b.advance(units: u, font: fontUse)
+            b.advances[g] = scale.points(units: u)
             b.units[g] = u
-            scratch.shapedUnits[g] = u
         }
     }
 
@@ -322,16 +327,16 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let byteStart = Int(b.graphemeStarts[g - 1])
         let split = Int32(b.graphemeEnds[g - 1]) - Int32(byteStart)
         let byteEnd = Int(b.graphemeEnds[g])
-        let fontUse = b.fontList[Int(b.graphemeFonts[g])]
+        let local = Int(b.graphemeFonts[g])
         let pair = cachedUnits(
             of: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), clusters: 2,
-            clusterEnd: { $0 == 0 ? split : Int32(byteEnd - byteStart) }, font: fontUse.font,
-            script: script)
-        let delta = pair[0] - scratch.shapedUnits[g - 1]
+            clusterEnd: { $0 == 0 ? split : Int32(byteEnd - byteStart) }, fontID: b.fontList[local].id,
+            script: script, font: { b.fontList[local].font })
+        // `units[g − 1]` is the cluster's advance as its segment was shaped.
+        let delta = pair[0] - b.units[g - 1]
         guard delta != 0 else { return }
-        scratch.shapedUnits[g - 1] += delta
-        b.advances[g - 1] = b.advance(units: scratch.shapedUnits[g - 1], font: fontUse)
-        b.units[g - 1] = scratch.shapedUnits[g - 1]
+        b.units[g - 1] += delta
+        b.advances[g - 1] = b.fontList[local].scale.points(units: b.units[g - 1])
     }
 
     /// Prepares a truncation token (one line, no breaks): per run its clusters take fonts as
