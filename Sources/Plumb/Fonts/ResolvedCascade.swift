@@ -50,6 +50,50 @@ final class ResolvedCascade: Sendable {
         fontRefs = fonts.map { Unmanaged.passUnretained($0) }
         emojiRef = emojiFont.map { Unmanaged.passUnretained($0) }
         cjkRef = cjkFont.map { Unmanaged.passUnretained($0) }
+        loneScalarChoices = .allocate(capacity: Self.loneScalarWords)
+        for i in 0..<Self.loneScalarWords { (loneScalarChoices + i).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        loneScalarChoices.deinitialize(count: Self.loneScalarWords)
+        loneScalarChoices.deallocate()
+    }
+
+    /// Per BMP code point, one byte: the choice for a cluster of that scalar alone when it
+    /// depends on the scalar only — 0 not known yet, `i + 1` for `fonts[i]`, `inheritCode`
+    /// for `.inherit`, `slowCode` when it depends on the caller's flags or on fallback
+    /// (emoji presentation, no cascade font): then the full path answers. Eight bytes per
+    /// word, set by one relaxed atomic OR (a race only computes the same byte twice), so the
+    /// table needs no lock. 64 KiB per cascade. Most clusters are one scalar: the table
+    /// replaces the coverage loop, the emoji test and the ignorable test with one load.
+    nonisolated(unsafe) private let loneScalarChoices: UnsafeMutablePointer<Atomic<UInt64>>
+    private static let loneScalarWords = 0x10000 / 8
+    private static let inheritCode: UInt64 = 254
+    private static let slowCode: UInt64 = 255
+
+    /// The byte of `loneScalarChoices` for `v` (< 0x10000), computed on first use.
+    @inline(__always)
+    private func loneScalarCode(_ v: UInt32) -> UInt64 {
+        let word = loneScalarChoices + Int(v >> 3)
+        let shift = UInt64(v & 7) &* 8
+        let code = (word.pointee.load(ordering: .relaxed) >> shift) & 0xFF
+        if code != 0 { return code }
+        let computed = computeLoneScalarCode(Unicode.Scalar(v) ?? "\u{FFFD}")
+        word.pointee.bitwiseOr(computed << shift, ordering: .relaxed)
+        return computed
+    }
+
+    /// What ``chooseIndexed(forCluster:familyGlyphsForLoneEmoji:regularFallbackFaces:)``
+    /// answers for the one-scalar cluster `s` when that answer does not depend on its flags.
+    private func computeLoneScalarCode(_ s: Unicode.Scalar) -> UInt64 {
+        if ClusterClassifier.isIgnorableForCoverage(s) { return Self.inheritCode }
+        let emoji = withUnsafeTemporaryAllocation(of: Unicode.Scalar.self, capacity: 1) { one -> Bool in
+            one[0] = s
+            return ClusterClassifier.wantsEmojiPresentation(UnsafeBufferPointer(one))
+        }
+        if emoji { return Self.slowCode }
+        for i in fonts.indices where i < 250 && fonts[i].hasGlyph(for: s) { return UInt64(i + 1) }
+        return Self.slowCode
     }
 
     /// The same fonts without reference counting (kept alive by the properties above).
@@ -117,6 +161,11 @@ final class ResolvedCascade: Sendable {
         forCluster scalars: UnsafeBufferPointer<Unicode.Scalar>, familyGlyphsForLoneEmoji: Bool = false,
         regularFallbackFaces: Bool = false
     ) -> IndexedChoice {
+        if scalars.count == 1, scalars[0].value < 0x10000 {
+            let code = loneScalarCode(scalars[0].value)
+            if code == Self.inheritCode { return .inherit }
+            if code != Self.slowCode { return .cascade(Int(code) - 1) }
+        }
         var needsGlyph = false
         for s in scalars where !ClusterClassifier.isIgnorableForCoverage(s) {
             needsGlyph = true
