@@ -41,6 +41,10 @@ extension TextPreparer {
         func scalar(_ g: Int) -> Unicode.Scalar? { Unicode.Scalar(firstScalars.firstScalar(g)) }
         func eastAsian(_ g: Int) -> Bool { scalar(g).map(ClusterClassifier.isCJK) ?? false }
         for g in (range.lowerBound + 1)..<(range.upperBound - 1) {
+            // Every Pi and Pf character lies in U+00AB–U+2E21 (Unicode 15): one range test
+            // before the neighbours and the property look-up.
+            let v = firstScalars.firstScalar(g)
+            guard v >= 0xAB && v <= 0x2E21 else { continue }
             guard let s = scalar(g), eastAsian(g - 1), eastAsian(g + 1) else { continue }
             switch s.properties.generalCategory {
             case .initialPunctuation: b.flags[g - 1].insert(.breakAfter)
