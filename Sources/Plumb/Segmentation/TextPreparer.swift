@@ -17,6 +17,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     struct Scratch: ~Copyable {
         /// The scalars of the cluster being classified (at most `maximumClusterScalars`).
         var scalars = Column<Unicode.Scalar>()
+        /// Where the style runs of the paragraph being prepared end (`ParagraphInput.runEnds`).
+        var runEnds = Column<Int32>()
         var units = GrowableBuffer<Int32>()
         var relativeEnds = GrowableBuffer<Int32>()
         var kernBoundaries: [Int] = []
@@ -43,6 +45,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     deinit {
         scratch.columns.deallocate()
         scratch.scalars.deallocate()
+        scratch.runEnds.deallocate()
         scratch.paragraph.deallocate()
     }
 
@@ -87,18 +90,22 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         }
         shaper.language = conventions.shapingLanguage
         builder.reserve(graphemes: utf8.count)
+        // Room for the words at once (a word per 3 UTF-8 bytes at most for CJK, fewer in other
+        // scripts): growing the array by doubling reallocated it ~4 times per cell.
+        builder.words.reserveCapacity(utf8.count / 3 + 1)
         var run = 0
         for range in Paragraphs.ranges(in: utf8) {
-            var runEnds: [Int32] = []
+            // In the preparer's scratch: no array allocated per paragraph.
+            scratch.runEnds.removeAll()
             while run < runs.count && runs[run].byteEnd <= range.lowerBound && runs[run].byteEnd < utf8.count { run += 1 }
             var k = run
             while k < runs.count && runs[k].byteEnd < range.upperBound {
-                if runs[k].byteEnd > range.lowerBound { runEnds.append(Int32(runs[k].byteEnd)) }
+                if runs[k].byteEnd > range.lowerBound { scratch.runEnds.append(Int32(runs[k].byteEnd)) }
                 k += 1
             }
-            runEnds.append(Int32(range.upperBound))
+            scratch.runEnds.append(Int32(range.upperBound))
             let input = ParagraphInput(
-                text: utf8, bytes: range, graphemes: 0..<0, runEnds: runEnds, runs: runs, firstRun: run)
+                text: utf8, bytes: range, graphemes: 0..<0, runEnds: scratch.runEnds.buffer, runs: runs, firstRun: run)
             prepareParagraph(input, into: &builder)
         }
         if let token, !token.runs.isEmpty {

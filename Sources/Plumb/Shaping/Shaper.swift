@@ -181,9 +181,21 @@ final class Shaper {
                 hb_buffer_set_direction(buffer, hb_script_get_horizontal_direction(s))
             }
         }
-        hb_buffer_set_language(buffer, language == .document ? Self.english : Self.language(forScript: script))
+        hb_buffer_set_language(buffer, language == .document ? Self.english : scriptLanguage(script))
         hb_buffer_guess_segment_properties(buffer)
     }
+
+    /// ``language(forScript:)`` remembered for the last script (a dictionary look-up per
+    /// segment otherwise; text is mostly one script).
+    private func scriptLanguage(_ script: UInt32) -> hb_language_t? {
+        if script != lastScript {
+            lastScript = script
+            lastLanguage = Self.language(forScript: script)
+        }
+        return lastLanguage
+    }
+    private var lastScript: UInt32 = .max
+    private var lastLanguage: hb_language_t? = nil
 
     /// Han has no sample language here (it is shared by Chinese, Japanese and Korean text), so
     /// pan-CJK fonts keep their default forms for it, as in Pango.
