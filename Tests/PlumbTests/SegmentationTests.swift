@@ -90,3 +90,18 @@ import Testing
         }
     }
 }
+
+/// Script tags written as literals on the hot path are the tags `Font.tag` makes.
+@Suite struct ScriptTagTests {
+    @Test func literalTagsAreTheirNames() {
+        #expect(UnicodeScript.common == Font.tag("Zyyy"))
+        #expect(UnicodeScript.inherited == Font.tag("Zinh"))
+        #expect(UnicodeScript.unknown == Font.tag("Zzzz"))
+        #expect(TextPreparer.latinScript == Font.tag("Latn"))
+        #expect(TextPreparer.hani == Font.tag("Hani"))
+        #expect(TextPreparer.hira == Font.tag("Hira"))
+        #expect(TextPreparer.kana == Font.tag("Kana"))
+        #expect(TextPreparer.hang == Font.tag("Hang"))
+        #expect(TextPreparer.bopo == Font.tag("Bopo"))
+    }
+}

@@ -177,8 +177,10 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     @inline(__always)
     static func isJapanese(_ script: UInt32) -> Bool { script == hani || script == hira || script == kana }
 
-    private static let hani = Font.tag("Hani"), hira = Font.tag("Hira"), kana = Font.tag("Kana"),
-        hang = Font.tag("Hang"), bopo = Font.tag("Bopo")
+    // Literal tags ("Hani", "Hira", "Kana", "Hang", "Bopo"; `ScriptTagTests` checks them):
+    // constants, not lazily initialised globals (a `swift_once` per grapheme otherwise).
+    static let hani: UInt32 = 0x4861_6E69, hira: UInt32 = 0x4869_7261, kana: UInt32 = 0x4B61_6E61,
+        hang: UInt32 = 0x4861_6E67, bopo: UInt32 = 0x426F_706F
 
     /// The script as the segment cache sees it: shaping with the document language
     /// (`LayoutConventions.shapingLanguage`) gives other advances, so it gets other keys.
@@ -452,7 +454,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         if scratch.scalars.count == 0 { scratch.scalars.append("\u{FFFD}") }
     }
 
-    static let latinScript = Font.tag("Latn")
+    /// "Latn" as a literal (`ScriptTagTests`): a constant, read once per cluster.
+    static let latinScript: UInt32 = 0x4C61_746E
 }
 
 extension TextPreparer {
