@@ -36,7 +36,11 @@ struct MeasureCommand {
 
     let args: ParsedArguments
     let defaults: CellRequest
-    let engine: TextMeasurer
+    /// The engine; with more than one worker it is made on another thread while the first
+    /// batch is read and parsed (loading fontconfig's configuration, ~8 ms, is the longest
+    /// serial step of a short run).
+    var engine: TextMeasurer { engineFuture.engine }
+    private let engineFuture: EngineFuture
     let wantsStarts: Bool
     let wantsBoxes: Bool
     let exactNumbers: Bool
@@ -71,7 +75,9 @@ struct MeasureCommand {
         for name in ["workers", "batch-size"] {
             if let n = args.int(name), n < 1 { throw args.invalidValue(of: name, "\(n) is out of range (must be ≥ 1)") }
         }
-        engine = TextMeasurer(configuration: config)
+        let configuration = config
+        let inBackground = (args.int("workers") ?? Self.coreCount) > 1
+        engineFuture = EngineFuture(inBackground: inBackground) { TextMeasurer(configuration: configuration) }
         wantsStarts = args.flag("line-starts")
         wantsBoxes = args.flag("lines")
         exactNumbers = args.flag("exact-numbers")
@@ -437,4 +443,31 @@ final class MeasurePipeline: @unchecked Sendable {  // `pending` is the caller's
     private struct Work: @unchecked Sendable {  // moved to one thread, never shared
         let batch: [CellInput]
     }
+}
+
+/// A value made at once or on a global queue, taken (waiting for it if need be) on first use.
+///
+/// - Thread safety: `engine` from one thread (the command's); the semaphore orders the maker's
+///   write before that read.
+final class EngineFuture: @unchecked Sendable {  // `made` is written once before `ready` signals
+    private var made: TextMeasurer?
+    private let ready = DispatchSemaphore(value: 0)
+
+    init(inBackground: Bool, _ make: @escaping @Sendable () -> TextMeasurer) {
+        guard inBackground else {
+            made = make()
+            ready.signal()
+            return
+        }
+        DispatchQueue.global().async { [self] in
+            made = make()
+            ready.signal()
+        }
+    }
+
+    /// The engine (waits until it is made).
+    lazy var engine: TextMeasurer = {
+        ready.wait()
+        return made!
+    }()
 }
