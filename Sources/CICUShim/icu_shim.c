@@ -73,15 +73,86 @@ int32_t plumb_breaker_line_breaks(plumb_breaker *b, const uint8_t *utf8, int32_t
     return plumb_collect(b->line, utf8, length, 0, offsets, hard, capacity, status);
 }
 
+/* Whether UAX #29 breaks on both sides of every code point of this Grapheme_Cluster_Break
+ * value, whatever its neighbours are in this set (CR LF excepted): Other, Control, CR, LF, and
+ * the precomposed Hangul syllables LV and LVT (GB6-GB8 join them only with L before or V/T
+ * after). No rule keeps two of these together except GB3 (CR x LF): GB9/GB9a need an Extend,
+ * ZWJ or SpacingMark after, GB9b a Prepend before, GB11 a ZWJ, GB12/13 regional indicators. */
+static int plumb_breaks_around(int32_t gcb) {
+    switch (gcb) {
+    case U_GCB_OTHER: case U_GCB_CONTROL: case U_GCB_CR: case U_GCB_LF: case U_GCB_LV: case U_GCB_LVT:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The boundaries after byte `from` (itself a boundary) of text whose code points all break
+ * around (see above), without ICU's iterator: one per code point, none between CR and LF, at
+ * most `capacity` (a full window's last boundary needs the code point after it to break
+ * around too and not to be the LF of a CR LF). Returns -1 (nothing decided) as soon as a code point needs the full rules, so the
+ * caller runs ICU. */
+static int32_t plumb_simple_grapheme_breaks(const uint8_t *utf8, int32_t length, int32_t from,
+                                            int32_t *offsets, int32_t capacity) {
+    int32_t count = 0;
+    int32_t i = from;
+    UChar32 previous = -1;
+    while (i < length && count < capacity) {
+        UChar32 c;
+        uint8_t lead = utf8[i];
+        if (lead < 0x80) {
+            c = lead;
+            i++;
+        } else {
+            U8_NEXT_OR_FFFD(utf8, i, length, c);
+            if (!plumb_breaks_around(u_getIntPropertyValue(c, UCHAR_GRAPHEME_CLUSTER_BREAK))) return -1;
+        }
+        if (previous == 0x0D && c == 0x0A) {
+            offsets[count - 1] = i;  /* CR LF is one cluster */
+        } else {
+            offsets[count++] = i;
+        }
+        previous = c;
+    }
+    if (i < length) {
+        /* A full window: its last boundary stands only if the next code point breaks around
+         * too (an Extend or ZWJ joins the cluster before it) and is not the LF of a CR LF. */
+        int32_t j = i;
+        UChar32 next;
+        U8_NEXT_OR_FFFD(utf8, j, length, next);
+        if (!plumb_breaks_around(u_getIntPropertyValue(next, UCHAR_GRAPHEME_CLUSTER_BREAK))) return -1;
+        if (previous == 0x0D && next == 0x0A) {
+            if (count <= 1) return -1;
+            count--;
+        }
+    }
+    return count;
+}
+
 int32_t plumb_breaker_grapheme_breaks(plumb_breaker *b, const uint8_t *utf8, int32_t length,
                                       int32_t *offsets, int32_t capacity, int32_t *status) {
+    int32_t simple = plumb_simple_grapheme_breaks(utf8, length, 0, offsets, capacity);
+    if (simple >= 0) {
+        *status = 0;
+        return simple;
+    }
     return plumb_collect(b->character, utf8, length, 0, offsets, NULL, capacity, status);
 }
 
 int32_t plumb_breaker_grapheme_breaks_from(plumb_breaker *b, const uint8_t *utf8, int32_t length,
                                            int32_t from, int32_t *offsets, int32_t capacity,
                                            int32_t *status) {
+    int32_t simple = plumb_simple_grapheme_breaks(utf8, length, from, offsets, capacity);
+    if (simple >= 0) {
+        *status = 0;
+        return simple;
+    }
     return plumb_collect(b->character, utf8, length, from, offsets, NULL, capacity, status);
+}
+
+int32_t plumb_breaker_grapheme_breaks_icu(plumb_breaker *b, const uint8_t *utf8, int32_t length,
+                                          int32_t *offsets, int32_t capacity, int32_t *status) {
+    return plumb_collect(b->character, utf8, length, 0, offsets, NULL, capacity, status);
 }
 
 const char *plumb_icu_version(void) { return U_ICU_VERSION; }

@@ -90,8 +90,13 @@ public final class TextMeasurer: Sendable {
     ///   threads at once.
     public init(configuration: Configuration = Configuration(), fonts: FontResolver? = nil) {
         self.configuration = configuration
+        // Fonts loaded here are as fresh as a periodic check would make them: the first one
+        // is due ten seconds from now (a check reloads fontconfig's configuration, ~30 M
+        // instructions — a serial prefix of an engine's first batch). Given fonts may be of
+        // any age: the first batch checks them.
+        let loadedHere = fonts == nil
         let fonts = fonts ?? FontResolver(configuration: configuration.fonts)
-        self.fontState = Mutex(FontState(resolver: fonts))
+        self.fontState = Mutex(FontState(resolver: fonts, lastCheck: loadedHere ? DispatchTimeLite.nowNanoseconds : 0))
         self.segmentCache = SegmentCache(budgetBytes: configuration.segmentCacheBytes)
         self.preparedCache = ClockCache(budgetBytes: configuration.preparedCacheBytes)
         self.preparedAdmission = ScanAdmission(budgetBytes: configuration.preparedCacheBytes)
@@ -170,7 +175,7 @@ public final class TextMeasurer: Sendable {
     }
 
     /// When `reloadFontsIfChangedPeriodically()` last checked (monotonic nanoseconds; 0 before
-    /// the first check), for tests.
+    /// the first check, or the engine's creation when it loaded its own fonts), for tests.
     var lastPeriodicFontCheck: UInt64 { fontState.withLock { $0.lastCheck } }
 
     /// Per-style generations: `invalidate(style:)` bumps one, so every key built from the old

@@ -210,9 +210,25 @@ extension TextMeasurer {
         }
         let styles = resolvedStyles
         let index = styleIndex
-        var results = try run(count: cells.count, workers: workers, progress: progress,
-                       key: { i in self.cellKeys(cells[i].text, style: styles[index[i]], width: cells[i].width, scale: scale) },
-                       measure: { i, k in self.measure(cells[i].text, style: styles[index[i]], width: cells[i].width, scale: scale, keys: k, resultMissed: true) })
+        // Each cell borrows its style from an immutable box reached without reference counting:
+        // a copy of a resolved style (what reading it from an array passes) retains its cascade,
+        // families and warnings — objects every worker shares, so both cores would write their
+        // reference counts cell after cell.
+        let boxes = styles.map(ResolvedStyleBox.init)
+        let boxRefs = boxes.map { Unmanaged.passUnretained($0) }
+        var results = try withExtendedLifetime(boxes) {
+            try run(count: cells.count, workers: workers, progress: progress,
+                    key: { i in
+                        boxRefs[index[i]]._withUnsafeGuaranteedRef {
+                            self.cellKeys(cells[i].text, style: $0.style, width: cells[i].width, scale: scale)
+                        }
+                    },
+                    measure: { i, k in
+                        boxRefs[index[i]]._withUnsafeGuaranteedRef {
+                            self.measure(cells[i].text, style: $0.style, width: cells[i].width, scale: scale, keys: k, resultMissed: true)
+                        }
+                    })
+        }
         if styles.contains(where: { $0.isCacheable && !$0.warnings.isEmpty }) {
             Self.addStyleWarnings(to: &results) { i in styles[index[i]].isCacheable ? styles[index[i]].warnings : [] }
         }
@@ -515,4 +531,11 @@ private struct FirstMissTable {
 /// A monotonic clock without Foundation.
 enum DispatchTimeLite {
     static var nowNanoseconds: UInt64 { DispatchTime.now().uptimeNanoseconds }
+}
+
+/// A resolved style in an immutable box, so that workers can borrow it (`Unmanaged`, a `let`
+/// property) instead of copying it per cell.
+final class ResolvedStyleBox: Sendable {
+    let style: ResolvedStyle
+    init(_ style: ResolvedStyle) { self.style = style }
 }

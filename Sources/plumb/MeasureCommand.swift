@@ -2,6 +2,7 @@ import CLIKit
 import Dispatch
 import Glibc
 import Plumb
+import Synchronization
 
 /// `plumb measure`: JSON Lines in, one JSON line out per non-blank input line, in order,
 /// streaming.
@@ -35,7 +36,11 @@ struct MeasureCommand {
 
     let args: ParsedArguments
     let defaults: CellRequest
-    let engine: TextMeasurer
+    /// The engine; with more than one worker it is made on another thread while the first
+    /// batch is read and parsed (loading fontconfig's configuration, ~8 ms, is the longest
+    /// serial step of a short run).
+    var engine: TextMeasurer { engineFuture.engine }
+    private let engineFuture: EngineFuture
     let wantsStarts: Bool
     let wantsBoxes: Bool
     let exactNumbers: Bool
@@ -70,7 +75,9 @@ struct MeasureCommand {
         for name in ["workers", "batch-size"] {
             if let n = args.int(name), n < 1 { throw args.invalidValue(of: name, "\(n) is out of range (must be ≥ 1)") }
         }
-        engine = TextMeasurer(configuration: config)
+        let configuration = config
+        let inBackground = (args.int("workers") ?? Self.coreCount) > 1
+        engineFuture = EngineFuture(inBackground: inBackground) { TextMeasurer(configuration: configuration) }
         wantsStarts = args.flag("line-starts")
         wantsBoxes = args.flag("lines")
         exactNumbers = args.flag("exact-numbers")
@@ -84,19 +91,27 @@ struct MeasureCommand {
     }
 
     /// Runs the command; returns the exit status (1 if any line failed).
+    ///
+    /// With more than one worker, batches go through a pipeline: one batch is measured (on
+    /// every worker) while the main thread parses the next and writes the one before, so
+    /// parsing and writing no longer leave the cores idle between batches. Output order and
+    /// whole-batch writes are unchanged. With one worker everything stays on one thread (what
+    /// `--workers 1` promises).
     mutating func run() throws -> Int32 {
         let path = args.positional("file")
         let reader = try LineReader.openInput(path)
         if args.flag("progress"), let path, path != "-" { total = Self.countLines(path) }
         var batch: [Input] = []
         batch.reserveCapacity(batchSize)
+        let pipeline = (workers ?? Self.coreCount) > 1 ? MeasurePipeline(measurer) : nil
         // A batch ends when it is full, and when input pauses: output never waits for lines
         // that have not arrived (a slow producer, a terminal).
         try reader.forEachLine(onPause: {
             if !batch.isEmpty {
-                flush(batch)
+                submit(batch, to: pipeline)
                 batch.removeAll(keepingCapacity: true)
             }
+            drain(pipeline)
         }) { number, bytes in
             guard let input = parse(number, bytes) else {
                 skipped += 1
@@ -104,11 +119,13 @@ struct MeasureCommand {
             }
             batch.append(input)
             if batch.count >= batchSize {
-                flush(batch)
-                batch.removeAll(keepingCapacity: true)
+                submit(batch, to: pipeline)
+                batch = []
+                batch.reserveCapacity(batchSize)
             }
         }
-        if !batch.isEmpty { flush(batch) }
+        if !batch.isEmpty { submit(batch, to: pipeline) }
+        drain(pipeline)
         // A closing progress line when none was printed yet, the total was unknown or lines
         // were read since the last one (blank lines after the last batch).
         if args.flag("progress") && (lastProgress == 0 || total == nil || lastProgressCount != done + skipped) {
@@ -122,6 +139,29 @@ struct MeasureCommand {
         return errors > 0 ? 1 : 0
     }
 
+    /// The machine's cores (the engine's default worker count).
+    static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    /// Measures and writes `batch`: at once without a pipeline; else queued behind the batch
+    /// being measured, writing that one's lines once two are in flight.
+    mutating func submit(_ batch: [Input], to pipeline: MeasurePipeline?) {
+        guard let pipeline else { return flush(batch) }
+        pipeline.submit(batch)
+        while pipeline.inFlight > 1 { write(pipeline.next()) }
+    }
+
+    /// Writes every batch still in the pipeline.
+    mutating func drain(_ pipeline: MeasurePipeline?) {
+        guard let pipeline else { return }
+        while pipeline.inFlight > 0 { write(pipeline.next()) }
+    }
+
+    /// What measures a batch: the engine and the options that choose its calls (shared with
+    /// the pipeline's thread).
+    var measurer: BatchMeasurer {
+        BatchMeasurer(engine: engine, workers: workers, wantsLayouts: wantsStarts || wantsBoxes)
+    }
+
     /// Parses one line into a cell request or an error for that line (`CellParser`, shared
     /// with `render`); nil for a blank line, which is skipped.
     mutating func parse(_ number: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Input? {
@@ -131,27 +171,12 @@ struct MeasureCommand {
 
     /// Measures a batch on all workers and writes its lines in input order.
     mutating func flush(_ batch: [Input]) {
-        let valid = batch.indices.filter { batch[$0].error == nil && batch[$0].runs == nil }
-        let rich = batch.indices.filter { batch[$0].error == nil && batch[$0].runs != nil }
-        var measurements = [TextMeasurement?](repeating: nil, count: batch.count)
-        var layouts = [TextLayout?](repeating: nil, count: batch.count)
-        let cells = valid.map { Cell(text: batch[$0].text, style: batch[$0].request.style, width: batch[$0].request.width) }
-        // Cells of one scale are measured together (scale is per batch call).
-        var byScale: [Double: [Int]] = [:]
-        for (k, i) in valid.enumerated() { byScale[batch[i].request.scale, default: []].append(k) }
-        for (scale, ks) in byScale {
-            if wantsStarts || wantsBoxes {
-                let results = engine.layouts(for: ks.map { cells[$0] }, scale: scale, workers: workers)
-                for (j, k) in ks.enumerated() {
-                    layouts[valid[k]] = results[j]
-                    measurements[valid[k]] = results[j].measurement
-                }
-            } else {
-                let results = engine.heights(for: ks.map { cells[$0] }, scale: scale, workers: workers)
-                for (j, k) in ks.enumerated() where j < results.count { measurements[valid[k]] = results[j] }
-            }
-        }
-        measureRich(rich, of: batch, measurements: &measurements, layouts: &layouts)
+        write(measurer.measure(batch))
+    }
+
+    /// Writes a measured batch's lines in input order, whole (see `Interruption`).
+    mutating func write(_ measured: MeasuredBatch) {
+        let batch = measured.batch
         var all: [UInt8] = []
         all.reserveCapacity(batch.count * 96)
         var out = JSONWriter(reservingCapacity: 256)
@@ -161,12 +186,12 @@ struct MeasureCommand {
             out.reset()
             out.beginObject()
             out.field("id", input.id)
-            if let error = input.error ?? measurements[i].flatMap(Self.tooLong) {
+            if let error = input.error ?? measured.measurements[i].flatMap(Self.tooLong) {
                 errors += 1
                 out.field("line", input.line)
                 out.field("error", error)
-            } else if let m = measurements[i] {
-                write(m, layout: layouts[i], input: input, to: &out)
+            } else if let m = measured.measurements[i] {
+                write(m, layout: measured.layouts[i], input: input, to: &out)
             }
             out.endObject()
             all.append(contentsOf: out.bytes)
@@ -178,23 +203,6 @@ struct MeasureCommand {
         if args.flag("progress") {
             let now = DispatchTime.now().uptimeNanoseconds
             if now - lastProgress >= 1_000_000_000 || done + skipped == total { printProgress() }
-        }
-    }
-
-    /// Measures the `"runs"` cells of a batch (attributed batches, one per scale).
-    func measureRich(_ rich: [Int], of batch: [Input], measurements: inout [TextMeasurement?], layouts: inout [TextLayout?]) {
-        var byScale: [Double: [Int]] = [:]
-        for i in rich { byScale[batch[i].request.scale, default: []].append(i) }
-        for (scale, indices) in byScale {
-            let cells = indices.map { AttributedCell(text: batch[$0].runs!, style: batch[$0].request.style, width: batch[$0].request.width) }
-            if wantsStarts || wantsBoxes {
-                for (i, layout) in zip(indices, engine.layouts(for: cells, scale: scale, workers: workers)) {
-                    layouts[i] = layout
-                    measurements[i] = layout.measurement
-                }
-            } else {
-                for (i, m) in zip(indices, engine.heights(for: cells, scale: scale, workers: workers)) { measurements[i] = m }
-            }
         }
     }
 
@@ -332,4 +340,136 @@ extension String {
         let scaled = (value * 1000).rounded() / 1000
         self = "\(scaled)"
     }
+}
+
+/// A batch's inputs with their measurements (and layouts, with `--line-starts`/`--lines`).
+struct MeasuredBatch: @unchecked Sendable {  // handed from the measuring thread to the writer once
+    let batch: [CellInput]
+    var measurements: [TextMeasurement?]
+    var layouts: [TextLayout?]
+}
+
+/// Measures `plumb measure`'s batches: the engine's batch calls per scale, plain and
+/// attributed cells apart.
+struct BatchMeasurer: @unchecked Sendable {  // immutable; the engine is thread-safe
+    let engine: TextMeasurer
+    let workers: Int?
+    let wantsLayouts: Bool
+
+    /// Measures the valid cells of `batch` (lines with errors stay unmeasured).
+    func measure(_ batch: [CellInput]) -> MeasuredBatch {
+        let valid = batch.indices.filter { batch[$0].error == nil && batch[$0].runs == nil }
+        let rich = batch.indices.filter { batch[$0].error == nil && batch[$0].runs != nil }
+        var measured = MeasuredBatch(
+            batch: batch, measurements: [TextMeasurement?](repeating: nil, count: batch.count),
+            layouts: [TextLayout?](repeating: nil, count: batch.count))
+        let cells = valid.map { Cell(text: batch[$0].text, style: batch[$0].request.style, width: batch[$0].request.width) }
+        // Cells of one scale are measured together (scale is per batch call).
+        var byScale: [Double: [Int]] = [:]
+        for (k, i) in valid.enumerated() { byScale[batch[i].request.scale, default: []].append(k) }
+        for (scale, ks) in byScale {
+            if wantsLayouts {
+                let results = engine.layouts(for: ks.map { cells[$0] }, scale: scale, workers: workers)
+                for (j, k) in ks.enumerated() {
+                    measured.layouts[valid[k]] = results[j]
+                    measured.measurements[valid[k]] = results[j].measurement
+                }
+            } else {
+                let results = engine.heights(for: ks.map { cells[$0] }, scale: scale, workers: workers)
+                for (j, k) in ks.enumerated() where j < results.count { measured.measurements[valid[k]] = results[j] }
+            }
+        }
+        measureRich(rich, of: batch, into: &measured)
+        return measured
+    }
+
+    /// Measures the `"runs"` cells of a batch (attributed batches, one per scale).
+    func measureRich(_ rich: [Int], of batch: [CellInput], into measured: inout MeasuredBatch) {
+        var byScale: [Double: [Int]] = [:]
+        for i in rich { byScale[batch[i].request.scale, default: []].append(i) }
+        for (scale, indices) in byScale {
+            let cells = indices.map { AttributedCell(text: batch[$0].runs!, style: batch[$0].request.style, width: batch[$0].request.width) }
+            if wantsLayouts {
+                for (i, layout) in zip(indices, engine.layouts(for: cells, scale: scale, workers: workers)) {
+                    measured.layouts[i] = layout
+                    measured.measurements[i] = layout.measurement
+                }
+            } else {
+                for (i, m) in zip(indices, engine.heights(for: cells, scale: scale, workers: workers)) { measured.measurements[i] = m }
+            }
+        }
+    }
+}
+
+/// Batches measured on a thread of their own, in submission order, while the caller parses
+/// and writes: `submit` queues a batch, `next` waits for the oldest one still in flight.
+///
+/// - Thread safety: `submit`, `next` and `inFlight` from one thread (the command's); the
+///   measuring runs on a serial queue and hands each result over under a lock.
+final class MeasurePipeline: @unchecked Sendable {  // `pending` is the caller's; results cross under `results`' lock
+    private let measurer: BatchMeasurer
+    private let queue = DispatchQueue(label: "plumb.measure")
+    /// Measured batches by submission number, until `next()` takes them.
+    private let results = Mutex<[Int: MeasuredBatch]>([:])
+    /// Submitted batches not yet taken, oldest first, with the semaphore their measuring signals.
+    private var pending: [(number: Int, ready: DispatchSemaphore)] = []
+    private var submitted = 0
+
+    init(_ measurer: BatchMeasurer) { self.measurer = measurer }
+
+    /// Batches submitted and not yet taken by `next()`.
+    var inFlight: Int { pending.count }
+
+    /// Queues `batch` for measuring.
+    func submit(_ batch: [CellInput]) {
+        let number = submitted
+        submitted += 1
+        let ready = DispatchSemaphore(value: 0)
+        pending.append((number, ready))
+        let work = Work(batch: batch)
+        queue.async { [self] in
+            let measured = measurer.measure(work.batch)
+            results.withLock { $0[number] = measured }
+            ready.signal()
+        }
+    }
+
+    /// The oldest batch in flight, measured (waits for it).
+    func next() -> MeasuredBatch {
+        let (number, ready) = pending.removeFirst()
+        ready.wait()
+        return results.withLock { $0.removeValue(forKey: number)! }
+    }
+
+    /// A batch handed to the measuring thread (read there only).
+    private struct Work: @unchecked Sendable {  // moved to one thread, never shared
+        let batch: [CellInput]
+    }
+}
+
+/// A value made at once or on a global queue, taken (waiting for it if need be) on first use.
+///
+/// - Thread safety: `engine` from one thread (the command's); the semaphore orders the maker's
+///   write before that read.
+final class EngineFuture: @unchecked Sendable {  // `made` is written once before `ready` signals
+    private var made: TextMeasurer?
+    private let ready = DispatchSemaphore(value: 0)
+
+    init(inBackground: Bool, _ make: @escaping @Sendable () -> TextMeasurer) {
+        guard inBackground else {
+            made = make()
+            ready.signal()
+            return
+        }
+        DispatchQueue.global().async { [self] in
+            made = make()
+            ready.signal()
+        }
+    }
+
+    /// The engine (waits until it is made).
+    lazy var engine: TextMeasurer = {
+        ready.wait()
+        return made!
+    }()
 }

@@ -182,6 +182,17 @@ func renamedDejaVuSans() throws -> [UInt8] {
         return plumb.lastPeriodicFontCheck != 0
     }
 
+    /// An engine that loaded its fonts just now does not reload fontconfig's configuration for
+    /// its first batch (a serial ~30 M-instruction prefix of a cold batch): its fonts count as
+    /// checked when loaded, and the next check is due ten seconds later.
+    @Test func fontsLoadedByTheEngineCountAsJustChecked() {
+        let plumb = TextMeasurer()
+        let loaded = plumb.lastPeriodicFontCheck
+        #expect(loaded != 0)
+        _ = plumb.heights(for: ["a"], style: style, width: 100)
+        #expect(plumb.lastPeriodicFontCheck == loaded)
+    }
+
     @Test func everyBatchChecksForFontChanges() throws {
         let cell = Cell(text: "a b", style: style, width: 100)
         let rich = AttributedCell(text: AttributedText("a b"), style: style, width: 100)

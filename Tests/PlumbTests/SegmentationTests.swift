@@ -1,4 +1,6 @@
+import Foundation
 @testable import Plumb
+import PropertyTesting
 import Testing
 
 /// ICU line breaking (UAX #14 with CJK rules) as the layout sees it.
@@ -43,5 +45,86 @@ import Testing
         for i in 0..<l.lineCount {
             #expect(l.text(ofLine: i).allSatisfy { $0 == Character(family) })
         }
+    }
+}
+
+/// Grapheme clusters without ICU's iterator for text of code points UAX #29 breaks around
+/// (`plumb_breaker_grapheme_breaks`' fast path) must be ICU's clusters exactly.
+@Suite struct GraphemeFastPathTests {
+    let iterators = BreakIterators(locale: "en")!
+
+    func same(_ text: String) -> Bool {
+        var utf8 = Array(text.utf8)
+        return utf8.withUnsafeMutableBufferPointer { buffer in
+            let bytes = UnsafeBufferPointer(buffer)
+            let fast = Array(iterators.graphemeBreaks(bytes))
+            return fast == Array(iterators.graphemeBreaksThroughICU(bytes))
+        }
+    }
+
+    @Test func handPickedTextsSplitAsICUSplitsThem() {
+        let texts = [
+            "a", "abc def", "a\r\nb", "\r\n", "\r\r\n\n", "a\tb\u{7}c", "中文。中", "カタカナー", "한국어 텍스트",
+            "가\u{11A8}", "\u{1100}\u{1161}", "e\u{301}", "a\u{200D}b", "👍🏽", "🇫🇷🇩🇪", "1\u{FE0F}\u{20E3}",
+            "ก้า", "नमस्ते", "مرحبا بالعالم", "שָׁלוֹם", "Ελληνικά", "Привет", "\u{600}1", "x\u{E0100}",
+            "\u{FFFD}\u{301}", "\u{1F469}\u{200D}\u{1F4BB}",
+        ]
+        for text in texts { #expect(same(text), "\(text.debugDescription)") }
+    }
+
+    /// The windowed walk a long paragraph takes (`graphemeBreaks(_:from:limit:)`, fast path
+    /// included) gives ICU's clusters too, also when a window would end between CR and LF.
+    @Test func windowsSplitAsICUSplitsThem() {
+        let texts = ["ab\r\ncd\r\n\r\nef", "a\r\n", "\r\n\r\n\r", "中文\r\n。中e\u{301}x", "한국어\r\n텍스트", "👍🏽a\r\nb"]
+        for text in texts {
+            for limit in [1, 2, 3, 5, 64] {
+                var utf8 = Array(text.utf8)
+                let (walked, reference) = utf8.withUnsafeMutableBufferPointer { buffer -> ([Int32], [Int32]) in
+                    let bytes = UnsafeBufferPointer(buffer)
+                    var out: [Int32] = []
+                    var from: Int32 = 0
+                    while Int(from) < bytes.count {
+                        let window = Array(iterators.graphemeBreaks(bytes, from: from, limit: limit))
+                        out += window
+                        from = window.last ?? Int32(bytes.count)
+                    }
+                    return (out, Array(iterators.graphemeBreaksThroughICU(bytes)))
+                }
+                #expect(walked == reference, "\(text.debugDescription) in windows of \(limit)")
+            }
+        }
+    }
+
+    @Test func corpusCellsSplitAsICUSplitsThem() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Benchmarks/Corpus/cells.jsonl")
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count >= 4000)
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            let text = try #require(object?["text"] as? String)
+            #expect(same(text), "\(text.debugDescription)")
+        }
+    }
+
+    @Test func generatedTextsSplitAsICUSplitsThem() {
+        if let failure = checkProperty("grapheme fast path", Gen<String>.text(maxClusters: 40), iterations: 400, { same($0) }) {
+            Issue.record("\(failure)")
+        }
+    }
+}
+
+/// Script tags written as literals on the hot path are the tags `Font.tag` makes.
+@Suite struct ScriptTagTests {
+    @Test func literalTagsAreTheirNames() {
+        #expect(UnicodeScript.common == Font.tag("Zyyy"))
+        #expect(UnicodeScript.inherited == Font.tag("Zinh"))
+        #expect(UnicodeScript.unknown == Font.tag("Zzzz"))
+        #expect(TextPreparer.latinScript == Font.tag("Latn"))
+        #expect(TextPreparer.hani == Font.tag("Hani"))
+        #expect(TextPreparer.hira == Font.tag("Hira"))
+        #expect(TextPreparer.kana == Font.tag("Kana"))
+        #expect(TextPreparer.hang == Font.tag("Hang"))
+        #expect(TextPreparer.bopo == Font.tag("Bopo"))
     }
 }

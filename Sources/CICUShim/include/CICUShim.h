@@ -30,6 +30,10 @@ int32_t plumb_breaker_line_breaks(plumb_breaker *breaker, const uint8_t *utf8, i
 
 /// Extended grapheme cluster boundaries of UTF-8 text: byte offsets in 1...length, ascending,
 /// ending with `length`. Same contract as `plumb_breaker_line_breaks`.
+/// Text whose code points all have Grapheme_Cluster_Break Other, Control, CR, LF, LV or LVT
+/// (Latin, Cyrillic, Greek, Han, kana, Hangul syllables, ... without combining marks) is
+/// split without ICU's iterator: UAX #29 breaks around every such code point except inside
+/// CR LF. Anything else goes through ICU.
 int32_t plumb_breaker_grapheme_breaks(plumb_breaker *breaker, const uint8_t *utf8,
                                       int32_t length, int32_t *offsets, int32_t capacity,
                                       int32_t *status);
@@ -40,6 +44,11 @@ int32_t plumb_breaker_grapheme_breaks(plumb_breaker *breaker, const uint8_t *utf
 int32_t plumb_breaker_grapheme_breaks_from(plumb_breaker *breaker, const uint8_t *utf8,
                                            int32_t length, int32_t from, int32_t *offsets,
                                            int32_t capacity, int32_t *status);
+
+/// `plumb_breaker_grapheme_breaks` always through ICU's iterator (for tests of the fast path).
+int32_t plumb_breaker_grapheme_breaks_icu(plumb_breaker *breaker, const uint8_t *utf8,
+                                          int32_t length, int32_t *offsets, int32_t capacity,
+                                          int32_t *status);
 
 /// The ICU version string of the linked library (e.g. "72.1"), for cache salts and reports.
 const char *plumb_icu_version(void);

@@ -95,6 +95,9 @@ final class ClockCache<Value: Sendable>: Sendable {
     }
 
     private let shards: [ShardLock]
+    /// The same shards without reference counting (kept alive by `shards`): a look-up on the
+    /// hot path then writes no shared reference count.
+    private let shardRefs: [Unmanaged<ShardLock>]
     let budgetBytes: Int
     private let shardBudget: Int
 
@@ -105,12 +108,19 @@ final class ClockCache<Value: Sendable>: Sendable {
         // exceeds the budget.
         self.shardBudget = max(0, max(0, budgetBytes) / Self.shardCount - Self.shardBookkeepingBytes)
         self.shards = (0..<Self.shardCount).map { _ in ShardLock() }
+        self.shardRefs = shards.map { Unmanaged.passUnretained($0) }
+    }
+
+    /// The shard of `key`, reached without retaining it.
+    @inline(__always)
+    private func withShard<R>(of key: CacheKey, _ body: (inout Shard) throws -> R) rethrows -> R {
+        try shardRefs[key.shard(of: Self.shardCount)]._withUnsafeGuaranteedRef { try $0.withLock(body) }
     }
 
     /// The value for `key`, marking it recently used.
     @inline(__always)
     func value(for key: CacheKey) -> Value? {
-        shards[key.shard(of: Self.shardCount)].withLock { shard -> Value? in
+        withShard(of: key) { shard -> Value? in
             if let i = shard.index[key] {
                 shard.slots[Int(i)].referenced = true
                 shard.stats.hits += 1
@@ -121,13 +131,38 @@ final class ClockCache<Value: Sendable>: Sendable {
         }
     }
 
+    /// `body` applied to the value for `key` under the shard's lock, marking it recently used;
+    /// `nil` when absent. The value is borrowed, not copied: no reference count is touched
+    /// (a copy-out of an array's elements, for instance, retains nothing).
+    ///
+    /// - Complexity: one shard lock and index probe, plus `body`.
+    @inline(__always)
+    func withValue<R>(for key: CacheKey, _ body: (borrowing Value) -> R) -> R? {
+        withShard(of: key) { shard -> R? in
+            guard let i = shard.index[key] else {
+                shard.stats.misses += 1
+                return nil
+            }
+            return shard.slots.withUnsafeMutableBufferPointer { slots -> R? in
+                // Through the slot's address: the value is borrowed in place, not copied out.
+                let slot = slots.baseAddress.unsafelyUnwrapped + Int(i)
+                guard slot.pointee.value != nil else { return nil }
+                slot.pointee.referenced = true
+                return body(slot.pointee.value.unsafelyUnwrapped)
+            }.map { r in
+                shard.stats.hits += 1
+                return r
+            }
+        }
+    }
+
     /// Inserts or replaces `value`, charging `bytes` (payload estimate) against the budget and
     /// evicting cold entries of the same shard as needed. A value larger than a shard's budget
     /// is not stored.
     func insert(_ value: Value, bytes payload: Int, for key: CacheKey) {
         let cost = payload + Self.overheadPerEntry
         guard cost <= shardBudget else { return }
-        shards[key.shard(of: Self.shardCount)].withLock { shard in
+        withShard(of: key) { shard in
             if let i = shard.index[key] {
                 shard.bytes += cost - shard.slots[Int(i)].bytes
                 shard.slots[Int(i)] = Slot(key: key, value: value, bytes: cost, referenced: true)
@@ -174,7 +209,7 @@ final class ClockCache<Value: Sendable>: Sendable {
     /// Removes one entry; returns whether it existed.
     @discardableResult
     func remove(_ key: CacheKey) -> Bool {
-        shards[key.shard(of: Self.shardCount)].withLock { shard in
+        withShard(of: key) { shard in
             guard let i = shard.index.removeValue(forKey: key) else { return false }
             shard.bytes -= shard.slots[Int(i)].bytes
             shard.slots[Int(i)].value = nil

@@ -28,6 +28,21 @@ final class SegmentCache: Sendable {
     @inline(__always)
     func advances(for key: CacheKey) -> [Int32]? { storage.value(for: key) }
 
+    /// Copies the advances for `key` into `out` when they are cached and number exactly
+    /// `out.count`; returns whether it did. Nothing is retained (the array is read under the
+    /// shard's lock), so a hit touches no shared reference count.
+    ///
+    /// - Complexity: one shard lock and index probe, O(`out.count`) copying.
+    @inline(__always)
+    func copyAdvances(for key: CacheKey, into out: UnsafeMutableBufferPointer<Int32>) -> Bool {
+        storage.withValue(for: key) { (cached: borrowing [Int32]) -> Bool in
+            guard cached.count == out.count else { return false }
+            // Element by element: `withUnsafeBufferPointer` here retained and released the array.
+            for k in 0..<out.count { out[k] = cached[k] }
+            return true
+        } ?? false
+    }
+
     func insert(_ advances: [Int32], for key: CacheKey) {
         storage.insert(advances, bytes: HeapCost.array(advances), for: key)
     }

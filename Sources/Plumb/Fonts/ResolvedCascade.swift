@@ -50,6 +50,84 @@ final class ResolvedCascade: Sendable {
         fontRefs = fonts.map { Unmanaged.passUnretained($0) }
         emojiRef = emojiFont.map { Unmanaged.passUnretained($0) }
         cjkRef = cjkFont.map { Unmanaged.passUnretained($0) }
+        loneScalarChoices = .allocate(capacity: Self.loneScalarWords)
+        for i in 0..<Self.loneScalarWords { (loneScalarChoices + i).initialize(to: Atomic(0)) }
+        fallbackSlots = .allocate(capacity: Self.fallbackSlotCount)
+        fallbackSlots.initialize(repeating: nil, count: Self.fallbackSlotCount)
+    }
+
+    deinit {
+        loneScalarChoices.deinitialize(count: Self.loneScalarWords)
+        loneScalarChoices.deallocate()
+        fallbackSlots.deallocate()
+    }
+
+    /// Per BMP code point, one byte: the choice for a cluster of that scalar alone when it
+    /// depends on the scalar only — 0 not known yet, `i + 1` for `fonts[i]` (up to
+    /// `cjkCode − 1`), `cjkCode` for `.cjk`, `firstFallbackCode + k` for the fallback font in
+    /// slot k, `inheritCode` for `.inherit`, `slowCode` when it depends on the caller's flags
+    /// (emoji presentation; the fallback faces of a bold or italic cascade) or on nothing
+    /// cacheable (no font has it): then the full path answers. Eight bytes per word, set by
+    /// one atomic OR (a race only computes the same byte twice), so the table needs no lock.
+    /// 64 KiB per cascade. Most clusters are one scalar: the table replaces the coverage loop,
+    /// the emoji and ignorable tests and, for text no cascade font has (Arabic, Thai, ... in a
+    /// Latin cascade), the fallback cache's lock and hashed look-up with one load.
+    nonisolated(unsafe) private let loneScalarChoices: UnsafeMutablePointer<Atomic<UInt64>>
+    private static let loneScalarWords = 0x10000 / 8
+    private static let cjkCode: UInt64 = 200
+    private static let firstFallbackCode: UInt64 = 201
+    private static let inheritCode: UInt64 = 254
+    private static let slowCode: UInt64 = 255
+    /// Fallback fonts the table refers to, by slot (written once under `fallbackCache`'s lock
+    /// before any byte names the slot; kept alive by `fallbackSlotFonts`).
+    nonisolated(unsafe) private let fallbackSlots: UnsafeMutablePointer<Unmanaged<Font>?>
+    private static let fallbackSlotCount = Int(inheritCode - firstFallbackCode)
+    private let fallbackSlotFonts = Mutex<[Font]>([])
+
+    /// The byte of `loneScalarChoices` for `v` (< 0x10000), computed on first use.
+    @inline(__always)
+    private func loneScalarCode(_ v: UInt32) -> UInt64 {
+        let word = loneScalarChoices + Int(v >> 3)
+        let shift = UInt64(v & 7) &* 8
+        let code = (word.pointee.load(ordering: .acquiring) >> shift) & 0xFF
+        if code != 0 { return code }
+        let computed = computeLoneScalarCode(Unicode.Scalar(v) ?? "\u{FFFD}")
+        word.pointee.bitwiseOr(computed << shift, ordering: .releasing)
+        return computed
+    }
+
+    /// What ``chooseIndexed(forCluster:familyGlyphsForLoneEmoji:regularFallbackFaces:)``
+    /// answers for the one-scalar cluster `s` when that answer does not depend on its flags.
+    private func computeLoneScalarCode(_ s: Unicode.Scalar) -> UInt64 {
+        if ClusterClassifier.isIgnorableForCoverage(s) { return Self.inheritCode }
+        let emoji = withUnsafeTemporaryAllocation(of: Unicode.Scalar.self, capacity: 1) { one -> Bool in
+            one[0] = s
+            return ClusterClassifier.wantsEmojiPresentation(UnsafeBufferPointer(one))
+        }
+        if emoji { return Self.slowCode }
+        for i in fonts.indices where fonts[i].hasGlyph(for: s) {
+            return i + 1 < Int(Self.cjkCode) ? UInt64(i + 1) : Self.slowCode
+        }
+        // The fallback faces of a bold or italic cascade depend on `regularFallbackFaces`.
+        guard isRegularStyle else { return Self.slowCode }
+        if ClusterClassifier.isCJK(s), let cjkFont, cjkFont.hasGlyph(for: s) { return Self.cjkCode }
+        let chosen = withUnsafeTemporaryAllocation(of: Unicode.Scalar.self, capacity: 1) { one -> Choice in
+            one[0] = s
+            return fallback(for: UnsafeBufferPointer(one), emoji: false, regular: false)
+        }
+        guard case .font(let font) = chosen, let slot = fallbackSlot(of: font) else { return Self.slowCode }
+        return Self.firstFallbackCode + UInt64(slot)
+    }
+
+    /// The slot of `font` in `fallbackSlots`, given one if it has none; `nil` when full.
+    private func fallbackSlot(of font: Font) -> Int? {
+        fallbackSlotFonts.withLock { fonts -> Int? in
+            if let known = fonts.firstIndex(where: { $0 === font }) { return known }
+            guard fonts.count < Self.fallbackSlotCount else { return nil }
+            fallbackSlots[fonts.count] = Unmanaged.passUnretained(font)
+            fonts.append(font)
+            return fonts.count - 1
+        }
     }
 
     /// The same fonts without reference counting (kept alive by the properties above).
@@ -117,6 +195,15 @@ final class ResolvedCascade: Sendable {
         forCluster scalars: UnsafeBufferPointer<Unicode.Scalar>, familyGlyphsForLoneEmoji: Bool = false,
         regularFallbackFaces: Bool = false
     ) -> IndexedChoice {
+        if scalars.count == 1, scalars[0].value < 0x10000 {
+            let code = loneScalarCode(scalars[0].value)
+            if code < Self.cjkCode { return .cascade(Int(code) - 1) }
+            if code == Self.cjkCode { return .cjk }
+            if code == Self.inheritCode { return .inherit }
+            if code != Self.slowCode {
+                return .fallback(fallbackSlots[Int(code - Self.firstFallbackCode)].unsafelyUnwrapped.takeUnretainedValue())
+            }
+        }
         var needsGlyph = false
         for s in scalars where !ClusterClassifier.isIgnorableForCoverage(s) {
             needsGlyph = true

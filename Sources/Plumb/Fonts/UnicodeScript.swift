@@ -14,7 +14,9 @@ enum UnicodeScript {
         return s == common || s == inherited || s == unknown ? 0 : s
     }
 
-    private static let common = Font.tag("Zyyy"), inherited = Font.tag("Zinh"), unknown = Font.tag("Zzzz")
+    // Literal tags ("Zyyy", "Zinh", "Zzzz"; `ScriptTagTests` checks them against `Font.tag`):
+    // constants, not lazily initialised globals (a `swift_once` per look-up otherwise).
+    static let common: UInt32 = 0x5A79_7979, inherited: UInt32 = 0x5A69_6E68, unknown: UInt32 = 0x5A7A_7A7A
 
     nonisolated(unsafe) private static let unicodeFuncs = hb_unicode_funcs_get_default()
 }

@@ -75,14 +75,25 @@ final class BreakIterators: @unchecked Sendable {  // one thread at a time
     /// `text.count`. The buffer stays valid until the next call.
     ///
     /// - Complexity: O(n).
+    /// Text of code points UAX #29 breaks around whatever their neighbours (letters without
+    /// combining marks, Han, kana, Hangul syllables, controls) is split without ICU's iterator
+    /// (`plumb_breaker_grapheme_breaks`); ``graphemeBreaksThroughICU(_:)`` is the reference.
     func graphemeBreaks(_ text: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<Int32> {
+        graphemeBreaks(text, throughICU: false)
+    }
+
+    /// ``graphemeBreaks(_:)`` always through ICU's iterator (the tests' reference).
+    func graphemeBreaksThroughICU(_ text: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<Int32> {
+        graphemeBreaks(text, throughICU: true)
+    }
+
+    private func graphemeBreaks(_ text: UnsafeBufferPointer<UInt8>, throughICU: Bool) -> UnsafeBufferPointer<Int32> {
         let n = text.count
         guard n > 0, let base = text.baseAddress else { return UnsafeBufferPointer(start: nil, count: 0) }
         let offsets = buffers.graphemeOffsets.reserve(n + 1)
         var status: Int32 = 0
-        var count = Int(
-            plumb_breaker_grapheme_breaks(
-                handle, base, Int32(n), offsets.baseAddress, Int32(n + 1), &status))
+        let split = throughICU ? plumb_breaker_grapheme_breaks_icu : plumb_breaker_grapheme_breaks
+        var count = Int(split(handle, base, Int32(n), offsets.baseAddress, Int32(n + 1), &status))
         if count <= 0 {
             offsets[0] = Int32(n)
             count = 1

@@ -45,7 +45,9 @@ extension TextPreparer {
         for g in (range.lowerBound + 1)..<(range.upperBound - 1) {
             let after = scalar(g + 1)
             defer { before = current; current = after }
-            guard let s = current, eastAsian(before), eastAsian(after) else { continue }
+            // Every Pi and Pf character lies in U+00AB–U+2E21 (Unicode 15): one range test
+            // before the neighbours and the property look-up.
+            guard let s = current, s.value >= 0xAB && s.value <= 0x2E21, eastAsian(before), eastAsian(after) else { continue }
             switch s.properties.generalCategory {
             case .initialPunctuation: b.flags[g - 1].insert(.breakAfter)
             case .finalPunctuation: b.flags[g].insert(.breakAfter)

@@ -25,7 +25,7 @@ extension TextPreparer {
         /// Where style runs end (byte offsets in `text`, ascending, the last one
         /// `bytes.upperBound`). A segment never crosses a run end, so each run is shaped
         /// alone; break opportunities come from the whole paragraph. Plain text has one run.
-        let runEnds: [Int32]
+        let runEnds: UnsafeBufferPointer<Int32>  // the preparer's scratch, valid for the paragraph
         /// The text's runs, and the first one that reaches into this paragraph.
         let runs: [PreparationRun]
         let firstRun: Int

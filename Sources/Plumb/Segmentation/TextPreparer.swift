@@ -24,6 +24,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     struct Scratch: ~Copyable {
         /// The scalars of the cluster being classified (at most `maximumClusterScalars`).
         var scalars = Column<Unicode.Scalar>()
+        /// Where the style runs of the paragraph being prepared end (`ParagraphInput.runEnds`).
+        var runEnds = Column<Int32>()
         var units = GrowableBuffer<Int32>()
         var relativeEnds = GrowableBuffer<Int32>()
         var kernBoundaries: [Int] = []
@@ -56,6 +58,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     deinit {
         scratch.columns.deallocate()
         scratch.scalars.deallocate()
+        scratch.runEnds.deallocate()
         scratch.paragraph.deallocate()
     }
 
@@ -121,18 +124,22 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         }
         shaper.language = conventions.shapingLanguage
         builder.reserve(graphemes: utf8.count)
+        // Room for the words at once (a word per 3 UTF-8 bytes at most for CJK, fewer in other
+        // scripts): growing the array by doubling reallocated it ~4 times per cell.
+        builder.words.reserveCapacity(utf8.count / 3 + 1)
         var run = 0
         for range in Paragraphs.ranges(in: utf8) {
-            var runEnds: [Int32] = []
+            // In the preparer's scratch: no array allocated per paragraph.
+            scratch.runEnds.removeAll()
             while run < runs.count && runs[run].byteEnd <= range.lowerBound && runs[run].byteEnd < utf8.count { run += 1 }
             var k = run
             while k < runs.count && runs[k].byteEnd < range.upperBound {
-                if runs[k].byteEnd > range.lowerBound { runEnds.append(Int32(runs[k].byteEnd)) }
+                if runs[k].byteEnd > range.lowerBound { scratch.runEnds.append(Int32(runs[k].byteEnd)) }
                 k += 1
             }
-            runEnds.append(Int32(range.upperBound))
+            scratch.runEnds.append(Int32(range.upperBound))
             let input = ParagraphInput(
-                text: utf8, bytes: range, graphemes: 0..<0, runEnds: runEnds, runs: runs, firstRun: run)
+                text: utf8, bytes: range, graphemes: 0..<0, runEnds: scratch.runEnds.buffer, runs: runs, firstRun: run)
             prepareParagraph(input, into: &builder)
         }
         if let token, !token.runs.isEmpty {
@@ -175,18 +182,18 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// shaped by itself through the segment cache.
     func aloneAdvance(_ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, _ b: PreparedTextBuilder) -> Double {
         let bytes = UnsafeBufferPointer(rebasing: text[Int(b.graphemeStart(g))..<Int(b.graphemeEnds[g])])
-        let fontUse = b.fontList[Int(b.graphemeFonts[g])]
+        let local = Int(b.graphemeFonts[g])
         var scalars = UTF8Scalars(bytes)
         let first = scalars.next()
         let units: Int32
         if let first, scalars.next() == nil {
-            units = Shaper.nominalAdvance(of: CollectionOfOne(first), font: fontUse.font)
+            units = Shaper.nominalAdvance(of: CollectionOfOne(first), font: b.fontList[local].font)
         } else {
             units = cachedUnits(
-                of: bytes, clusters: 1, clusterEnd: { _ in Int32(bytes.count) }, font: fontUse.font,
-                script: script)[0]
+                of: bytes, clusters: 1, clusterEnd: { _ in Int32(bytes.count) }, fontID: b.fontList[local].id,
+                script: script, font: { b.fontList[local].font })[0]
         }
-        return b.advance(units: units, font: fontUse)
+        return b.fontList[local].scale.points(units: units)
     }
 
     /// Scripts whose text breaks between almost every character (CJK) are shaped a whole
@@ -206,8 +213,10 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     @inline(__always)
     static func isJapanese(_ script: UInt32) -> Bool { script == hani || script == hira || script == kana }
 
-    private static let hani = Font.tag("Hani"), hira = Font.tag("Hira"), kana = Font.tag("Kana"),
-        hang = Font.tag("Hang"), bopo = Font.tag("Bopo")
+    // Literal tags ("Hani", "Hira", "Kana", "Hang", "Bopo"; `ScriptTagTests` checks them):
+    // constants, not lazily initialised globals (a `swift_once` per grapheme otherwise).
+    static let hani: UInt32 = 0x4861_6E69, hira: UInt32 = 0x4869_7261, kana: UInt32 = 0x4B61_6E61,
+        hang: UInt32 = 0x4861_6E67, bopo: UInt32 = 0x426F_706F
 
     /// The script as the segment cache sees it: shaping with the document language
     /// (`LayoutConventions.shapingLanguage`) gives other advances, so it gets other keys.
@@ -302,25 +311,39 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// Per-cluster advances (font units) of `bytes` in `font`: from the segment cache, or shaped
     /// and stored. `clusterEnd(i)` is the end of cluster i relative to `bytes`.
     ///
+    /// - Returns: the advances, in the preparer's scratch: valid until the next call.
     /// - Complexity: one cache lookup; an `hb_shape` call on a miss.
+    @inline(__always)
     func cachedUnits(
         of bytes: UnsafeBufferPointer<UInt8>, clusters count: Int, clusterEnd: (Int) -> Int32,
         font: Font, script: UInt32
-    ) -> [Int32] {
+    ) -> UnsafeBufferPointer<Int32> {
+        cachedUnits(of: bytes, clusters: count, clusterEnd: clusterEnd, fontID: font.id, script: script) { font }
+    }
+
+    /// ``cachedUnits(of:clusters:clusterEnd:font:script:)`` for the font with id `fontID`,
+    /// which `font()` gives only on a miss: a hit touches no font object (no reference count).
+    /// Segments over ``maximumCachedClusters`` skip the cache; the last one is remembered.
+    func cachedUnits(
+        of bytes: UnsafeBufferPointer<UInt8>, clusters count: Int, clusterEnd: (Int) -> Int32,
+        fontID: Int, script: UInt32, font: () -> Font
+    ) -> UnsafeBufferPointer<Int32> {
         let cached = count <= Self.maximumCachedClusters
-        let key = SegmentCache.key(bytes: bytes, fontID: font.id, script: keyScript(script))
-        if cached, let units = segmentCache.advances(for: key), units.count == count { return units }
-        if !cached, let last = scratch.lastLongSegment, last.key == key, last.units.count == count { return last.units }
-        let ends = scratch.relativeEnds.reserve(count)
-        for i in 0..<count { ends[i] = clusterEnd(i) }
+        let key = SegmentCache.key(bytes: bytes, fontID: fontID, script: keyScript(script))
         let units = scratch.units.reserve(count)
         let out = UnsafeMutableBufferPointer(rebasing: units[0..<count])
+        if cached, segmentCache.copyAdvances(for: key, into: out) { return UnsafeBufferPointer(out) }
+        if !cached, let last = scratch.lastLongSegment, last.key == key, last.units.count == count {
+            for i in 0..<count { out[i] = last.units[i] }
+            return UnsafeBufferPointer(out)
+        }
+        let ends = scratch.relativeEnds.reserve(count)
+        for i in 0..<count { ends[i] = clusterEnd(i) }
         shaper.shape(
-            bytes, graphemeEnds: UnsafeBufferPointer(rebasing: ends[0..<count]), font: font,
+            bytes, graphemeEnds: UnsafeBufferPointer(rebasing: ends[0..<count]), font: font(),
             script: script, advances: out)
-        let result = Array(out)
-        if cached { segmentCache.insert(result, for: key) } else { scratch.lastLongSegment = (key, result) }
-        return result
+        if cached { segmentCache.insert(Array(out), for: key) } else { scratch.lastLongSegment = (key, Array(out)) }
+        return UnsafeBufferPointer(out)
     }
 
     /// Segments of more clusters than this are not kept in the segment cache: the pieces of
@@ -337,12 +360,13 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     ) {
         let byteStart = Int(b.graphemeStart(range.lowerBound))
         let byteEnd = Int(b.graphemeEnds[range.upperBound - 1])
-        let fontUse = b.fontList[Int(b.graphemeFonts[range.lowerBound])]
+        // Fields of the local font, not the entry (a copy would retain its font).
+        let local = Int(b.graphemeFonts[range.lowerBound])
         let graphemeEnds = b.graphemeEnds  // a pointer: no retain
         let units = cachedUnits(
             of: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), clusters: range.count,
             clusterEnd: { graphemeEnds[range.lowerBound + $0] - Int32(byteStart) },
-            font: fontUse.font, script: script)
+            fontID: b.fontList[local].id, script: script, font: { b.fontList[local].font })
         for i in 0..<range.count { b.units[range.lowerBound + i] = units[i] }
     }
 
@@ -358,11 +382,11 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let byteStart = Int(b.graphemeStart(g - 1))
         let split = Int32(b.graphemeEnds[g - 1]) - Int32(byteStart)
         let byteEnd = Int(b.graphemeEnds[g])
-        let fontUse = b.fontList[Int(b.graphemeFonts[g])]
+        let local = Int(b.graphemeFonts[g])
         let pair = cachedUnits(
             of: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), clusters: 2,
-            clusterEnd: { $0 == 0 ? split : Int32(byteEnd - byteStart) }, font: fontUse.font,
-            script: script)
+            clusterEnd: { $0 == 0 ? split : Int32(byteEnd - byteStart) }, fontID: b.fontList[local].id,
+            script: script, font: { b.fontList[local].font })
         b.units[g - 1] = pair[0]
     }
 
@@ -476,7 +500,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         if scratch.scalars.count == 0 { scratch.scalars.append("\u{FFFD}") }
     }
 
-    static let latinScript = Font.tag("Latn")
+    /// "Latn" as a literal (`ScriptTagTests`): a constant, read once per cluster.
+    static let latinScript: UInt32 = 0x4C61_746E
 }
 
 extension TextPreparer {

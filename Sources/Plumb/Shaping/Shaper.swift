@@ -15,7 +15,18 @@ final class Shaper {
         buffer = b
     }
 
-    deinit { hb_buffer_destroy(buffer) }
+    deinit {
+        hb_buffer_destroy(buffer)
+        for entry in plans { hb_shape_plan_destroy(entry.plan) }
+    }
+
+    /// Shape plans this shaper has used, by font id (process-unique, never reused: a face
+    /// pointer could be) and segment properties: `hb_shape` looks the plan up in the face's
+    /// shared list on every call (`hb_shape_plan_create_cached2`, ~4 % of a cold measurement);
+    /// a segment is shaped with the very plan it would pick. At most `maximumPlans`.
+    private var plans: [(font: Int, props: hb_segment_properties_t, plan: OpaquePointer)] = []
+    private var lastPlan = -1
+    private static let maximumPlans = 64
 
     /// The language to shape with: the script's sample language, or the document's ("en"),
     /// as Chromium does for an element with `lang="en"` (`LayoutConventions.shapingLanguage`).
@@ -115,12 +126,48 @@ final class Shaper {
         }
         if let direction { hb_buffer_set_direction(buffer, direction == .rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR) }
         setProperties(script: script)
-        hb_shape(font.hbFont, buffer, nil, 0)
+        shape(with: font)
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
             let positions = hb_buffer_get_glyph_positions(buffer, &count), count > 0
         else { return nil }
         return (infos, positions, Int(count))
+    }
+
+    /// Shapes the buffer as `hb_shape(font, buffer, nil, 0)` does — its plan is the one
+    /// `hb_shape_plan_create_cached2` gives for the buffer's segment properties and the font's
+    /// variation coordinates, executed with no features — but with the plan from this
+    /// shaper's own list when it has used it before.
+    private func shape(with font: Font) {
+        var props = hb_segment_properties_t()
+        hb_buffer_get_segment_properties(buffer, &props)
+        let id = font.id
+        func matches(_ k: Int) -> Bool {
+            var known = plans[k].props
+            return plans[k].font == id && hb_segment_properties_equal(&known, &props) != 0
+        }
+        let plan: OpaquePointer
+        if lastPlan >= 0, matches(lastPlan) {
+            plan = plans[lastPlan].plan
+        } else if let k = plans.indices.first(where: matches) {
+            plan = plans[k].plan
+            lastPlan = k
+        } else {
+            var count: UInt32 = 0
+            let coords = hb_font_get_var_coords_normalized(font.hbFont, &count)
+            // Variation coordinates are part of a plan's identity: leave those fonts, and any
+            // plan beyond the list's bound, to hb_shape.
+            guard count == 0, plans.count < Self.maximumPlans,
+                let created = hb_shape_plan_create_cached2(font.hbFace, &props, nil, 0, coords, count, nil)
+            else {
+                hb_shape(font.hbFont, buffer, nil, 0)
+                return
+            }
+            plan = created
+            plans.append((id, props, created))
+            lastPlan = plans.count - 1
+        }
+        hb_shape_plan_execute(plan, font.hbFont, buffer, nil, 0)
     }
 
     /// Script, direction and language of the buffer. The language is the script's sample
@@ -134,9 +181,21 @@ final class Shaper {
                 hb_buffer_set_direction(buffer, hb_script_get_horizontal_direction(s))
             }
         }
-        hb_buffer_set_language(buffer, language == .document ? Self.english : Self.language(forScript: script))
+        hb_buffer_set_language(buffer, language == .document ? Self.english : scriptLanguage(script))
         hb_buffer_guess_segment_properties(buffer)
     }
+
+    /// ``language(forScript:)`` remembered for the last script (a dictionary look-up per
+    /// segment otherwise; text is mostly one script).
+    private func scriptLanguage(_ script: UInt32) -> hb_language_t? {
+        if script != lastScript {
+            lastScript = script
+            lastLanguage = Self.language(forScript: script)
+        }
+        return lastLanguage
+    }
+    private var lastScript: UInt32 = .max
+    private var lastLanguage: hb_language_t? = nil
 
     /// Han has no sample language here (it is shared by Chinese, Japanese and Korean text), so
     /// pan-CJK fonts keep their default forms for it, as in Pango.
