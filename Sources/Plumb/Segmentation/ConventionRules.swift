@@ -186,6 +186,8 @@ extension TextPreparer {
         // The rule never reaches across a style run: spaces and their neighbours must share
         // a run style (group), as Pango itemizes at every attribute change.
         func group(_ k: Int) -> Int32 { b.fontList[Int(b.graphemeFonts[k])].group }
+        // One face for the whole text: every choice below is that face (most Latin cells).
+        guard b.fontList.count > 1 else { return }
         var g = range.lowerBound
         while g < range.upperBound {
             guard b.flags[g].contains(.hangingSpace), !b.flags[g].contains(.tab) else {
@@ -201,6 +203,13 @@ extension TextPreparer {
             }
             let before: UInt8? = g > range.lowerBound && group(g - 1) == own ? b.graphemeFonts[g - 1] : nil
             let after: UInt8? = end < range.upperBound && group(end) == own ? b.graphemeFonts[end] : nil
+            // Spaces already in the face on both sides (or before a paragraph's end) keep it,
+            // unless that face draws colour glyphs (the emoji case below).
+            let spaces = b.graphemeFonts[g]
+            if before == spaces, after == nil || after == spaces, !b.fontList[Int(spaces)].font.hasColorGlyphs {
+                g = end
+                continue
+            }
             var chosen: UInt8? = nil
             if let after, b.fontList[Int(after)].font.hasColorGlyphs, own == 0, usable(0) {
                 // Before an emoji (its own item in Pango) spaces get a font of their own: the
