@@ -126,15 +126,9 @@ extension TextMeasurer {
             guard item.isBox, let (offset, box) = boxes.first(where: { $0.utf8Offset == item.bytes.lowerBound }) else {
                 continue
             }
-            let height = max(0, box.height.isFinite ? box.height : 0)
             let bottom = line.baseline - (box.baselineOffset.isFinite ? box.baselineOffset : 0)
-            let index = text.utf8.index(text.startIndex, offsetBy: offset)
             placements.append(
-                InlineBoxPlacement(
-                    id: box.id, box: box, utf8Offset: offset,
-                    scalarOffset: text.unicodeScalars.distance(from: text.startIndex, to: index),
-                    utf16Offset: text.utf16.distance(from: text.startIndex, to: index), line: lineIndex,
-                    rect: Rect(x: pen, y: bottom - height, width: item.width, height: height)))
+                InlineBoxPlacement(box, at: offset, in: text, line: lineIndex, x: pen, width: item.width, bottom: bottom))
         }
         return placements
     }
@@ -151,7 +145,6 @@ extension TextMeasurer {
     ) -> [InlineBoxPlacement] {
         var placements: [InlineBoxPlacement] = []
         var lineIndex = 0
-        let utf8 = text.utf8
         for (offset, box) in boxes {
             guard let g = grapheme(startingAt: Int32(offset), in: prepared) else { continue }
             while lineIndex < layout.lines.count && layout.lines[lineIndex].box.graphemeEnd <= g { lineIndex += 1 }
@@ -164,15 +157,10 @@ extension TextMeasurer {
             let width = prepared.advances[Int(g)]
             let visualX = visual[lineIndex]?.graphemes[g]?.minX
                 ?? (line.direction == .rightToLeft ? line.rect.maxX - x - width : line.rect.x + x)
-            let bottom = line.baseline - box.baselineOffset
-            let height = max(0, box.height.isFinite ? box.height : 0)
-            let index = utf8.index(utf8.startIndex, offsetBy: offset)
             placements.append(
                 InlineBoxPlacement(
-                    id: box.id, box: box, utf8Offset: offset,
-                    scalarOffset: text.unicodeScalars.distance(from: text.startIndex, to: index),
-                    utf16Offset: text.utf16.distance(from: text.startIndex, to: index), line: lineIndex,
-                    rect: Rect(x: visualX, y: bottom - height, width: width, height: height)))
+                    box, at: offset, in: text, line: lineIndex, x: visualX, width: width,
+                    bottom: line.baseline - box.baselineOffset))
         }
         return placements
     }
@@ -187,5 +175,21 @@ extension TextMeasurer {
         }
         guard lo < p.graphemeStarts.count, p.graphemeStarts[lo] == offset, p.flags[lo].contains(.inlineBox) else { return nil }
         return Int32(lo)
+    }
+}
+
+extension InlineBoxPlacement {
+    /// The placement of `box`, whose U+FFFC is at UTF-8 `offset` of `text`: its offsets in
+    /// the three units and its rect from `x` and `bottom` (its height sanitized to ≥ 0).
+    ///
+    /// - Complexity: O(offset) to count scalars and UTF-16 units.
+    init(_ box: InlineBox, at offset: Int, in text: String, line: Int, x: Double, width: Double, bottom: Double) {
+        let height = max(0, box.height.isFinite ? box.height : 0)
+        let index = text.utf8.index(text.startIndex, offsetBy: offset)
+        self.init(
+            id: box.id, box: box, utf8Offset: offset,
+            scalarOffset: text.unicodeScalars.distance(from: text.startIndex, to: index),
+            utf16Offset: text.utf16.distance(from: text.startIndex, to: index), line: line,
+            rect: Rect(x: x, y: bottom - height, width: width, height: height))
     }
 }

@@ -108,21 +108,12 @@ def plumb_request(case, scale, profile="chromium"):
 
 def plumb(binary, cases, scale, profile="chromium"):
     """(exact height, ceiled height, line starts) of every case."""
-    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as f:
-        for i, c in enumerate(cases):
-            f.write(json.dumps(dict(plumb_request(c, scale, profile), id=i), ensure_ascii=False) + "\n")
-        path = f.name
-    try:
-        out = subprocess.run([binary, "measure", path, "--lines", "--line-starts", "--exact-numbers"],
-                             capture_output=True, check=False).stdout.decode("utf-8")
-    finally:
-        os.unlink(path)
-    results = [None] * len(cases)
-    for line in out.splitlines():
-        o = json.loads(line)
-        boxes = o.get("lineBoxes") or []
+    outputs = conf.measure_requests(binary, [plumb_request(c, scale, profile) for c in cases], "--lines", "--line-starts", "--exact-numbers")
+    results = []
+    for o in outputs:
+        boxes = (o or {}).get("lineBoxes") or []
         exact = boxes[-1]["rect"][1] + boxes[-1]["rect"][3] if boxes else 0.0
-        results[o["id"]] = (exact, o["height"], o.get("lineStarts"))
+        results.append((exact, o["height"], o.get("lineStarts")) if o else None)
     return results
 
 

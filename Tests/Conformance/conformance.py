@@ -81,24 +81,29 @@ class PangoMeasurer:
         return starts, widths
 
 
-def run_plumb(plumb, cases, compatibility):
-    """Measures all cases with one `plumb measure --line-starts --lines` run."""
+def measure_requests(plumb, requests, *flags):
+    """Runs `plumb measure` once over `requests` (cell dicts, given ids 0, 1, ... here) with
+    `flags` and returns each request's output object in order (None when a line is missing)."""
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as f:
-        for i, c in enumerate(cases):
-            f.write(json.dumps({"id": i, "text": c["text"], "families": c["families"],
-                                "size": SIZE, "width": c["width"], "compatibility": compatibility},
-                               ensure_ascii=False) + "\n")
+        for i, r in enumerate(requests):
+            f.write(json.dumps(dict(r, id=i), ensure_ascii=False) + "\n")
         path = f.name
     try:
-        out = subprocess.run([plumb, "measure", path, "--line-starts", "--lines"],
-                             check=False, capture_output=True)
+        out = subprocess.run([plumb, "measure", path, *flags], check=False, capture_output=True)
     finally:
         os.unlink(path)
     results = {}
     for line in out.stdout.decode("utf-8").splitlines():
         o = json.loads(line)
         results[o["id"]] = o
-    return [results.get(i) for i in range(len(cases))]
+    return [results.get(i) for i in range(len(requests))]
+
+
+def run_plumb(plumb, cases, compatibility):
+    """Measures all cases with one `plumb measure --line-starts --lines` run."""
+    requests = [{"text": c["text"], "families": c["families"], "size": SIZE, "width": c["width"],
+                 "compatibility": compatibility} for c in cases]
+    return measure_requests(plumb, requests, "--line-starts", "--lines")
 
 
 QUOTES = set("\"'“”‘’«»「」『』")

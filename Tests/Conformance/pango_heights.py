@@ -30,9 +30,7 @@ import argparse
 import json
 import os
 import random
-import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -150,21 +148,12 @@ def plumb_request(case, profile):
 
 def plumb(binary, cases, profile):
     """(exact height, [(line top, line height, baseline)], line starts) per case, in points."""
-    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as f:
-        for i, c in enumerate(cases):
-            f.write(json.dumps(dict(plumb_request(c, profile), id=i), ensure_ascii=False) + "\n")
-        path = f.name
-    try:
-        out = subprocess.run([binary, "measure", path, "--lines", "--line-starts", "--exact-numbers"],
-                             capture_output=True, check=False).stdout.decode("utf-8")
-    finally:
-        os.unlink(path)
-    results = [None] * len(cases)
-    for line in out.splitlines():
-        o = json.loads(line)
-        boxes = o.get("lineBoxes") or []
+    outputs = conf.measure_requests(binary, [plumb_request(c, profile) for c in cases], "--lines", "--line-starts", "--exact-numbers")
+    results = []
+    for o in outputs:
+        boxes = (o or {}).get("lineBoxes") or []
         exact = boxes[-1]["rect"][1] + boxes[-1]["rect"][3] if boxes else 0.0
-        results[o["id"]] = (exact, [(b["rect"][1], b["rect"][3], b["baseline"]) for b in boxes], o.get("lineStarts"))
+        results.append((exact, [(b["rect"][1], b["rect"][3], b["baseline"]) for b in boxes], o.get("lineStarts")) if o else None)
     return results
 
 

@@ -280,7 +280,7 @@ final class ResultCache: Sendable {
     /// Counts a hit or a miss on this thread's counter stripe.
     @inline(__always)
     private func countHit(_ hit: Bool) {
-        stripes[stripeIndex()]._withUnsafeGuaranteedRef {
+        _ = stripes[stripeIndex()]._withUnsafeGuaranteedRef {
             if hit { $0.hits.add(1, ordering: .relaxed) } else { $0.misses.add(1, ordering: .relaxed) }
         }
     }

@@ -165,8 +165,8 @@ enum GlyphPlacer {
     }
 
     /// The graphemes of `range` as bidi runs from left to right. A left-to-right paragraph
-    /// without a character from U+0590 on (where right-to-left scripts start) is one run,
-    /// without asking ICU.
+    /// without a right-to-left character (`Bidi.mayContainRightToLeft`) is one run, without
+    /// asking ICU.
     private static func visualRuns(
         _ range: Range<Int32>, _ p: PreparedText, _ utf8: UnsafeBufferPointer<UInt8>, paragraph: TextDirection
     ) -> [(graphemes: Range<Int32>, direction: TextDirection)] {
@@ -174,7 +174,7 @@ enum GlyphPlacer {
         let start = Int(p.graphemeStarts[Int(range.lowerBound)])
         let end = Int(p.graphemeEnds[Int(range.upperBound) - 1])
         let bytes = UnsafeBufferPointer(rebasing: utf8[start..<end])
-        if paragraph == .leftToRight && !bytes.contains(where: { $0 >= 0xD6 }) {
+        if paragraph == .leftToRight && !Bidi.mayContainRightToLeft(bytes) {
             return [(range, .leftToRight)]
         }
         // A grapheme belongs to the run that holds its first byte (runs split at characters,
@@ -289,7 +289,7 @@ enum GlyphPlacer {
     ///
     /// - Complexity: O(token length); ICU is asked only when reordering may be needed.
     static func tokenItems(_ token: PreparedToken, paragraph: TextDirection) -> [TokenItem] {
-        let needsBidi = paragraph == .rightToLeft || token.utf8.contains { $0 >= 0xD6 }
+        let needsBidi = paragraph == .rightToLeft || token.utf8.withUnsafeBufferPointer(Bidi.mayContainRightToLeft)
         guard needsBidi else {
             return token.pieces.map { TokenItem(bytes: $0.bytes, font: $0.font, width: $0.width, isBox: $0.isBox, direction: .leftToRight) }
         }
