@@ -109,8 +109,8 @@ extension TextMeasurer {
     }
 
     /// The token's boxes: its pieces laid left to right from `x` in the order drawing places
-    /// them (`GlyphPlacer.tokenItems`), each box's bottom `baselineOffset` above the line's
-    /// baseline.
+    /// them (`GlyphPlacer.tokenItems`), each box's bottom its (sanitized) `baselineOffset`
+    /// above the line's baseline.
     ///
     /// - Complexity: O(token pieces × token clusters).
     private static func placeTokenBoxes(
@@ -126,9 +126,8 @@ extension TextMeasurer {
             guard item.isBox, let (offset, box) = boxes.first(where: { $0.utf8Offset == item.bytes.lowerBound }) else {
                 continue
             }
-            let bottom = line.baseline - (box.baselineOffset.isFinite ? box.baselineOffset : 0)
             placements.append(
-                InlineBoxPlacement(box, at: offset, in: text, line: lineIndex, x: pen, width: item.width, bottom: bottom))
+                InlineBoxPlacement(box, at: offset, in: text, line: lineIndex, x: pen, width: item.width, baseline: line.baseline))
         }
         return placements
     }
@@ -159,8 +158,7 @@ extension TextMeasurer {
                 ?? (line.direction == .rightToLeft ? line.rect.maxX - x - width : line.rect.x + x)
             placements.append(
                 InlineBoxPlacement(
-                    box, at: offset, in: text, line: lineIndex, x: visualX, width: width,
-                    bottom: line.baseline - box.baselineOffset))
+                    box, at: offset, in: text, line: lineIndex, x: visualX, width: width, baseline: line.baseline))
         }
         return placements
     }
@@ -180,11 +178,16 @@ extension TextMeasurer {
 
 extension InlineBoxPlacement {
     /// The placement of `box`, whose U+FFFC is at UTF-8 `offset` of `text`: its offsets in
-    /// the three units and its rect from `x` and `bottom` (its height sanitized to ≥ 0).
+    /// the three units and its rect from `x`, its line's `baseline` and the box's height and
+    /// offset as its line was measured with them (`TextMeasurer.sanitized(_:warnings:)`: an
+    /// unusable number is 0), so the rect is finite whatever the box said.
     ///
     /// - Complexity: O(offset) to count scalars and UTF-16 units.
-    init(_ box: InlineBox, at offset: Int, in text: String, line: Int, x: Double, width: Double, bottom: Double) {
-        let height = max(0, box.height.isFinite ? box.height : 0)
+    init(_ box: InlineBox, at offset: Int, in text: String, line: Int, x: Double, width: Double, baseline: Double) {
+        var ignored: [MeasureWarning] = []
+        let measured = TextMeasurer.sanitized(box, warnings: &ignored)
+        let height = measured.height
+        let bottom = baseline - measured.baselineOffset
         let index = text.utf8.index(text.startIndex, offsetBy: offset)
         self.init(
             id: box.id, box: box, utf8Offset: offset,

@@ -198,6 +198,33 @@ import Testing
             #expect(m.height.isFinite && m.height >= 0 && (m.height * 2).rounded() == m.height * 2)
         }
     }
+
+    /// A box's rect uses the numbers its line was measured with: an unusable offset (NaN, ∞,
+    /// beyond `Sanitizer.maximumLength`) puts its bottom on the baseline, as it was measured,
+    /// and an unusable height makes it 0 tall, in the text and in the truncation token.
+    @Test func badBoxesGetTheRectsTheyWereMeasuredWith() throws {
+        for bad in [Double.nan, .infinity, -.infinity, 1e308, -1e308] {
+            let box = InlineBox(width: 10, height: bad, baselineOffset: bad, id: "b")
+            var rich = AttributedText("x")
+            rich.append(box)
+            let l = engine.layout(rich, style: style, width: 200)
+            let placed = try #require(l.inlineBoxes.first)
+            #expect(l.measurement.isFallback)
+            #expect(placed.rect.height == 0 && placed.rect.width == 10, "\(bad): \(placed.rect)")
+            #expect(placed.rect.y == l.lines[placed.line].baseline, "\(bad): \(placed.rect)")
+
+            var s = style
+            s.maxLines = 1
+            s.lineBreakMode = .truncatingTail
+            var token = AttributedText("… ")
+            token.append(box)
+            s.truncationToken = token
+            let t = engine.layout(String(repeating: "word ", count: 40), style: s, width: 120)
+            let tokenBox = try #require(t.truncationToken?.boxes.first)
+            #expect(tokenBox.rect.height == 0, "\(bad): \(tokenBox.rect)")
+            #expect(tokenBox.rect.y == t.lines[tokenBox.line].baseline, "\(bad): \(tokenBox.rect)")
+        }
+    }
 }
 
 /// The truncation token: "… more" with "more" in bold, replacing "…".
