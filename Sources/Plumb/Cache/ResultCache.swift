@@ -63,7 +63,7 @@ final class ResultCache: Sendable {
         init(slots: SeqlockSlots) {
             let table = Table(slots: slots)
             self.slots = table.slots
-            mask = Atomic(table.mask)
+            mask = Atomic(table.publishedMask)
             mutex = Mutex(table)
         }
 
@@ -75,7 +75,7 @@ final class ResultCache: Sendable {
                 version.add(1, ordering: .relaxed)
                 atomicMemoryFence(ordering: .acquiringAndReleasing)
                 defer {
-                    mask.store(t.mask, ordering: .relaxed)
+                    mask.store(t.publishedMask, ordering: .relaxed)
                     version.add(1, ordering: .releasing)
                 }
                 return body(&t)
@@ -89,6 +89,8 @@ final class ResultCache: Sendable {
             let before = version.load(ordering: .acquiring)
             guard before & 1 == 0 else { return .retry }
             let mask = self.mask.load(ordering: .relaxed)
+            // A shard never written: its slots are not read (see `Table.publishedMask`).
+            guard mask >= 0 else { return .absent }
             var i = Int(truncatingIfNeeded: key.low) & mask
             var result = OptimisticResult.retry
             for _ in 0...mask {
@@ -135,6 +137,15 @@ final class ResultCache: Sendable {
         var hand = 0
         var insertions = 0
         var evictions = 0
+        /// Whether the slots in use were ever written. Until then nobody reads them: reading
+        /// an untouched page maps the kernel's zero page, and the first write must then
+        /// replace it, a fault that flushes the TLB of every core running the process (an
+        /// inter-processor interrupt; 512 shards, 512 of them per cold engine). Written first,
+        /// a page is simply allocated.
+        private(set) var isWritten = false
+
+        /// The mask readers see: −1 until the slots are written (the shard is empty).
+        var publishedMask: Int { isWritten ? mask : -1 }
 
         static let initialSlots = 16
 
@@ -164,6 +175,7 @@ final class ResultCache: Sendable {
 
         @inline(__always)
         func find(_ key: CacheKey) -> Int? {
+            guard isWritten else { return nil }
             var i = Int(truncatingIfNeeded: key.low) & mask
             while true {
                 let k = slots.key(at: i)
@@ -174,6 +186,10 @@ final class ResultCache: Sendable {
         }
 
         mutating func insert(_ key: CacheKey, _ value: CachedResult) {
+            if !isWritten {
+                for i in 0...mask { slots.store(key: CacheKey(low: 0, high: 0), at: i) }
+                isWritten = true
+            }
             if let i = find(key) {
                 slots.store(value: value, at: i)
                 return
@@ -226,6 +242,7 @@ final class ResultCache: Sendable {
         }
 
         mutating func removeAll() {
+            guard isWritten else { return }
             for i in 0...mask { slots.store(key: CacheKey(low: 0, high: 0), at: i) }
             count = 0
         }
