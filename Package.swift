@@ -36,7 +36,9 @@ let package = Package(
         .target(name: "PlumbRender", dependencies: ["Plumb"], path: "Sources/PlumbRender"),
         // Hand-written JSON Lines and argument parsing for the `plumb` command line.
         .target(name: "CLIKit", path: "Sources/CLIKit"),
-        .executableTarget(name: "plumb", dependencies: ["Plumb", "PlumbRender", "CLIKit"], path: "Sources/plumb"),
+        .executableTarget(
+            name: "plumb", dependencies: ["Plumb", "PlumbRender", "CLIKit", "CSupport"], path: "Sources/plumb",
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
         // Pango, the reference engine timed next to Plumb: the benchmark's dependency only.
         .systemLibrary(
             name: "CPango", path: "Benchmarks/CPango", pkgConfig: "pangocairo",

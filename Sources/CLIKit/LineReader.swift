@@ -1,6 +1,6 @@
 // Streaming line reader over a file descriptor using read(2) (no Foundation).
 //
-// - Reads in chunks (default 1 MiB); only the current partial line is kept between reads,
+// - Reads in chunks (default 64 KiB); only the current partial line is kept between reads,
 //   so memory stays at about one chunk plus the longest line (the buffer grows by doubling).
 // - Lines end at "\n"; a "\r" directly before the "\n" is removed ("\r\n" endings).
 //   A last line without a newline is returned; input ending in "\n" has no extra empty line.
@@ -50,7 +50,7 @@ public final class LineReader {
     public var skipsByteOrderMark = true
 
     /// Reads from an already-open descriptor; closes it on deinit only if asked to.
-    public init(fileDescriptor: Int32, closeOnDeinit: Bool = false, chunkSize: Int = 1 << 20) {
+    public init(fileDescriptor: Int32, closeOnDeinit: Bool = false, chunkSize: Int = 1 << 16) {
         precondition(chunkSize > 0, "chunkSize must be positive")
         self.fileDescriptor = fileDescriptor
         self.closeOnDeinit = closeOnDeinit
@@ -61,12 +61,12 @@ public final class LineReader {
         if closeOnDeinit { _ = close(fileDescriptor) }
     }
 
-    public static func standardInput(chunkSize: Int = 1 << 20) -> LineReader {
+    public static func standardInput(chunkSize: Int = 1 << 16) -> LineReader {
         LineReader(fileDescriptor: 0, closeOnDeinit: false, chunkSize: chunkSize)
     }
 
     /// Opens `path` for reading, e.g. "cannot open 'cells.jsonl': No such file or directory".
-    public static func openFile(_ path: String, chunkSize: Int = 1 << 20) throws(LineReaderError) -> LineReader {
+    public static func openFile(_ path: String, chunkSize: Int = 1 << 16) throws(LineReaderError) -> LineReader {
         var fd: Int32
         repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
         if fd < 0 { throw .system("cannot open '\(path)'", errno) }
@@ -79,7 +79,7 @@ public final class LineReader {
     }
 
     /// `nil` or "-" means standard input, anything else is opened as a file.
-    public static func openInput(_ path: String?, chunkSize: Int = 1 << 20) throws(LineReaderError) -> LineReader {
+    public static func openInput(_ path: String?, chunkSize: Int = 1 << 16) throws(LineReaderError) -> LineReader {
         guard let path, path != "-" else { return standardInput(chunkSize: chunkSize) }
         return try openFile(path, chunkSize: chunkSize)
     }

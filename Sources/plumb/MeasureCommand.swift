@@ -37,8 +37,8 @@ struct MeasureCommand {
     let args: ParsedArguments
     let defaults: CellRequest
     /// The engine; with more than one worker it is made on another thread while the first
-    /// batch is read and parsed (loading fontconfig's configuration, ~8 ms, is the longest
-    /// serial step of a short run).
+    /// batch is read and parsed (loading fontconfig's configuration, ~4 ms, is the longest
+    /// serial step of a short run): only the measuring thread waits for it.
     var engine: TextMeasurer { engineFuture.engine }
     private let engineFuture: EngineFuture
     let wantsStarts: Bool
@@ -77,7 +77,14 @@ struct MeasureCommand {
         }
         let configuration = config
         let inBackground = (args.int("workers") ?? Self.coreCount) > 1
-        engineFuture = EngineFuture(inBackground: inBackground) { TextMeasurer(configuration: configuration) }
+        let style = defaults.style
+        engineFuture = EngineFuture(inBackground: inBackground) {
+            let engine = TextMeasurer(configuration: configuration)
+            // The default style's cascade (its fonts loaded) is ready before the first batch
+            // asks, while that batch is still being read (the resolver keeps cascades).
+            if inBackground { _ = engine.resolve(style) }
+            return engine
+        }
         wantsStarts = args.flag("line-starts")
         wantsBoxes = args.flag("lines")
         exactNumbers = args.flag("exact-numbers")
@@ -147,8 +154,14 @@ struct MeasureCommand {
     mutating func submit(_ batch: [Input], to pipeline: MeasurePipeline?) {
         guard let pipeline else { return flush(batch) }
         pipeline.submit(batch)
-        while pipeline.inFlight > 1 { write(pipeline.next()) }
+        while let measured = pipeline.nextIfMeasured() { write(measured) }
+        while pipeline.inFlight > Self.batchesAhead { write(pipeline.next()) }
     }
+
+    /// Batches parsed ahead of the one being measured, at most. Four let the main thread read
+    /// and parse while the engine is still being made (fontconfig's configuration, ~4 ms, the
+    /// other core idle otherwise) and leave it less to do while both cores measure.
+    static let batchesAhead = 4
 
     /// Writes every batch still in the pipeline.
     mutating func drain(_ pipeline: MeasurePipeline?) {
@@ -159,7 +172,7 @@ struct MeasureCommand {
     /// What measures a batch: the engine and the options that choose its calls (shared with
     /// the pipeline's thread).
     var measurer: BatchMeasurer {
-        BatchMeasurer(engine: engine, workers: workers, wantsLayouts: wantsStarts || wantsBoxes)
+        BatchMeasurer(engineFuture: engineFuture, workers: workers, wantsLayouts: wantsStarts || wantsBoxes)
     }
 
     /// Parses one line into a cell request or an error for that line (`CellParser`, shared
@@ -352,7 +365,9 @@ struct MeasuredBatch: @unchecked Sendable {  // handed from the measuring thread
 /// Measures `plumb measure`'s batches: the engine's batch calls per scale, plain and
 /// attributed cells apart.
 struct BatchMeasurer: @unchecked Sendable {  // immutable; the engine is thread-safe
-    let engine: TextMeasurer
+    let engineFuture: EngineFuture
+    /// The engine (the first batch waits here, on the measuring thread, until it is made).
+    var engine: TextMeasurer { engineFuture.engine }
     let workers: Int?
     let wantsLayouts: Bool
 
@@ -434,6 +449,13 @@ final class MeasurePipeline: @unchecked Sendable {  // `pending` is the caller's
         }
     }
 
+    /// The oldest batch in flight if it is measured already (never waits).
+    func nextIfMeasured() -> MeasuredBatch? {
+        guard let (number, ready) = pending.first, ready.wait(timeout: .now()) == .success else { return nil }
+        pending.removeFirst()
+        return results.withLock { $0.removeValue(forKey: number)! }
+    }
+
     /// The oldest batch in flight, measured (waits for it).
     func next() -> MeasuredBatch {
         let (number, ready) = pending.removeFirst()
@@ -449,27 +471,27 @@ final class MeasurePipeline: @unchecked Sendable {  // `pending` is the caller's
 
 /// A value made at once or on a global queue, taken (waiting for it if need be) on first use.
 ///
-/// - Thread safety: `engine` from one thread (the command's); the semaphore orders the maker's
-///   write before that read.
-final class EngineFuture: @unchecked Sendable {  // `made` is written once before `ready` signals
+/// - Thread safety: `engine` from any thread; the group orders the maker's write before
+///   every read.
+final class EngineFuture: @unchecked Sendable {  // `made` is written once, before `group` is left
     private var made: TextMeasurer?
-    private let ready = DispatchSemaphore(value: 0)
+    private let group = DispatchGroup()
 
     init(inBackground: Bool, _ make: @escaping @Sendable () -> TextMeasurer) {
         guard inBackground else {
             made = make()
-            ready.signal()
             return
         }
+        group.enter()
         DispatchQueue.global().async { [self] in
             made = make()
-            ready.signal()
+            group.leave()
         }
     }
 
     /// The engine (waits until it is made).
-    lazy var engine: TextMeasurer = {
-        ready.wait()
-        return made!
-    }()
+    var engine: TextMeasurer {
+        group.wait()
+        return made.unsafelyUnwrapped
+    }
 }
