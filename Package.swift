@@ -46,6 +46,10 @@ let package = Package(
         .executableTarget(
             name: "PlumbBenchmarks", dependencies: ["Plumb", "CHarfBuzz", "CFontconfig", "CPango"],
             path: "Benchmarks/PlumbBenchmarks"),
+        // Pango's side of the whole-process comparison (Benchmarks/whole_process.py), in C.
+        .executableTarget(
+            name: "pango-measure", dependencies: ["CPango"], path: "Benchmarks/PangoMeasure",
+            linkerSettings: [.linkedLibrary("pangoft2-1.0"), .linkedLibrary("fontconfig")]),
 
         .target(name: "PropertyTesting", path: "Tests/PropertyTesting"),
         .testTarget(
