@@ -53,10 +53,12 @@ public struct CacheStatistics: Hashable, Sendable, CustomStringConvertible {
 ///   keep contention low on many cores.
 /// - Complexity: lookup and insertion O(1) amortised.
 final class ClockCache<Value: Sendable>: Sendable {
+    /// 32 bytes for a reference or array value: the key (stored only here: the index
+    /// keeps a tag), the value, the charge in 32 bits, the reference bit.
     private struct Slot {
         var key: CacheKey
         var value: Value?
-        var bytes: Int
+        var bytes: UInt32
         var referenced: Bool
     }
 
@@ -72,17 +74,18 @@ final class ClockCache<Value: Sendable>: Sendable {
     static var shardCount: Int { 256 }
     /// Bookkeeping charged per entry besides the caller's payload, at its worst so that the
     /// budget bounds memory: the slot in `slots` (an array that doubles: up to 2 slots per
-    /// entry), the index (key + slot number, grown at 50 % load: up to 4 per entry) and the
-    /// free list (up to 2 slot numbers per entry).
+    /// entry), the index (a tag and a slot number, grown at 50 % load: up to 4 per entry) and
+    /// the free list (up to 2 slot numbers per entry). 104 bytes for a reference value (168
+    /// when the index held whole keys and the slot a 64-bit charge).
     static var overheadPerEntry: Int {
-        2 * MemoryLayout<Slot>.stride + 4 * (MemoryLayout<CacheKey>.stride + 4) + 2 * 4
+        2 * MemoryLayout<Slot>.stride + 4 * KeyIndex.entryBytes + 2 * 4
     }
 
     /// Heap bytes of one empty shard: its lock object, the mutex's TSan tag and the index's
     /// first 16 slots, as malloc chunks.
     static var shardBookkeepingBytes: Int {
         HeapCost.object(storedBytes: MemoryLayout<Shard>.stride + 16) + HeapCost.malloc(1)
-            + HeapCost.malloc(32 + 16 * MemoryLayout<CacheKey>.stride) + HeapCost.malloc(32 + 16 * 4)
+            + HeapCost.malloc(32 + 16 * KeyIndex.entryBytes)
     }
 
     /// One lock per shard (a class so an array can hold the non-copyable `Mutex`).
@@ -121,7 +124,7 @@ final class ClockCache<Value: Sendable>: Sendable {
     @inline(__always)
     func value(for key: CacheKey) -> Value? {
         withShard(of: key) { shard -> Value? in
-            if let i = shard.index[key] {
+            if let i = shard.index.slot(of: key, keyOf: { shard.slots[Int($0)].key }) {
                 shard.slots[Int(i)].referenced = true
                 shard.stats.hits += 1
                 return shard.slots[Int(i)].value
@@ -139,7 +142,7 @@ final class ClockCache<Value: Sendable>: Sendable {
     @inline(__always)
     func withValue<R>(for key: CacheKey, _ body: (borrowing Value) -> R) -> R? {
         withShard(of: key) { shard -> R? in
-            guard let i = shard.index[key] else {
+            guard let i = shard.index.slot(of: key, keyOf: { shard.slots[Int($0)].key }) else {
                 shard.stats.misses += 1
                 return nil
             }
@@ -161,16 +164,16 @@ final class ClockCache<Value: Sendable>: Sendable {
     /// is not stored.
     func insert(_ value: Value, bytes payload: Int, for key: CacheKey) {
         let cost = payload + Self.overheadPerEntry
-        guard cost <= shardBudget else { return }
+        guard cost <= shardBudget, cost <= Int(UInt32.max) else { return }
         withShard(of: key) { shard in
-            if let i = shard.index[key] {
-                shard.bytes += cost - shard.slots[Int(i)].bytes
-                shard.slots[Int(i)] = Slot(key: key, value: value, bytes: cost, referenced: true)
+            if let i = shard.index.slot(of: key, keyOf: { shard.slots[Int($0)].key }) {
+                shard.bytes += cost - Int(shard.slots[Int(i)].bytes)
+                shard.slots[Int(i)] = Slot(key: key, value: value, bytes: UInt32(cost), referenced: true)
             } else {
                 while shard.bytes + cost > shardBudget, !shard.index.isEmpty {
                     Self.evictOne(&shard)
                 }
-                let slot = Slot(key: key, value: value, bytes: cost, referenced: false)
+                let slot = Slot(key: key, value: value, bytes: UInt32(cost), referenced: false)
                 let i: Int32
                 if let f = shard.free.popLast() {
                     i = f
@@ -179,7 +182,7 @@ final class ClockCache<Value: Sendable>: Sendable {
                     i = Int32(shard.slots.count)
                     shard.slots.append(slot)
                 }
-                shard.index[key] = i
+                shard.index.insert(key, slot: i)
                 shard.bytes += cost
                 shard.stats.insertions += 1
             }
@@ -197,8 +200,8 @@ final class ClockCache<Value: Sendable>: Sendable {
                 shard.slots[h].referenced = false
                 continue
             }
-            shard.index[shard.slots[h].key] = nil
-            shard.bytes -= shard.slots[h].bytes
+            shard.index.remove(shard.slots[h].key, slot: Int32(h))
+            shard.bytes -= Int(shard.slots[h].bytes)
             shard.slots[h].value = nil
             shard.free.append(Int32(h))
             shard.stats.evictions += 1
@@ -210,8 +213,9 @@ final class ClockCache<Value: Sendable>: Sendable {
     @discardableResult
     func remove(_ key: CacheKey) -> Bool {
         withShard(of: key) { shard in
-            guard let i = shard.index.removeValue(forKey: key) else { return false }
-            shard.bytes -= shard.slots[Int(i)].bytes
+            guard let i = shard.index.slot(of: key, keyOf: { shard.slots[Int($0)].key }) else { return false }
+            shard.index.remove(key, slot: i)
+            shard.bytes -= Int(shard.slots[Int(i)].bytes)
             shard.slots[Int(i)].value = nil
             shard.free.append(i)
             return true
