@@ -111,7 +111,7 @@ struct LineBreaker {
         /// mandatory break): its last grapheme's cut adjustment.
         @inline(__always)
         func endAdjustment(_ word: PreparedText.Word) -> Float {
-            guard !cutAdjustments.isEmpty, word.hangingWidth == 0 else { return 0 }
+            guard !cutAdjustments.isEmpty, !word.hasHangingWidth else { return 0 }
             let g = Int(word.graphemeEnd) - 1
             return flags[g].contains(.mandatoryBreakAfter) ? 0 : cutAdjustments[g]
         }
@@ -218,7 +218,7 @@ struct LineBreaker {
                 LineBox(
                     graphemeStart: PreparedText.graphemeStart(ofWord: w, in: paragraph, words: words),
                     graphemeEnd: end.graphemeEnd,
-                    usedWidth: end.end - end.hangingWidth - base + Double(v.endAdjustment(end)),
+                    usedWidth: end.visibleEnd - base + Double(v.endAdjustment(end)),
                     hangingWidth: end.hangingWidth,
                     fontMask: mask, paragraph: p, endsParagraph: lo == last, endsInsideWord: false))
             w = lo + 1
@@ -426,7 +426,7 @@ private enum ExactLineWidth: LineWidthArithmetic {
 
     @inline(__always)
     static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, _ v: LineBreaker.Views) -> Double {
-        word.end - word.hangingWidth - lineStart
+        word.visibleEnd - lineStart
     }
 
     @inline(__always)
@@ -536,7 +536,7 @@ private enum LayoutUnitLineWidth: LineWidthArithmetic {
     @inline(__always)
     static func width(ofLineFrom start: LineStart, toEndOf word: PreparedText.Word, _ v: LineBreaker.Views) -> Double {
         width(
-            start, visibleEnd: word.end - word.hangingWidth,
+            start, visibleEnd: word.visibleEnd,
             lastAdvance: v.advances[Int(word.graphemeEnd) - 1], v.endAdjustment(word))
     }
 
