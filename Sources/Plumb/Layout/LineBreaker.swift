@@ -166,12 +166,13 @@ struct LineBreaker {
         let last = Int(paragraph.wordEnd) - 1
         var w = Int(paragraph.wordStart)
         var previousCount = 0  // words on the previous line
+        // The line's start: the previous line's last word's end and grapheme end, carried
+        // over (not read back from the words).
+        var base = 0.0
+        var startGrapheme = paragraph.graphemeStart
         while w <= last {
             guard out.count < lineLimit else { return }
-            let base = w == Int(paragraph.wordStart) ? 0 : words[w - 1].end
-            let start = Width.lineStart(
-                at: base, grapheme: PreparedText.graphemeStart(ofWord: w, in: paragraph, words: words),
-                in: paragraph, text)
+            let start = Width.lineStart(at: base, grapheme: startGrapheme, in: paragraph, text)
             // Whether the line from word w through word i fits (monotone in i).
             @inline(__always) func fits(_ i: Int) -> Bool {
                 Width.width(ofLineFrom: start, toEndOf: words[i], v) <= limit
@@ -216,11 +217,13 @@ struct LineBreaker {
             let end = words[lo]
             out.append(
                 LineBox(
-                    graphemeStart: PreparedText.graphemeStart(ofWord: w, in: paragraph, words: words),
+                    graphemeStart: startGrapheme,
                     graphemeEnd: end.graphemeEnd,
                     usedWidth: end.visibleEnd - base + Double(v.endAdjustment(end)),
                     hangingWidth: end.hangingWidth,
                     fontMask: mask, paragraph: p, endsParagraph: lo == last, endsInsideWord: false))
+            base = end.end
+            startGrapheme = end.graphemeEnd
             w = lo + 1
         }
     }
