@@ -73,19 +73,33 @@ final class ClockCache<Value: Sendable>: Sendable {
 
     static var shardCount: Int { 256 }
     /// Bookkeeping charged per entry besides the caller's payload, at its worst so that the
-    /// budget bounds memory: the slot in `slots` (an array that doubles: up to 2 slots per
-    /// entry), the index (a tag and a slot number, grown at 50 % load: up to 4 per entry) and
-    /// the free list (up to 2 slot numbers per entry). 104 bytes for a reference value (168
-    /// when the index held whole keys and the slot a 64-bit charge).
+    /// budget bounds memory: the slot in `slots` (an array grown by half: up to 1.5 slots per
+    /// entry, ``growSlots(_:)``), the index (a tag and a slot number, grown at 50 % load: up
+    /// to 4 per entry) and the free list (up to 2 slot numbers per entry). 88 bytes for a
+    /// reference value (168 when the index held whole keys, the slot a 64-bit charge and the
+    /// slot array doubled).
     static var overheadPerEntry: Int {
-        2 * MemoryLayout<Slot>.stride + 4 * KeyIndex.entryBytes + 2 * 4
+        MemoryLayout<Slot>.stride * 3 / 2 + 4 * KeyIndex.entryBytes + 2 * 4
     }
 
-    /// Heap bytes of one empty shard: its lock object, the mutex's TSan tag and the index's
-    /// first 16 slots, as malloc chunks.
+    /// The slot array's first capacity (counted with the shard's fixed bookkeeping).
+    private static var firstSlotCapacity: Int { 4 }
+
+    /// Makes room for one more slot: capacity × 1.5 (not the array's doubling), so the slots
+    /// take at most 1.5 per entry, plus one array header and malloc's rounding per shard.
+    @inline(__always)
+    private static func growSlots(_ slots: inout [Slot]) {
+        guard slots.count == slots.capacity else { return }
+        slots.reserveCapacity(max(firstSlotCapacity, slots.count + slots.count / 2))
+    }
+
+    /// Heap bytes of one shard besides its entries' share: its lock object, the mutex's TSan
+    /// tag, the index's first 16 entries, the slot array's first capacity and, for any later
+    /// one, its header and malloc's rounding (48 bytes), as malloc chunks.
     static var shardBookkeepingBytes: Int {
         HeapCost.object(storedBytes: MemoryLayout<Shard>.stride + 16) + HeapCost.malloc(1)
             + HeapCost.malloc(32 + 16 * KeyIndex.entryBytes)
+            + HeapCost.malloc(32 + firstSlotCapacity * MemoryLayout<Slot>.stride) + 48
     }
 
     /// One lock per shard (a class so an array can hold the non-copyable `Mutex`).
@@ -180,6 +194,7 @@ final class ClockCache<Value: Sendable>: Sendable {
                     shard.slots[Int(f)] = slot
                 } else {
                     i = Int32(shard.slots.count)
+                    Self.growSlots(&shard.slots)
                     shard.slots.append(slot)
                 }
                 shard.index.insert(key, slot: i)
