@@ -376,24 +376,33 @@ final class PreparedText: Sendable {
     var paragraphs: Packed<Paragraph> { view(place.paragraphs, place.paragraphCount) }
     /// Its size in bytes.
     /// Bytes of the one column allocation (`Cache/HeapCost.swift` counts it for budgets).
-    var storageBytes: Int { Int(place.storageBytes) }
+    var storageBytes: Int { max(1, Int(place.byteCount)) }
 
     private struct Placement {
-        /// Byte offsets of the columns in `storage`.
-        var words: UInt32 = 0, packedWords: UInt32 = 0, wordEnds: UInt32 = 0, tails: UInt32 = 0, tailIndexes: UInt32 = 0
-        var paragraphs: UInt32 = 0, ends: UInt32 = 0, units: UInt32 = 0, cuts: UInt32 = 0, flags: UInt32 = 0
-        var fonts: UInt32 = 0, runs: UInt32 = 0
+        /// Byte offsets of the columns in `storage` (the last three one-byte columns follow
+        /// the cut adjustments back to back: their offsets are sums, not stored).
+        var words: UInt32 = 0, packedWords: UInt32 = 0, wordEnds: UInt32 = 0, tails: UInt32 = 0
+        var paragraphs: UInt32 = 0, ends: UInt32 = 0, units: UInt32 = 0, cuts: UInt32 = 0, runs: UInt32 = 0
         var graphemes: Int32 = 0, cutCount: Int32 = 0, wordCount: Int32 = 0, paragraphCount: Int32 = 0
         /// The font table's lines and scales.
         var lineCount: Int32 = 0, scaleCount: Int32 = 0
         var runCount: Int32 = 0
-        /// `storageBytes`, `utf8Count`, `missingGlyphClusters` (scalars kept here, not as
-        /// `Int` fields: 16 bytes less per object).
-        var storageBytes: UInt32 = 0, utf8Count: Int32 = 0, missingGlyphClusters: Int32 = 0
+        /// `utf8Count`, `missingGlyphClusters` (kept here, not as `Int` fields: 8 bytes less
+        /// per object).
+        var utf8Count: Int32 = 0, missingGlyphClusters: Int32 = 0
         /// One tail per word (tail indexes 0); ends in `UInt16`, units in `Int16`
         /// (``PackedInt32``); words' grapheme ends and bits in 32 bits; every word's end
         /// stored (``Words``).
         var tailsPerWord = false, narrowEnds = false, narrowUnits = false, narrowWords = false, storesEnds = false
+
+        /// Grapheme flags, right after the cut adjustments.
+        var flags: UInt32 { cuts &+ UInt32(cutCount) &* 4 }
+        /// Grapheme fonts, right after the flags.
+        var fonts: UInt32 { flags &+ UInt32(graphemes) }
+        /// Word tail indexes, right after the fonts.
+        var tailIndexes: UInt32 { fonts &+ UInt32(graphemes) }
+        /// The storage's size: the tail indexes end it.
+        var byteCount: UInt32 { tailIndexes &+ UInt32(wordCount) }
     }
 
     /// The column of `count` elements at byte `offset` of `storage`.
@@ -552,9 +561,9 @@ final class PreparedText: Sendable {
         at.ends = UInt32(at.narrowEnds ? layout.add(UInt16.self, c.graphemeEnds.count) : layout.add(Int32.self, c.graphemeEnds.count))
         at.units = UInt32(at.narrowUnits ? layout.add(Int16.self, c.units.count) : layout.add(Int32.self, c.units.count))
         at.cuts = UInt32(layout.add(Float.self, c.cutAdjustments.count))
-        at.flags = UInt32(layout.add(GraphemeFlags.self, c.flags.count))
-        at.fonts = UInt32(layout.add(UInt8.self, c.graphemeFonts.count))
-        at.tailIndexes = UInt32(layout.add(UInt8.self, c.words.count))
+        let flagsAt = layout.add(GraphemeFlags.self, c.flags.count)
+        let fontsAt = layout.add(UInt8.self, c.graphemeFonts.count)
+        let tailIndexesAt = layout.add(UInt8.self, c.words.count)
         at.tailsPerWord = distinctTails == 0
         at.graphemes = Int32(c.graphemeEnds.count)
         at.lineCount = Int32(tableLines.count)
@@ -564,6 +573,13 @@ final class PreparedText: Sendable {
         at.paragraphCount = Int32(c.paragraphs.count)
         at.runCount = Int32(c.runEnds.count)
         precondition(layout.byteCount < Int(UInt32.max), "a prepared text of 4 GiB")
+        precondition(
+            c.flags.count == c.graphemeEnds.count && c.graphemeFonts.count == c.graphemeEnds.count
+                && (c.cutAdjustments.isEmpty || c.cutAdjustments.count == c.graphemeEnds.count),
+            "one flag, one font (and one cut adjustment or none) per grapheme")
+        precondition(
+            Int(at.flags) == flagsAt && Int(at.fonts) == fontsAt && Int(at.tailIndexes) == tailIndexesAt
+                && Int(at.byteCount) == layout.byteCount, "the one-byte columns end the storage back to back")
         let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, layout.byteCount), alignment: 16)
         Self.writeWords(c.words, to: raw, at)
         Self.writeTails(
@@ -587,7 +603,6 @@ final class PreparedText: Sendable {
         }
         _ = PackedLayout.fill(raw, Int(at.fonts), from: c.graphemeFonts)
         handOver(c.graphemeFonts)
-        at.storageBytes = UInt32(max(1, layout.byteCount))
         at.utf8Count = Int32(clamping: utf8Count)
         at.missingGlyphClusters = Int32(clamping: missingGlyphClusters)
         storage = raw
