@@ -62,13 +62,11 @@ struct LineBreaker {
         do {
             let words = text.words
             text.flags.withUnsafeBufferPointer { flags in
-                text.graphemeFonts.withUnsafeBufferPointer { fonts in
-                    text.cutAdjustments.withUnsafeBufferPointer { cutAdjustments in
-                        let v = Views(
-                            words: words, flags: flags, advances: text.advances, fonts: fonts,
-                            cutAdjustments: cutAdjustments)
-                        run(v, into: &out)
-                    }
+                text.cutAdjustments.withUnsafeBufferPointer { cutAdjustments in
+                    let v = Views(
+                        words: words, flags: flags, advances: text.advances, fonts: text.graphemeFonts,
+                        cutAdjustments: cutAdjustments)
+                    run(v, into: &out)
                 }
             }
         }
@@ -97,7 +95,7 @@ struct LineBreaker {
         let words: PreparedText.Words
         let flags: UnsafeBufferPointer<PreparedText.GraphemeFlags>
         let advances: PreparedText.Advances
-        let fonts: UnsafeBufferPointer<UInt8>
+        let fonts: PreparedText.GraphemeFonts
         /// `PreparedText.cutAdjustments` (empty unless `LayoutConventions.reshapesLineEnds`).
         let cutAdjustments: UnsafeBufferPointer<Float>
 

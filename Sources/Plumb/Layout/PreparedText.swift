@@ -345,21 +345,55 @@ final class PreparedText: Sendable {
         }
     }
     /// Where each grapheme ends (UTF-8 offset), in 16 bits for a text under 64 KiB.
-    var graphemeEnds: PackedInt32<UInt16> { narrowView(place.ends, place.graphemes, place.narrowEnds) }
+    @inline(__always) var graphemeEnds: PackedInt32<UInt16> { narrowView(place.ends, place.graphemes, place.narrowEnds) }
     /// Per grapheme, its cluster's shaped advance in font units (pair kerning included; 0
     /// for tabs and inline boxes): `advances` turns them into points.
-    var units: PackedInt32<Int16> { narrowView(place.units, place.graphemes, place.narrowUnits) }
+    @inline(__always) var units: PackedInt32<Int16> { narrowView(place.units, place.graphemes, place.narrowUnits) }
     /// Per local font, how its units become points.
-    var scales: Packed<AdvanceScale> { Packed(base: scalesBase, count: Int(place.scaleCount)) }
+    @inline(__always) var scales: Packed<AdvanceScale> { Packed(base: scalesBase, count: Int(place.scaleCount)) }
     /// Per grapheme, its advance in points (letter spacing included; recomputed from `units`).
-    var advances: Advances { Advances(units: units, flags: flags, fonts: graphemeFonts, scales: scales) }
-    var flags: Packed<GraphemeFlags> { view(place.flags, place.graphemes) }
-    var graphemeFonts: Packed<UInt8> { view(place.fonts, place.graphemes) }
+    @inline(__always) var advances: Advances { Advances(units: units, flags: flags, fonts: graphemeFonts, scales: scales) }
+    @inline(__always) var flags: Packed<GraphemeFlags> { view(place.flags, place.graphemes) }
+    /// Per grapheme, its local font (one byte for the whole text when it has one font).
+    @inline(__always) var graphemeFonts: GraphemeFonts {
+        GraphemeFonts(
+            base: UnsafePointer((storage + Int(place.fonts)).assumingMemoryBound(to: UInt8.self)),
+            count: Int(place.graphemes), mask: place.singleFont ? 0 : -1)
+    }
+
+    /// The local font of each grapheme: a column of one byte per grapheme, or one byte
+    /// standing for every grapheme of a text of one font (most texts of one script): read as
+    /// `base[g & mask]`, no branch.
+    ///
+    /// - Thread safety: an immutable view into the owning `PreparedText`.
+    struct GraphemeFonts: RandomAccessCollection, @unchecked Sendable {
+        let base: UnsafePointer<UInt8>?
+        let count: Int
+        /// All ones, or 0 when one byte stands for every grapheme.
+        let mask: Int
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { count }
+
+        /// - Complexity: O(1): one load.
+        @inline(__always)
+        subscript(g: Int) -> UInt8 {
+            assert(g >= 0 && g < count, "grapheme \(g) out of 0..<\(count)")
+            return base.unsafelyUnwrapped[g & mask]
+        }
+
+        /// How many bytes the column stores for `fonts`: 1 when every grapheme has the same
+        /// font (0 for no grapheme), else one per grapheme.
+        static func storedCount(_ fonts: UnsafeBufferPointer<UInt8>) -> Int {
+            guard let first = fonts.first else { return 0 }
+            return fonts.allSatisfy { $0 == first } ? 1 : fonts.count
+        }
+    }
     /// Chromium profile only (empty otherwise): per grapheme, how much wider it is re-shaped
     /// alone than as shaped with the cluster after it (kerning, `t|e`). Blink re-shapes the
     /// cluster where `overflow-wrap` cuts a word, so the cut fits only with that width.
-    var cutAdjustments: Packed<Float> { view(place.cuts, place.cutCount) }
-    var words: Words {
+    @inline(__always) var cutAdjustments: Packed<Float> { view(place.cuts, place.cutCount) }
+    @inline(__always) var words: Words {
         Words(
             visibleEnds: UnsafePointer((storage + Int(place.words)).assumingMemoryBound(to: Double.self)),
             count: Int(place.wordCount),
@@ -372,8 +406,8 @@ final class PreparedText: Sendable {
     }
     /// Chromium profile, text of several style runs only (empty otherwise): the runs of each
     /// paragraph that has more than one (see `RunEnd`).
-    var runEnds: Packed<RunEnd> { view(place.runs, place.runCount) }
-    var paragraphs: Packed<Paragraph> { view(place.paragraphs, place.paragraphCount) }
+    @inline(__always) var runEnds: Packed<RunEnd> { view(place.runs, place.runCount) }
+    @inline(__always) var paragraphs: Packed<Paragraph> { view(place.paragraphs, place.paragraphCount) }
     /// Its size in bytes.
     /// Bytes of the one column allocation (`Cache/HeapCost.swift` counts it for budgets).
     var storageBytes: Int { max(1, Int(place.byteCount)) }
@@ -394,13 +428,15 @@ final class PreparedText: Sendable {
         /// (``PackedInt32``); words' grapheme ends and bits in 32 bits; every word's end
         /// stored (``Words``).
         var tailsPerWord = false, narrowEnds = false, narrowUnits = false, narrowWords = false, storesEnds = false
+        /// One font byte for every grapheme (``GraphemeFonts``; graphemes > 0).
+        var singleFont = false
 
         /// Grapheme flags, right after the cut adjustments.
         var flags: UInt32 { cuts &+ UInt32(cutCount) &* 4 }
         /// Grapheme fonts, right after the flags.
         var fonts: UInt32 { flags &+ UInt32(graphemes) }
-        /// Word tail indexes, right after the fonts.
-        var tailIndexes: UInt32 { fonts &+ UInt32(graphemes) }
+        /// Word tail indexes, right after the fonts (one byte of them for a text of one font).
+        var tailIndexes: UInt32 { fonts &+ (singleFont ? 1 : UInt32(graphemes)) }
         /// The storage's size: the tail indexes end it.
         var byteCount: UInt32 { tailIndexes &+ UInt32(wordCount) }
     }
@@ -562,7 +598,9 @@ final class PreparedText: Sendable {
         at.units = UInt32(at.narrowUnits ? layout.add(Int16.self, c.units.count) : layout.add(Int32.self, c.units.count))
         at.cuts = UInt32(layout.add(Float.self, c.cutAdjustments.count))
         let flagsAt = layout.add(GraphemeFlags.self, c.flags.count)
-        let fontsAt = layout.add(UInt8.self, c.graphemeFonts.count)
+        let storedFonts = GraphemeFonts.storedCount(c.graphemeFonts)
+        at.singleFont = storedFonts == 1 && c.graphemeFonts.count > 1
+        let fontsAt = layout.add(UInt8.self, at.singleFont ? 1 : c.graphemeFonts.count)
         let tailIndexesAt = layout.add(UInt8.self, c.words.count)
         at.tailsPerWord = distinctTails == 0
         at.graphemes = Int32(c.graphemeEnds.count)
@@ -601,7 +639,7 @@ final class PreparedText: Sendable {
         for p in c.paragraphs where p.graphemeStart < p.graphemeEnd {
             mutableFlags.unsafelyUnwrapped[Int(p.graphemeStart)].insert(.startsParagraph)
         }
-        _ = PackedLayout.fill(raw, Int(at.fonts), from: c.graphemeFonts)
+        _ = PackedLayout.fill(raw, Int(at.fonts), from: UnsafeBufferPointer(rebasing: c.graphemeFonts[..<(at.singleFont ? 1 : c.graphemeFonts.count)]))
         handOver(c.graphemeFonts)
         at.utf8Count = Int32(clamping: utf8Count)
         at.missingGlyphClusters = Int32(clamping: missingGlyphClusters)
