@@ -27,7 +27,7 @@ public final class TextMeasurer: Sendable {
         /// whole cells, so a width change is arithmetic only). 88 MiB: ~98,000 cells of a
         /// typical feed (~0.9 KB each), so a rotation of 100,000 rows re-lays out 96 % of them
         /// from here (1.18× the first pass; 80 MiB gave 90 % and 1.24×).
-        public var preparedCacheBytes = 88 << 20
+        public var preparedCacheBytes = 84 << 20
         /// Byte budget of tier 2 (results; 64 bytes per entry). 8 MiB: ~98,000 entries, half
         /// of one width of a 100,000-row feed (a result and a width-range entry per row); the
         /// other half is re-laid out from tier 1 when it comes again.
@@ -99,7 +99,7 @@ public final class TextMeasurer: Sendable {
         self.fontState = Mutex(FontState(resolver: fonts, lastCheck: loadedHere ? DispatchTimeLite.nowNanoseconds : 0))
         self.segmentCache = SegmentCache(budgetBytes: configuration.segmentCacheBytes)
         self.preparedCache = ClockCache(budgetBytes: configuration.preparedCacheBytes)
-        self.preparedAdmission = ScanAdmission(budgetBytes: configuration.preparedCacheBytes)
+        self.preparedAdmission = ScanAdmission()
         self.resultCache = ResultCache(budgetBytes: configuration.resultCacheBytes)
         self.pool = PreparerPool(locale: configuration.breakLocale, segmentCache: segmentCache)
         self.saltStorage = Atomic(Self.salt(fonts: fonts, locale: configuration.breakLocale))

@@ -107,9 +107,7 @@ extension TextMeasurer {
                 conventions: s.conventions)
         }
         let bytes = prepared.byteSize
-        if preparedAdmission.admits(key, bytes: bytes + ClockCache<PreparedText>.overheadPerEntry) {
-            preparedCache.insert(prepared, bytes: bytes, for: key)
-        }
+        preparedCache.insert(prepared, bytes: bytes, for: key, admitWhenFull: preparedAdmission.seenBefore)
         return prepared
     }
 

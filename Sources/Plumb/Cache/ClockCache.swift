@@ -175,15 +175,23 @@ final class ClockCache<Value: Sendable>: Sendable {
 
     /// Inserts or replaces `value`, charging `bytes` (payload estimate) against the budget and
     /// evicting cold entries of the same shard as needed. A value larger than a shard's budget
-    /// is not stored.
-    func insert(_ value: Value, bytes payload: Int, for key: CacheKey) {
+    /// is not stored, nor a new one that would evict when `admitWhenFull` (asked under the
+    /// shard's lock, only then) says no: an admission filter against scans
+    /// (`ScanAdmission.seenBefore`) applied where the shard is full, not before.
+    ///
+    /// - Returns: whether the value was stored.
+    @discardableResult
+    func insert(
+        _ value: Value, bytes payload: Int, for key: CacheKey, admitWhenFull: ((CacheKey) -> Bool)? = nil
+    ) -> Bool {
         let cost = payload + Self.overheadPerEntry
-        guard cost <= shardBudget, cost <= Int(UInt32.max) else { return }
-        withShard(of: key) { shard in
+        guard cost <= shardBudget, cost <= Int(UInt32.max) else { return false }
+        return withShard(of: key) { shard -> Bool in
             if let i = shard.index.slot(of: key, keyOf: { shard.slots[Int($0)].key }) {
                 shard.bytes += cost - Int(shard.slots[Int(i)].bytes)
                 shard.slots[Int(i)] = Slot(key: key, value: value, bytes: UInt32(cost), referenced: true)
             } else {
+                if shard.bytes + cost > shardBudget, let admitWhenFull, !admitWhenFull(key) { return false }
                 while shard.bytes + cost > shardBudget, !shard.index.isEmpty {
                     Self.evictOne(&shard)
                 }
@@ -201,6 +209,7 @@ final class ClockCache<Value: Sendable>: Sendable {
                 shard.bytes += cost
                 shard.stats.insertions += 1
             }
+            return true
         }
     }
 
