@@ -20,14 +20,14 @@ public final class TextMeasurer: Sendable {
         /// What a cell whose width is unusable (NaN, ≤ 0) measures as.
         public var unmeasurableHeight: UnmeasurableHeight = .oneLine
         /// Byte budget of the shaped-segment part of tier 1 (advances of a word in a font).
-        /// 8 MiB: a 100,000-row feed uses 4.2 MB of it, 300,000 rows 4.8 MB (see the README's
+        /// 8 MiB: a 100,000-row feed uses 2.8 MB of it, 300,000 rows 3.2 MB (see the README's
         /// memory table).
         public var segmentCacheBytes = 8 << 20
         /// Byte budget of the prepared-text part of tier 1 (width-independent layouts of
-        /// whole cells, so a width change is arithmetic only). 112 MiB: ~94,000 cells of a
-        /// typical feed (~1.2 KB each), so a rotation of 100,000 rows re-lays out 94 % of them
-        /// from here (1.20× the first pass; 104 MiB gave 87 % and 1.27×).
-        public var preparedCacheBytes = 112 << 20
+        /// whole cells, so a width change is arithmetic only). 84 MiB: ~97,700 cells of a
+        /// typical feed (~0.87 KB each), so a rotation of 100,000 rows re-lays out 98 % of them
+        /// from here (1.16× the first pass; 72 MiB gave 86 % and 1.26×).
+        public var preparedCacheBytes = 84 << 20
         /// Byte budget of tier 2 (results; 64 bytes per entry). 8 MiB: ~98,000 entries, half
         /// of one width of a 100,000-row feed (a result and a width-range entry per row); the
         /// other half is re-laid out from tier 1 when it comes again.
@@ -99,7 +99,7 @@ public final class TextMeasurer: Sendable {
         self.fontState = Mutex(FontState(resolver: fonts, lastCheck: loadedHere ? DispatchTimeLite.nowNanoseconds : 0))
         self.segmentCache = SegmentCache(budgetBytes: configuration.segmentCacheBytes)
         self.preparedCache = ClockCache(budgetBytes: configuration.preparedCacheBytes)
-        self.preparedAdmission = ScanAdmission(budgetBytes: configuration.preparedCacheBytes)
+        self.preparedAdmission = ScanAdmission()
         self.resultCache = ResultCache(budgetBytes: configuration.resultCacheBytes)
         self.pool = PreparerPool(locale: configuration.breakLocale, segmentCache: segmentCache)
         self.saltStorage = Atomic(Self.salt(fonts: fonts, locale: configuration.breakLocale))

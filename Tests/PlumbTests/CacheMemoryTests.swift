@@ -202,14 +202,30 @@ import Testing
     }
 
     /// `PreparedText.byteSize` counts every array a prepared text owns (its columns live in
-    /// one allocation, counted whole; `ellipsisByGroup` is its array; its fonts are a shared
-    /// `FontTable`): a new array field must be added there too.
+    /// one allocation, counted whole; it has no array of its own; `ellipsisByGroup` is the
+    /// array of its `Extras`, counted with them; its fonts are a shared `FontTable`): a new
+    /// array field must be added there too.
     @Test func preparedTextSizeCountsEveryArray() throws {
         let m = TextMeasurer(fonts: engine.fonts)
         let r = m.compute("Hello, world", style: m.resolve(style15()), width: 100, scale: 2, extraWarnings: [])
         let prepared = try #require(r.prepared)
-        let arrays = Mirror(reflecting: prepared).children.filter { Mirror(reflecting: $0.value).displayStyle == .collection }
-        #expect(arrays.count == 1, "PreparedText has \(arrays.count) arrays; byteSize counts 1: \(arrays.compactMap(\.label))")
+        func arrays(_ value: Any) -> [String] {
+            Mirror(reflecting: value).children.filter { Mirror(reflecting: $0.value).displayStyle == .collection }
+                .compactMap(\.label)
+        }
+        #expect(arrays(prepared).isEmpty, "PreparedText has arrays \(arrays(prepared)); byteSize counts none")
+        #expect(prepared.extras == nil, "plain text has no extras")
+        let extras = PreparedText.Extras(token: nil, ellipsisByGroup: [], pangoBaselines: nil)
+        #expect(arrays(extras) == ["ellipsisByGroup"], "Extras.byteSize counts one array: \(arrays(extras))")
+        var extrasEnd = 16
+        for child in Mirror(reflecting: extras).children {
+            func add<T>(_: T) {
+                extrasEnd = (extrasEnd + MemoryLayout<T>.alignment - 1) / MemoryLayout<T>.alignment * MemoryLayout<T>.alignment
+                    + MemoryLayout<T>.size
+            }
+            _openExistential(child.value, do: add)
+        }
+        #expect(extrasEnd - 16 <= PreparedText.Extras.storedBytes)
         // The object's size as its fields lay it out (16-byte header, each field aligned)
         // is what `byteSize` counts for it.
         var end = 16

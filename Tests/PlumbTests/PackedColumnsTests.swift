@@ -56,4 +56,42 @@ struct PackedColumnsTests {
                 && a.nextMaskChange == b.nextMaskChange, "word \(k)")
         }
     }
+
+    /// A word's end is stored as its visible end and put back by adding its hanging width;
+    /// where that sum rounds to another double (a tie: 118.42906923326062 − 4.997999222368016
+    /// + 4.997999222368016 is one ulp less), the text stores every end. Grapheme ends and bits
+    /// take 32 bits only while a word index fits 13 bits.
+    @Test(arguments: [(false, false), (true, false), (false, true), (true, true)])
+    func wordEndsAndWideWordsReadBackBitForBit(tie: Bool, wide: Bool) {
+        let n = 12
+        let (e, h) = (118.42906923326062, 4.997999222368016)
+        #expect((e - h) + h != e, "the pair rounds away from the end")
+        let font = engine.fonts.cascade(for: FontDescriptor()).primary
+        let use = PreparedText.FontUse(font: font, ascender: 8, descender: -2, lineGap: 1)
+        var words: [PreparedText.Word] = []
+        for k in 0..<n {
+            let end = tie && k == 5 ? e : Double(k + 1) * 10
+            var w = PreparedText.Word(
+                graphemeEnd: Int32(k + 1), hangingWidth: tie && k == 5 ? h : Double(k % 2) * 2.5,
+                fontMask: 1, hasTab: false, mandatoryBreakAfter: k == 3, end: end)
+            w.nextMaskChange = wide ? 9_000 : Int32(n)
+            words.append(w)
+        }
+        let text = PreparedText(
+            fonts: [use], graphemeStarts: (0..<n).map { Int32($0) }, graphemeEnds: (0..<n).map { Int32($0 + 1) },
+            advances: Array(repeating: 10, count: n), flags: Array(repeating: [.breakAfter], count: n),
+            graphemeFonts: Array(repeating: 0, count: n), words: words,
+            paragraphs: [.init(byteStart: 0, byteEnd: Int32(n), graphemeStart: 0, graphemeEnd: Int32(n),
+                               wordStart: 0, wordEnd: Int32(n))],
+            ellipsisFont: 0, ellipsisWidth: 10, utf8Count: n, missingGlyphClusters: 0)
+        #expect((text.words.ends != nil) == tie)
+        #expect(text.words.isNarrow == !wide)
+        for k in 0..<n {
+            let a = words[k], b = text.words[k]
+            #expect(a.end.bitPattern == b.end.bitPattern && a.visibleEnd.bitPattern == b.visibleEnd.bitPattern
+                && a.hangingWidth == b.hangingWidth && a.hasHangingWidth == b.hasHangingWidth
+                && a.graphemeEnd == b.graphemeEnd && a.nextMaskChange == b.nextMaskChange
+                && a.mandatoryBreakAfter == b.mandatoryBreakAfter && a.hasTab == b.hasTab, "word \(k)")
+        }
+    }
 }

@@ -5,14 +5,38 @@ import Testing
 /// rotation"): a feed larger than the tier, laid out at a second width, still finds part of
 /// its prepared texts.
 @Suite struct ScanAdmissionTests {
-    @Test func admitsEverythingUntilFullThenOnlyRepeats() {
-        let filter = ScanAdmission(budgetBytes: 1000, fillFraction: 1)
+    @Test func admitsOnlyRepeats() {
+        let filter = ScanAdmission()
         let keys = (0..<40).map { CacheKey(low: UInt64($0) &* 0x9E37_79B9_7F4A_7C15, high: UInt64($0)) }
-        for k in keys[0..<10] { #expect(filter.admits(k, bytes: 100)) }  // 1,000 bytes: full
-        for k in keys[10..<40] { #expect(!filter.admits(k, bytes: 100)) }  // a scan: rejected
-        for k in keys[10..<40] { #expect(filter.admits(k, bytes: 100)) }  // offered again: admitted
+        for k in keys { #expect(!filter.seenBefore(k)) }  // a scan: rejected
+        for k in keys { #expect(filter.seenBefore(k)) }  // offered again: admitted
         filter.reset()
-        #expect(filter.admits(keys[39], bytes: 100))
+        #expect(!filter.seenBefore(keys[39]))
+    }
+
+    /// A feed just smaller than the tier: its shards fill unevenly, so some overflow. The
+    /// second width must find about every text the first left there — no shard evicting, on
+    /// each miss, a text the pass has yet to reach (the filter applies where a shard is full,
+    /// not only once the whole tier is).
+    @Test func aFeedThatNearlyFitsSurvivesASecondWidth() throws {
+        var config = TextMeasurer.Configuration()
+        config.preparedCacheBytes = 2 << 20
+        let style = TextStyle(families: ["Noto Sans"], size: 15)
+        let probe = TextMeasurer(configuration: config)
+        let empty = probe.cacheStatistics.prepared.bytes  // the shards' fixed bookkeeping
+        let sample = (0..<200).map { "row \($0) of a feed that nearly fits its cache" }
+        _ = try probe.heights(for: sample, style: style, width: 320, workers: 1)
+        let perText = Double(probe.cacheStatistics.prepared.bytes - empty) / Double(probe.cacheStatistics.prepared.entries)
+        let rows = (0..<Int(Double(config.preparedCacheBytes - empty) / perText * 0.97)).map {
+            "row \($0) of a feed that nearly fits its cache"
+        }
+        let m = TextMeasurer(configuration: config)
+        _ = try m.heights(for: rows, style: style, width: 320, workers: 1)
+        let before = m.cacheStatistics.prepared
+        #expect(before.entries < rows.count, "some shards overflow (\(rows.count) rows, \(before.entries) held)")
+        _ = try m.heights(for: rows, style: style, width: 375, workers: 1)
+        let hits = m.cacheStatistics.prepared.hits - before.hits
+        #expect(Double(hits) >= 0.97 * Double(before.entries), "second width: \(hits) hits, \(before.entries) held, \(rows.count) rows")
     }
 
     /// 3,000 distinct rows through a 1 MiB prepared tier (a few hundred entries), at one width

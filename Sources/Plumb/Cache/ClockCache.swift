@@ -53,10 +53,12 @@ public struct CacheStatistics: Hashable, Sendable, CustomStringConvertible {
 ///   keep contention low on many cores.
 /// - Complexity: lookup and insertion O(1) amortised.
 final class ClockCache<Value: Sendable>: Sendable {
+    /// 32 bytes for a reference or array value: the key (stored only here: the index
+    /// keeps a tag), the value, the charge in 32 bits, the reference bit.
     private struct Slot {
         var key: CacheKey
         var value: Value?
-        var bytes: Int
+        var bytes: UInt32
         var referenced: Bool
     }
 
@@ -71,18 +73,33 @@ final class ClockCache<Value: Sendable>: Sendable {
 
     static var shardCount: Int { 256 }
     /// Bookkeeping charged per entry besides the caller's payload, at its worst so that the
-    /// budget bounds memory: the slot in `slots` (an array that doubles: up to 2 slots per
-    /// entry), the index (key + slot number, grown at 50 % load: up to 4 per entry) and the
-    /// free list (up to 2 slot numbers per entry).
+    /// budget bounds memory: the slot in `slots` (an array grown by half: up to 1.5 slots per
+    /// entry, ``growSlots(_:)``), the index (a tag and a slot number, grown at 50 % load: up
+    /// to 4 per entry) and the free list (up to 2 slot numbers per entry). 88 bytes for a
+    /// reference value (168 when the index held whole keys, the slot a 64-bit charge and the
+    /// slot array doubled).
     static var overheadPerEntry: Int {
-        2 * MemoryLayout<Slot>.stride + 4 * (MemoryLayout<CacheKey>.stride + 4) + 2 * 4
+        MemoryLayout<Slot>.stride * 3 / 2 + 4 * KeyIndex.entryBytes + 2 * 4
     }
 
-    /// Heap bytes of one empty shard: its lock object, the mutex's TSan tag and the index's
-    /// first 16 slots, as malloc chunks.
+    /// The slot array's first capacity (counted with the shard's fixed bookkeeping).
+    private static var firstSlotCapacity: Int { 4 }
+
+    /// Makes room for one more slot: capacity × 1.5 (not the array's doubling), so the slots
+    /// take at most 1.5 per entry, plus one array header and malloc's rounding per shard.
+    @inline(__always)
+    private static func growSlots(_ slots: inout [Slot]) {
+        guard slots.count == slots.capacity else { return }
+        slots.reserveCapacity(max(firstSlotCapacity, slots.count + slots.count / 2))
+    }
+
+    /// Heap bytes of one shard besides its entries' share: its lock object, the mutex's TSan
+    /// tag, the index's first 16 entries, the slot array's first capacity and, for any later
+    /// one, its header and malloc's rounding (48 bytes), as malloc chunks.
     static var shardBookkeepingBytes: Int {
         HeapCost.object(storedBytes: MemoryLayout<Shard>.stride + 16) + HeapCost.malloc(1)
-            + HeapCost.malloc(32 + 16 * MemoryLayout<CacheKey>.stride) + HeapCost.malloc(32 + 16 * 4)
+            + HeapCost.malloc(32 + 16 * KeyIndex.entryBytes)
+            + HeapCost.malloc(32 + firstSlotCapacity * MemoryLayout<Slot>.stride) + 48
     }
 
     /// One lock per shard (a class so an array can hold the non-copyable `Mutex`).
@@ -121,7 +138,7 @@ final class ClockCache<Value: Sendable>: Sendable {
     @inline(__always)
     func value(for key: CacheKey) -> Value? {
         withShard(of: key) { shard -> Value? in
-            if let i = shard.index[key] {
+            if let i = shard.index.slot(of: key, keyOf: { shard.slots[Int($0)].key }) {
                 shard.slots[Int(i)].referenced = true
                 shard.stats.hits += 1
                 return shard.slots[Int(i)].value
@@ -139,7 +156,7 @@ final class ClockCache<Value: Sendable>: Sendable {
     @inline(__always)
     func withValue<R>(for key: CacheKey, _ body: (borrowing Value) -> R) -> R? {
         withShard(of: key) { shard -> R? in
-            guard let i = shard.index[key] else {
+            guard let i = shard.index.slot(of: key, keyOf: { shard.slots[Int($0)].key }) else {
                 shard.stats.misses += 1
                 return nil
             }
@@ -158,31 +175,41 @@ final class ClockCache<Value: Sendable>: Sendable {
 
     /// Inserts or replaces `value`, charging `bytes` (payload estimate) against the budget and
     /// evicting cold entries of the same shard as needed. A value larger than a shard's budget
-    /// is not stored.
-    func insert(_ value: Value, bytes payload: Int, for key: CacheKey) {
+    /// is not stored, nor a new one that would evict when `admitWhenFull` (asked under the
+    /// shard's lock, only then) says no: an admission filter against scans
+    /// (`ScanAdmission.seenBefore`) applied where the shard is full, not before.
+    ///
+    /// - Returns: whether the value was stored.
+    @discardableResult
+    func insert(
+        _ value: Value, bytes payload: Int, for key: CacheKey, admitWhenFull: ((CacheKey) -> Bool)? = nil
+    ) -> Bool {
         let cost = payload + Self.overheadPerEntry
-        guard cost <= shardBudget else { return }
-        withShard(of: key) { shard in
-            if let i = shard.index[key] {
-                shard.bytes += cost - shard.slots[Int(i)].bytes
-                shard.slots[Int(i)] = Slot(key: key, value: value, bytes: cost, referenced: true)
+        guard cost <= shardBudget, cost <= Int(UInt32.max) else { return false }
+        return withShard(of: key) { shard -> Bool in
+            if let i = shard.index.slot(of: key, keyOf: { shard.slots[Int($0)].key }) {
+                shard.bytes += cost - Int(shard.slots[Int(i)].bytes)
+                shard.slots[Int(i)] = Slot(key: key, value: value, bytes: UInt32(cost), referenced: true)
             } else {
+                if shard.bytes + cost > shardBudget, let admitWhenFull, !admitWhenFull(key) { return false }
                 while shard.bytes + cost > shardBudget, !shard.index.isEmpty {
                     Self.evictOne(&shard)
                 }
-                let slot = Slot(key: key, value: value, bytes: cost, referenced: false)
+                let slot = Slot(key: key, value: value, bytes: UInt32(cost), referenced: false)
                 let i: Int32
                 if let f = shard.free.popLast() {
                     i = f
                     shard.slots[Int(f)] = slot
                 } else {
                     i = Int32(shard.slots.count)
+                    Self.growSlots(&shard.slots)
                     shard.slots.append(slot)
                 }
-                shard.index[key] = i
+                shard.index.insert(key, slot: i)
                 shard.bytes += cost
                 shard.stats.insertions += 1
             }
+            return true
         }
     }
 
@@ -197,8 +224,8 @@ final class ClockCache<Value: Sendable>: Sendable {
                 shard.slots[h].referenced = false
                 continue
             }
-            shard.index[shard.slots[h].key] = nil
-            shard.bytes -= shard.slots[h].bytes
+            shard.index.remove(shard.slots[h].key, slot: Int32(h))
+            shard.bytes -= Int(shard.slots[h].bytes)
             shard.slots[h].value = nil
             shard.free.append(Int32(h))
             shard.stats.evictions += 1
@@ -210,8 +237,9 @@ final class ClockCache<Value: Sendable>: Sendable {
     @discardableResult
     func remove(_ key: CacheKey) -> Bool {
         withShard(of: key) { shard in
-            guard let i = shard.index.removeValue(forKey: key) else { return false }
-            shard.bytes -= shard.slots[Int(i)].bytes
+            guard let i = shard.index.slot(of: key, keyOf: { shard.slots[Int($0)].key }) else { return false }
+            shard.index.remove(key, slot: i)
+            shard.bytes -= Int(shard.slots[Int(i)].bytes)
             shard.slots[Int(i)].value = nil
             shard.free.append(i)
             return true

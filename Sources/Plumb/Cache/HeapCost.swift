@@ -35,17 +35,24 @@ enum HeapCost {
 
 extension PreparedText {
     /// The bytes of a prepared text's stored properties (the column placement, the font
-    /// table and its two column pointers, the pango baselines, a dozen scalars), header
-    /// excluded: checked against
-    /// the fields' layout in `CacheMemoryTests`.
-    static let storedBytes = 201
+    /// table and its two column pointers, the extras, a few scalars), header excluded:
+    /// checked against the fields' layout in `CacheMemoryTests`.
+    static let storedBytes = 146
 
     /// Heap bytes this text owns (the object, its one column allocation and a truncation
     /// token's arrays, as malloc chunks), for cache budgets. Fonts and font tables are
     /// shared (`FontTableInterner`), not counted.
     var byteSize: Int {
         HeapCost.object(storedBytes: Self.storedBytes)
-            + HeapCost.malloc(storageBytes) + HeapCost.array(ellipsisByGroup)
+            + HeapCost.malloc(storageBytes) + (extras?.byteSize ?? 0)
+    }
+}
+
+extension PreparedText.Extras {
+    /// Heap bytes of the extras (the object, "…" per style, a token's arrays, the pango
+    /// baselines).
+    var byteSize: Int {
+        HeapCost.object(storedBytes: Self.storedBytes) + HeapCost.array(ellipsisByGroup)
             + (token.map { HeapCost.array($0.utf8) + HeapCost.array($0.pieces) + HeapCost.array($0.clusters) } ?? 0)
             + (pangoBaselines.map { HeapCost.object(storedBytes: 16) + HeapCost.array($0.faces) + HeapCost.array($0.changes) } ?? 0)
     }

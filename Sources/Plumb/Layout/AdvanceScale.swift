@@ -52,7 +52,7 @@ extension PreparedText {
     struct Advances: @unchecked Sendable {
         let units: PackedInt32<Int16>
         let flags: Packed<GraphemeFlags>
-        let fonts: Packed<UInt8>
+        let fonts: GraphemeFonts
         let scales: Packed<AdvanceScale>
 
         var count: Int { units.count }

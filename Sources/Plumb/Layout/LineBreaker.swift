@@ -62,13 +62,11 @@ struct LineBreaker {
         do {
             let words = text.words
             text.flags.withUnsafeBufferPointer { flags in
-                text.graphemeFonts.withUnsafeBufferPointer { fonts in
-                    text.cutAdjustments.withUnsafeBufferPointer { cutAdjustments in
-                        let v = Views(
-                            words: words, flags: flags, advances: text.advances, fonts: fonts,
-                            cutAdjustments: cutAdjustments)
-                        run(v, into: &out)
-                    }
+                text.cutAdjustments.withUnsafeBufferPointer { cutAdjustments in
+                    let v = Views(
+                        words: words, flags: flags, advances: text.advances, fonts: text.graphemeFonts,
+                        cutAdjustments: cutAdjustments)
+                    run(v, into: &out)
                 }
             }
         }
@@ -97,7 +95,7 @@ struct LineBreaker {
         let words: PreparedText.Words
         let flags: UnsafeBufferPointer<PreparedText.GraphemeFlags>
         let advances: PreparedText.Advances
-        let fonts: UnsafeBufferPointer<UInt8>
+        let fonts: PreparedText.GraphemeFonts
         /// `PreparedText.cutAdjustments` (empty unless `LayoutConventions.reshapesLineEnds`).
         let cutAdjustments: UnsafeBufferPointer<Float>
 
@@ -111,7 +109,7 @@ struct LineBreaker {
         /// mandatory break): its last grapheme's cut adjustment.
         @inline(__always)
         func endAdjustment(_ word: PreparedText.Word) -> Float {
-            guard !cutAdjustments.isEmpty, word.hangingWidth == 0 else { return 0 }
+            guard !cutAdjustments.isEmpty, !word.hasHangingWidth else { return 0 }
             let g = Int(word.graphemeEnd) - 1
             return flags[g].contains(.mandatoryBreakAfter) ? 0 : cutAdjustments[g]
         }
@@ -166,12 +164,13 @@ struct LineBreaker {
         let last = Int(paragraph.wordEnd) - 1
         var w = Int(paragraph.wordStart)
         var previousCount = 0  // words on the previous line
+        // The line's start: the previous line's last word's end and grapheme end, carried
+        // over (not read back from the words).
+        var base = 0.0
+        var startGrapheme = paragraph.graphemeStart
         while w <= last {
             guard out.count < lineLimit else { return }
-            let base = w == Int(paragraph.wordStart) ? 0 : words[w - 1].end
-            let start = Width.lineStart(
-                at: base, grapheme: PreparedText.graphemeStart(ofWord: w, in: paragraph, words: words),
-                in: paragraph, text)
+            let start = Width.lineStart(at: base, grapheme: startGrapheme, in: paragraph, text)
             // Whether the line from word w through word i fits (monotone in i).
             @inline(__always) func fits(_ i: Int) -> Bool {
                 Width.width(ofLineFrom: start, toEndOf: words[i], v) <= limit
@@ -216,11 +215,13 @@ struct LineBreaker {
             let end = words[lo]
             out.append(
                 LineBox(
-                    graphemeStart: PreparedText.graphemeStart(ofWord: w, in: paragraph, words: words),
+                    graphemeStart: startGrapheme,
                     graphemeEnd: end.graphemeEnd,
-                    usedWidth: end.end - end.hangingWidth - base + Double(v.endAdjustment(end)),
+                    usedWidth: end.visibleEnd - base + Double(v.endAdjustment(end)),
                     hangingWidth: end.hangingWidth,
                     fontMask: mask, paragraph: p, endsParagraph: lo == last, endsInsideWord: false))
+            base = end.end
+            startGrapheme = end.graphemeEnd
             w = lo + 1
         }
     }
@@ -426,7 +427,7 @@ private enum ExactLineWidth: LineWidthArithmetic {
 
     @inline(__always)
     static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, _ v: LineBreaker.Views) -> Double {
-        word.end - word.hangingWidth - lineStart
+        word.visibleEnd - lineStart
     }
 
     @inline(__always)
@@ -536,7 +537,7 @@ private enum LayoutUnitLineWidth: LineWidthArithmetic {
     @inline(__always)
     static func width(ofLineFrom start: LineStart, toEndOf word: PreparedText.Word, _ v: LineBreaker.Views) -> Double {
         width(
-            start, visibleEnd: word.end - word.hangingWidth,
+            start, visibleEnd: word.visibleEnd,
             lastAdvance: v.advances[Int(word.graphemeEnd) - 1], v.endAdjustment(word))
     }
 

@@ -77,15 +77,17 @@ final class PreparedText: Sendable {
         static let startsParagraph = GraphemeFlags(rawValue: 64)
     }
 
-    /// Graphemes between two break opportunities: the unit of word wrapping. 32 bytes: the
-    /// word's first grapheme is not stored (the previous word's end, or the paragraph's first
-    /// grapheme: ``PreparedText/graphemeStart(ofWord:in:words:)``), nor its width (the sum of
-    /// its advances, summed again where needed: `LineBreaker`'s general loop; a line's width
-    /// comes from `end`), nor the chromium profile's end adjustment (its last grapheme's cut
-    /// adjustment, `LineBreaker.Views`); the two flags share a word with `nextMaskChange`.
+    /// Graphemes between two break opportunities: the unit of word wrapping, as the breaker
+    /// reads it (stored in 13 bytes: ``Words``). The word's first grapheme is not stored (the
+    /// previous word's end, or the paragraph's first grapheme:
+    /// ``PreparedText/graphemeStart(ofWord:in:words:)``), nor its width (the sum of its
+    /// advances, summed again where needed: `LineBreaker`'s general loop; a line's width comes
+    /// from `end`), nor the chromium profile's end adjustment (its last grapheme's cut
+    /// adjustment, `LineBreaker.Views`); the flags share a word with `nextMaskChange`.
     struct Word: Sendable {
         var graphemeEnd: Int32
-        /// `nextMaskChange` (bits 0–29), `hasTab` (bit 30), `mandatoryBreakAfter` (bit 31).
+        /// `nextMaskChange` (bits 0–28), `hasHangingWidth` (bit 29), `hasTab` (bit 30),
+        /// `mandatoryBreakAfter` (bit 31).
         fileprivate var bits: UInt32
         /// Advance of the trailing hanging whitespace (included in `width`).
         var hangingWidth: Double
@@ -94,25 +96,37 @@ final class PreparedText: Sendable {
         /// Where the word ends, measured from its paragraph's start (Σ widths so far): lets
         /// the breaker find a line's last word by binary search.
         var end: Double
+        /// `end − hangingWidth`, as the breaker's fit test computes it (the same bits): where
+        /// the word's visible content ends. Stored per word; `end` is put back from it.
+        var visibleEnd: Double
 
-        private static let tabBit: UInt32 = 1 << 30, mandatoryBit: UInt32 = 1 << 31
+        fileprivate static let hangingBit: UInt32 = 1 << 29, tabBit: UInt32 = 1 << 30, mandatoryBit: UInt32 = 1 << 31
+        fileprivate static let indexBits: UInt32 = hangingBit - 1
 
-        /// A word put back together from its stored halves (no checks: they were made from
+        /// A word put back together from its stored pieces (no checks: they were made from
         /// a checked word).
         @inline(__always)
-        fileprivate init(stored s: StoredWord, tail t: WordTail) {
-            graphemeEnd = s.graphemeEnd
-            bits = s.bits
-            hangingWidth = s.hangingWidth
+        fileprivate init(visibleEnd: Double, end: Double, graphemeEnd: Int32, bits: UInt32, tail t: WordTail) {
+            self.graphemeEnd = graphemeEnd
+            self.bits = bits
+            hangingWidth = t.hangingWidth
             fontMask = t.fontMask
-            end = s.end
+            self.end = end
+            self.visibleEnd = visibleEnd
         }
 
         /// Index of the next word of the paragraph with another font mask (or the paragraph's
-        /// word end): OR-ing a line's masks visits runs, not words. Below 2³⁰.
+        /// word end): OR-ing a line's masks visits runs, not words. Below 2²⁹.
         var nextMaskChange: Int32 {
-            @inline(__always) get { Int32(bitPattern: bits & (Self.tabBit - 1)) }
-            set { bits = bits & ~(Self.tabBit - 1) | UInt32(bitPattern: newValue) & (Self.tabBit - 1) }
+            @inline(__always) get { Int32(bitPattern: bits & Self.indexBits) }
+            set {
+                precondition(newValue >= 0 && UInt32(newValue) <= Self.indexBits, "2²⁹ words in a paragraph")
+                bits = bits & ~Self.indexBits | UInt32(bitPattern: newValue)
+            }
+        }
+        /// Whether trailing whitespace hangs (`hangingWidth` ≠ 0), without reading it.
+        var hasHangingWidth: Bool {
+            @inline(__always) get { bits & Self.hangingBit != 0 }
         }
         var hasTab: Bool {
             @inline(__always) get { bits & Self.tabBit != 0 }
@@ -125,12 +139,14 @@ final class PreparedText: Sendable {
             graphemeEnd: Int32, hangingWidth: Double, fontMask: UInt64, hasTab: Bool,
             mandatoryBreakAfter: Bool, end: Double = 0, nextMaskChange: Int32 = 0
         ) {
-            precondition(nextMaskChange >= 0 && UInt32(nextMaskChange) < Self.tabBit, "2³⁰ words in a paragraph")
+            precondition(nextMaskChange >= 0 && UInt32(nextMaskChange) <= Self.indexBits, "2²⁹ words in a paragraph")
             self.graphemeEnd = graphemeEnd
-            bits = UInt32(nextMaskChange) | (hasTab ? Self.tabBit : 0) | (mandatoryBreakAfter ? Self.mandatoryBit : 0)
+            bits = UInt32(nextMaskChange) | (hangingWidth != 0 ? Self.hangingBit : 0) | (hasTab ? Self.tabBit : 0)
+                | (mandatoryBreakAfter ? Self.mandatoryBit : 0)
             self.hangingWidth = hangingWidth
             self.fontMask = fontMask
             self.end = end
+            visibleEnd = end - hangingWidth
         }
     }
 
@@ -150,30 +166,33 @@ final class PreparedText: Sendable {
         var graphemeEnd: Int32
     }
 
-    /// A word as stored, 24 bytes: its font mask is a ``WordTail`` in the text's table of
-    /// distinct masks (a text has a handful), found by a one-byte index per word: 25 bytes
-    /// per word instead of 32. (Hanging widths in the table too made words 17 bytes, but the
-    /// simple-paragraph breaker reads them at every fit test: +9 % instructions per
-    /// re-layout.)
-    struct StoredWord: Sendable {
-        var end: Double
-        var hangingWidth: Double
-        var graphemeEnd: Int32
-        var bits: UInt32
-    }
-
-    /// A word's font mask (`Word.fontMask`), stored once per distinct mask.
-    struct WordTail: Sendable, Equatable {
+    /// A word's font mask and hanging width (`Word.fontMask`, `Word.hangingWidth`), stored
+    /// once per distinct pair (a text has a handful), found by a one-byte index per word.
+    struct WordTail: Sendable {
         var fontMask: UInt64
+        var hangingWidth: Double
     }
 
-    /// The words of a text, read as `Word`s from their stored halves (``StoredWord``,
-    /// ``WordTail``).
+    /// The words of a text, read as `Word`s from their stored columns: per word its visible
+    /// end (8 bytes), its grapheme end and bits (4 bytes when every grapheme end fits 16 bits
+    /// and every word index 13, else 8) and a one-byte index into the text's table of
+    /// distinct ``WordTail``s — 13 bytes per word instead of 32. `end` is `visibleEnd +
+    /// hangingWidth`, which the text checked gives the word's end bit for bit; a text where
+    /// it does not for some word stores every end (`ends`).
+    ///
+    /// The fit test of the simple-paragraph breaker reads only `visibleEnd`; the tail and
+    /// `end` are read where a line ends (the loads of fields a caller does not use are
+    /// removed by the optimiser).
     ///
     /// - Thread safety: immutable views into the owning `PreparedText`.
     struct Words: RandomAccessCollection, @unchecked Sendable {
-        let stored: UnsafePointer<StoredWord>?
+        let visibleEnds: UnsafePointer<Double>?
         let count: Int
+        /// Per word, its grapheme end and bits: `UInt32`s (``isNarrow``) or `UInt64`s.
+        let packed: UnsafeRawPointer?
+        let isNarrow: Bool
+        /// Every word's end, when some word's is not `visibleEnd + hangingWidth`; else nil.
+        let ends: UnsafePointer<Double>?
         let tails: UnsafePointer<WordTail>?
         /// Per word, its tail's index (all 0 when the text has over 256 distinct tails and
         /// stores one per word).
@@ -185,13 +204,52 @@ final class PreparedText: Sendable {
         var startIndex: Int { 0 }
         var endIndex: Int { count }
 
-        /// - Complexity: O(1): two or three loads.
+        /// - Complexity: O(1): four or five loads, one predictable branch.
         @inline(__always)
         subscript(k: Int) -> Word {
             assert(k >= 0 && k < count, "word \(k) out of 0..<\(count)")
-            let s = stored.unsafelyUnwrapped[k]
+            let visible = visibleEnds.unsafelyUnwrapped[k]
             let t = tails.unsafelyUnwrapped[Int(tailIndexes.unsafelyUnwrapped[k]) &+ (k & perWord)]
-            return Word(stored: s, tail: t)
+            let graphemeEnd: Int32, bits: UInt32
+            if isNarrow {
+                let p = packed.unsafelyUnwrapped.load(fromByteOffset: k &<< 2, as: UInt32.self)
+                graphemeEnd = Int32(p & 0xFFFF)
+                bits = (p >> 16) & Self.narrowIndexBits | p & ~Word.indexBits
+            } else {
+                let p = packed.unsafelyUnwrapped.load(fromByteOffset: k &<< 3, as: UInt64.self)
+                graphemeEnd = Int32(truncatingIfNeeded: p)
+                bits = UInt32(truncatingIfNeeded: p >> 32)
+            }
+            let end = ends == nil ? visible + t.hangingWidth : ends.unsafelyUnwrapped[k]
+            return Word(visibleEnd: visible, end: end, graphemeEnd: graphemeEnd, bits: bits, tail: t)
+        }
+
+        /// `nextMaskChange` in a narrow word: 13 bits (16 to 28 of the packed value), the
+        /// flags above them in their own places.
+        static let narrowIndexBits: UInt32 = 0x1FFF
+
+        /// Whether `words` can be stored narrow (every grapheme end in 16 bits, every
+        /// `nextMaskChange` in 13).
+        static func fitNarrow(_ words: UnsafeBufferPointer<Word>) -> Bool {
+            words.allSatisfy { $0.graphemeEnd >= 0 && $0.graphemeEnd <= 0xFFFF && UInt32($0.nextMaskChange) <= narrowIndexBits }
+        }
+
+        /// `w`'s grapheme end and bits, packed narrow (``fitNarrow(_:)``).
+        @inline(__always)
+        static func narrow(_ w: Word) -> UInt32 {
+            UInt32(w.graphemeEnd) | (w.bits & narrowIndexBits) << 16 | w.bits & ~Word.indexBits
+        }
+
+        /// `w`'s grapheme end and bits, packed wide.
+        @inline(__always)
+        static func wide(_ w: Word) -> UInt64 {
+            UInt64(UInt32(bitPattern: w.graphemeEnd)) | UInt64(w.bits) << 32
+        }
+
+        /// Whether every word's end is `visibleEnd + hangingWidth`, bit for bit (almost
+        /// always: the sum is rounded back to the end unless the difference was a tie).
+        static func endsFollow(_ words: UnsafeBufferPointer<Word>) -> Bool {
+            words.allSatisfy { ($0.visibleEnd + $0.hangingWidth).bitPattern == $0.end.bitPattern }
         }
     }
 
@@ -201,7 +259,8 @@ final class PreparedText: Sendable {
         k == Int(paragraph.wordStart) ? paragraph.graphemeStart : words[k - 1].graphemeEnd
     }
 
-    /// A paragraph: text between hard breaks.
+    /// A paragraph: text between hard breaks. 40 bytes (the mask after the 32-bit fields,
+    /// the flags last: 48 in declaration order with the flag between them).
     struct Paragraph: Sendable {
         /// UTF-8 byte range of the paragraph's content (hard-break characters excluded).
         var byteStart: Int32
@@ -210,12 +269,27 @@ final class PreparedText: Sendable {
         var graphemeEnd: Int32
         var wordStart: Int32
         var wordEnd: Int32
-        /// No tabs and no mandatory breaks inside: lines can be found by binary search.
-        var isSimple: Bool = false
         /// The font mask shared by every word, or 0 when words use different fonts.
-        var uniformMask: UInt64 = 0
+        var uniformMask: UInt64
+        /// No tabs and no mandatory breaks inside: lines can be found by binary search.
+        var isSimple: Bool
         /// Base direction (UAX #9 P2–P3; left to right without a strong character).
-        var direction: TextDirection = .leftToRight
+        var direction: TextDirection
+
+        init(
+            byteStart: Int32, byteEnd: Int32, graphemeStart: Int32, graphemeEnd: Int32, wordStart: Int32,
+            wordEnd: Int32, isSimple: Bool = false, uniformMask: UInt64 = 0, direction: TextDirection = .leftToRight
+        ) {
+            self.byteStart = byteStart
+            self.byteEnd = byteEnd
+            self.graphemeStart = graphemeStart
+            self.graphemeEnd = graphemeEnd
+            self.wordStart = wordStart
+            self.wordEnd = wordEnd
+            self.uniformMask = uniformMask
+            self.isSimple = isSimple
+            self.direction = direction
+        }
     }
 
     /// The text's fonts, shared with other texts of the same faces and styles.
@@ -271,56 +345,100 @@ final class PreparedText: Sendable {
         }
     }
     /// Where each grapheme ends (UTF-8 offset), in 16 bits for a text under 64 KiB.
-    var graphemeEnds: PackedInt32<UInt16> { narrowView(place.ends, place.graphemes, place.narrowEnds) }
+    @inline(__always) var graphemeEnds: PackedInt32<UInt16> { narrowView(place.ends, place.graphemes, place.narrowEnds) }
     /// Per grapheme, its cluster's shaped advance in font units (pair kerning included; 0
     /// for tabs and inline boxes): `advances` turns them into points.
-    var units: PackedInt32<Int16> { narrowView(place.units, place.graphemes, place.narrowUnits) }
+    @inline(__always) var units: PackedInt32<Int16> { narrowView(place.units, place.graphemes, place.narrowUnits) }
     /// Per local font, how its units become points.
-    var scales: Packed<AdvanceScale> { Packed(base: scalesBase, count: Int(place.scaleCount)) }
+    @inline(__always) var scales: Packed<AdvanceScale> { Packed(base: scalesBase, count: Int(place.scaleCount)) }
     /// Per grapheme, its advance in points (letter spacing included; recomputed from `units`).
-    var advances: Advances { Advances(units: units, flags: flags, fonts: graphemeFonts, scales: scales) }
-    var flags: Packed<GraphemeFlags> { view(place.flags, place.graphemes) }
-    var graphemeFonts: Packed<UInt8> { view(place.fonts, place.graphemes) }
+    @inline(__always) var advances: Advances { Advances(units: units, flags: flags, fonts: graphemeFonts, scales: scales) }
+    @inline(__always) var flags: Packed<GraphemeFlags> { view(place.flags, place.graphemes) }
+    /// Per grapheme, its local font (one byte for the whole text when it has one font).
+    @inline(__always) var graphemeFonts: GraphemeFonts {
+        GraphemeFonts(
+            base: UnsafePointer((storage + Int(place.fonts)).assumingMemoryBound(to: UInt8.self)),
+            count: Int(place.graphemes), mask: place.singleFont ? 0 : -1)
+    }
+
+    /// The local font of each grapheme: a column of one byte per grapheme, or one byte
+    /// standing for every grapheme of a text of one font (most texts of one script): read as
+    /// `base[g & mask]`, no branch.
+    ///
+    /// - Thread safety: an immutable view into the owning `PreparedText`.
+    struct GraphemeFonts: RandomAccessCollection, @unchecked Sendable {
+        let base: UnsafePointer<UInt8>?
+        let count: Int
+        /// All ones, or 0 when one byte stands for every grapheme.
+        let mask: Int
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { count }
+
+        /// - Complexity: O(1): one load.
+        @inline(__always)
+        subscript(g: Int) -> UInt8 {
+            assert(g >= 0 && g < count, "grapheme \(g) out of 0..<\(count)")
+            return base.unsafelyUnwrapped[g & mask]
+        }
+
+        /// How many bytes the column stores for `fonts`: 1 when every grapheme has the same
+        /// font (0 for no grapheme), else one per grapheme.
+        static func storedCount(_ fonts: UnsafeBufferPointer<UInt8>) -> Int {
+            guard let first = fonts.first else { return 0 }
+            return fonts.allSatisfy { $0 == first } ? 1 : fonts.count
+        }
+    }
     /// Chromium profile only (empty otherwise): per grapheme, how much wider it is re-shaped
     /// alone than as shaped with the cluster after it (kerning, `t|e`). Blink re-shapes the
     /// cluster where `overflow-wrap` cuts a word, so the cut fits only with that width.
-    var cutAdjustments: Packed<Float> { view(place.cuts, place.cutCount) }
-    var words: Words {
+    @inline(__always) var cutAdjustments: Packed<Float> { view(place.cuts, place.cutCount) }
+    @inline(__always) var words: Words {
         Words(
-            stored: UnsafePointer((storage + Int(place.words)).assumingMemoryBound(to: StoredWord.self)),
+            visibleEnds: UnsafePointer((storage + Int(place.words)).assumingMemoryBound(to: Double.self)),
             count: Int(place.wordCount),
+            packed: UnsafeRawPointer(storage + Int(place.packedWords)),
+            isNarrow: place.narrowWords,
+            ends: place.storesEnds ? UnsafePointer((storage + Int(place.wordEnds)).assumingMemoryBound(to: Double.self)) : nil,
             tails: UnsafePointer((storage + Int(place.tails)).assumingMemoryBound(to: WordTail.self)),
             tailIndexes: UnsafePointer((storage + Int(place.tailIndexes)).assumingMemoryBound(to: UInt8.self)),
             perWord: place.tailsPerWord ? -1 : 0)
     }
     /// Chromium profile, text of several style runs only (empty otherwise): the runs of each
     /// paragraph that has more than one (see `RunEnd`).
-    var runEnds: Packed<RunEnd> { view(place.runs, place.runCount) }
-    var paragraphs: Packed<Paragraph> { view(place.paragraphs, place.paragraphCount) }
-    /// The one allocation behind every `Packed` column above (freed in `deinit`).
-    nonisolated(unsafe) private let storage: UnsafeMutableRawPointer
-    /// Where each column lies in `storage`, and its length (offsets and counts, not nine
-    /// pointer-and-count views: 96 bytes less per object).
-    private let place: Placement
+    @inline(__always) var runEnds: Packed<RunEnd> { view(place.runs, place.runCount) }
+    @inline(__always) var paragraphs: Packed<Paragraph> { view(place.paragraphs, place.paragraphCount) }
     /// Its size in bytes.
     /// Bytes of the one column allocation (`Cache/HeapCost.swift` counts it for budgets).
-    var storageBytes: Int { Int(place.storageBytes) }
+    var storageBytes: Int { max(1, Int(place.byteCount)) }
 
     private struct Placement {
-        var words: UInt32 = 0, tails: UInt32 = 0, tailIndexes: UInt32 = 0, paragraphs: UInt32 = 0
-        /// Word tails stored, and tail indexes (0: one tail per word).
-        var tailCount: Int32 = 0, tailsPerWord = false
-        var ends: UInt32 = 0, units: UInt32 = 0, cuts: UInt32 = 0, flags: UInt32 = 0, fonts: UInt32 = 0
-        var runs: UInt32 = 0
+        /// Byte offsets of the columns in `storage` (the last three one-byte columns follow
+        /// the cut adjustments back to back: their offsets are sums, not stored).
+        var words: UInt32 = 0, packedWords: UInt32 = 0, wordEnds: UInt32 = 0, tails: UInt32 = 0
+        var paragraphs: UInt32 = 0, ends: UInt32 = 0, units: UInt32 = 0, cuts: UInt32 = 0, runs: UInt32 = 0
         var graphemes: Int32 = 0, cutCount: Int32 = 0, wordCount: Int32 = 0, paragraphCount: Int32 = 0
-        /// `storageBytes`, `utf8Count`, `missingGlyphClusters` (scalars kept here, not as
-        /// `Int` fields: 16 bytes less per object).
-        var storageBytes: UInt32 = 0, utf8Count: Int32 = 0, missingGlyphClusters: Int32 = 0
         /// The font table's lines and scales.
         var lineCount: Int32 = 0, scaleCount: Int32 = 0
-        /// Ends in `UInt16`, units in `Int16` (``PackedInt32``).
-        var narrowEnds = false, narrowUnits = false
         var runCount: Int32 = 0
+        /// `utf8Count`, `missingGlyphClusters` (kept here, not as `Int` fields: 8 bytes less
+        /// per object).
+        var utf8Count: Int32 = 0, missingGlyphClusters: Int32 = 0
+        /// One tail per word (tail indexes 0); ends in `UInt16`, units in `Int16`
+        /// (``PackedInt32``); words' grapheme ends and bits in 32 bits; every word's end
+        /// stored (``Words``).
+        var tailsPerWord = false, narrowEnds = false, narrowUnits = false, narrowWords = false, storesEnds = false
+        /// One font byte for every grapheme (``GraphemeFonts``; graphemes > 0).
+        var singleFont = false
+
+        /// Grapheme flags, right after the cut adjustments.
+        var flags: UInt32 { cuts &+ UInt32(cutCount) &* 4 }
+        /// Grapheme fonts, right after the flags.
+        var fonts: UInt32 { flags &+ UInt32(graphemes) }
+        /// Word tail indexes, right after the fonts (one byte of them for a text of one font).
+        var tailIndexes: UInt32 { fonts &+ (singleFont ? 1 : UInt32(graphemes)) }
+        /// The storage's size: the tail indexes end it.
+        var byteCount: UInt32 { tailIndexes &+ UInt32(wordCount) }
     }
 
     /// The column of `count` elements at byte `offset` of `storage`.
@@ -333,31 +451,58 @@ final class PreparedText: Sendable {
     private func narrowView<N>(_ offset: UInt32, _ count: Int32, _ narrow: Bool) -> PackedInt32<N> {
         PackedInt32(base: UnsafeRawPointer(storage + Int(offset)), count: Int(count), isNarrow: narrow)
     }
-    /// The font (local index) and advance of "…" for truncation.
-    let ellipsisFont: UInt8
     /// The advance of "…" in `ellipsisFont`.
     let ellipsisWidth: Double
-    /// "…" in each run style's font, by group, for texts of several styles (empty otherwise):
-    /// a truncated line's "…" takes the style of the text it follows.
-    let ellipsisByGroup: [GroupEllipsis]
     /// The local fonts of the truncation token (`fontBit(ellipsisFont)` for "…"): they count
     /// for the height of the line the token ends.
     let ellipsisMask: UInt64
+    /// What few texts have (a truncation token, "…" per style, pango baselines), out of
+    /// line: nil for most texts, 32 bytes less in every object.
+    let extras: Extras?
+    /// "…" in each run style's font, by group, for texts of several styles (empty otherwise):
+    /// a truncated line's "…" takes the style of the text it follows.
+    var ellipsisByGroup: [GroupEllipsis] { extras?.ellipsisByGroup ?? [] }
     /// The truncation token's own text and per-face pieces, when a token replaces "…" (for
     /// drawing); `nil` for the plain ellipsis.
-    let token: PreparedToken?
+    var token: PreparedToken? { extras?.token }
     /// The `pango` profile's baseline alignment data (``PangoBaselines``); `nil` for other
     /// profiles and for texts where no run can move.
-    let pangoBaselines: PangoBaselines?
+    var pangoBaselines: PangoBaselines? { extras?.pangoBaselines }
+    /// The one allocation behind every `Packed` column above (freed in `deinit`).
+    nonisolated(unsafe) private let storage: UnsafeMutableRawPointer
+    /// How a line's width is compared with the box (`LayoutConventions.lineFit`): the line
+    /// breaker is specialised per arithmetic.
+    let lineFit: LayoutConventions.LineFitArithmetic
+    /// How much trailing whitespace hangs (`LayoutConventions.trailingSpaces`).
+    let trailingSpaces: LayoutConventions.TrailingSpaceRule
+    /// The font (local index) and advance of "…" for truncation.
+    let ellipsisFont: UInt8
+    /// Where each column lies in `storage`, and its length (offsets and counts, not nine
+    /// pointer-and-count views: 96 bytes less per object). Last: the small fields before it
+    /// fill what would be padding.
+    private let place: Placement
     /// The text's length in UTF-8 bytes.
     var utf8Count: Int { Int(place.utf8Count) }
     /// Clusters no font of the cascade could draw.
     var missingGlyphClusters: Int { Int(place.missingGlyphClusters) }
-    /// How much trailing whitespace hangs (`LayoutConventions.trailingSpaces`).
-    let trailingSpaces: LayoutConventions.TrailingSpaceRule
-    /// How a line's width is compared with the box (`LayoutConventions.lineFit`): the line
-    /// breaker is specialised per arithmetic.
-    let lineFit: LayoutConventions.LineFitArithmetic
+
+    /// The rarely present parts of a prepared text (``extras``).
+    ///
+    /// - Thread safety: immutable.
+    final class Extras: Sendable {
+        let token: PreparedToken?
+        let ellipsisByGroup: [GroupEllipsis]
+        let pangoBaselines: PangoBaselines?
+
+        init(token: PreparedToken?, ellipsisByGroup: [GroupEllipsis], pangoBaselines: PangoBaselines?) {
+            self.token = token
+            self.ellipsisByGroup = ellipsisByGroup
+            self.pangoBaselines = pangoBaselines
+        }
+
+        /// The bytes of the stored properties (a 24-byte token, an array, a reference).
+        static let storedBytes = 40
+    }
 
     /// A prepared text with copies of these columns (arrays: tests build texts by hand).
     convenience init(
@@ -439,19 +584,24 @@ final class PreparedText: Sendable {
         // storage exists, writes the table and each word's index (no heap allocation).
         let distinctTails = Self.distinctTailCount(c.words)
         let tailCount = distinctTails == 0 ? c.words.count : distinctTails
-        at.words = UInt32(layout.add(StoredWord.self, c.words.count))
+        at.narrowWords = Words.fitNarrow(c.words)
+        at.storesEnds = !Words.endsFollow(c.words)
+        at.words = UInt32(layout.add(Double.self, c.words.count))
+        at.wordEnds = UInt32(layout.add(Double.self, at.storesEnds ? c.words.count : 0))
         at.runs = UInt32(layout.add(RunEnd.self, c.runEnds.count))
         at.tails = UInt32(layout.add(WordTail.self, tailCount))
+        at.packedWords = UInt32(at.narrowWords ? layout.add(UInt32.self, c.words.count) : layout.add(UInt64.self, c.words.count))
         at.paragraphs = UInt32(layout.add(Paragraph.self, c.paragraphs.count))
         at.narrowEnds = PackedInt32<UInt16>.fitsNarrow(c.graphemeEnds)
         at.narrowUnits = PackedInt32<Int16>.fitsNarrow(c.units)
         at.ends = UInt32(at.narrowEnds ? layout.add(UInt16.self, c.graphemeEnds.count) : layout.add(Int32.self, c.graphemeEnds.count))
         at.units = UInt32(at.narrowUnits ? layout.add(Int16.self, c.units.count) : layout.add(Int32.self, c.units.count))
         at.cuts = UInt32(layout.add(Float.self, c.cutAdjustments.count))
-        at.flags = UInt32(layout.add(GraphemeFlags.self, c.flags.count))
-        at.fonts = UInt32(layout.add(UInt8.self, c.graphemeFonts.count))
-        at.tailIndexes = UInt32(layout.add(UInt8.self, c.words.count))
-        at.tailCount = Int32(tailCount)
+        let flagsAt = layout.add(GraphemeFlags.self, c.flags.count)
+        let storedFonts = GraphemeFonts.storedCount(c.graphemeFonts)
+        at.singleFont = storedFonts == 1 && c.graphemeFonts.count > 1
+        let fontsAt = layout.add(UInt8.self, at.singleFont ? 1 : c.graphemeFonts.count)
+        let tailIndexesAt = layout.add(UInt8.self, c.words.count)
         at.tailsPerWord = distinctTails == 0
         at.graphemes = Int32(c.graphemeEnds.count)
         at.lineCount = Int32(tableLines.count)
@@ -461,9 +611,15 @@ final class PreparedText: Sendable {
         at.paragraphCount = Int32(c.paragraphs.count)
         at.runCount = Int32(c.runEnds.count)
         precondition(layout.byteCount < Int(UInt32.max), "a prepared text of 4 GiB")
+        precondition(
+            c.flags.count == c.graphemeEnds.count && c.graphemeFonts.count == c.graphemeEnds.count
+                && (c.cutAdjustments.isEmpty || c.cutAdjustments.count == c.graphemeEnds.count),
+            "one flag, one font (and one cut adjustment or none) per grapheme")
+        precondition(
+            Int(at.flags) == flagsAt && Int(at.fonts) == fontsAt && Int(at.tailIndexes) == tailIndexesAt
+                && Int(at.byteCount) == layout.byteCount, "the one-byte columns end the storage back to back")
         let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, layout.byteCount), alignment: 16)
-        let storedWords = (raw + Int(at.words)).bindMemory(to: StoredWord.self, capacity: c.words.count)
-        for (k, w) in c.words.enumerated() { storedWords[k] = StoredWord(end: w.end, hangingWidth: w.hangingWidth, graphemeEnd: w.graphemeEnd, bits: w.bits) }
+        Self.writeWords(c.words, to: raw, at)
         Self.writeTails(
             c.words, table: (raw + Int(at.tails)).bindMemory(to: WordTail.self, capacity: tailCount),
             indexes: (raw + Int(at.tailIndexes)).bindMemory(to: UInt8.self, capacity: c.words.count), perWord: at.tailsPerWord)
@@ -483,9 +639,8 @@ final class PreparedText: Sendable {
         for p in c.paragraphs where p.graphemeStart < p.graphemeEnd {
             mutableFlags.unsafelyUnwrapped[Int(p.graphemeStart)].insert(.startsParagraph)
         }
-        _ = PackedLayout.fill(raw, Int(at.fonts), from: c.graphemeFonts)
+        _ = PackedLayout.fill(raw, Int(at.fonts), from: UnsafeBufferPointer(rebasing: c.graphemeFonts[..<(at.singleFont ? 1 : c.graphemeFonts.count)]))
         handOver(c.graphemeFonts)
-        at.storageBytes = UInt32(max(1, layout.byteCount))
         at.utf8Count = Int32(clamping: utf8Count)
         at.missingGlyphClusters = Int32(clamping: missingGlyphClusters)
         storage = raw
@@ -493,19 +648,38 @@ final class PreparedText: Sendable {
         self.ellipsisFont = ellipsisFont
         self.ellipsisWidth = ellipsisWidth
         self.ellipsisMask = ellipsisMask ?? Self.fontBit(ellipsisFont)
-        self.ellipsisByGroup = ellipsisByGroup
-        self.token = token
-        self.pangoBaselines = pangoBaselines
+        extras =
+            token == nil && ellipsisByGroup.isEmpty && pangoBaselines == nil
+            ? nil : Extras(token: token, ellipsisByGroup: ellipsisByGroup, pangoBaselines: pangoBaselines)
     }
 
     deinit { storage.deallocate() }
 
+    /// Writes the words' visible ends, packed grapheme ends and bits, and (when
+    /// `at.storesEnds`) ends into their columns of `raw`.
+    private static func writeWords(_ words: UnsafeBufferPointer<Word>, to raw: UnsafeMutableRawPointer, _ at: Placement) {
+        let visible = (raw + Int(at.words)).bindMemory(to: Double.self, capacity: words.count)
+        for (k, w) in words.enumerated() { visible[k] = w.visibleEnd }
+        if at.storesEnds {
+            let ends = (raw + Int(at.wordEnds)).bindMemory(to: Double.self, capacity: words.count)
+            for (k, w) in words.enumerated() { ends[k] = w.end }
+        }
+        if at.narrowWords {
+            let packed = (raw + Int(at.packedWords)).bindMemory(to: UInt32.self, capacity: words.count)
+            for (k, w) in words.enumerated() { packed[k] = Words.narrow(w) }
+        } else {
+            let packed = (raw + Int(at.packedWords)).bindMemory(to: UInt64.self, capacity: words.count)
+            for (k, w) in words.enumerated() { packed[k] = Words.wide(w) }
+        }
+    }
+
+
     @inline(__always)
-    private static func tail(_ w: Word) -> WordTail { WordTail(fontMask: w.fontMask) }
+    private static func tail(_ w: Word) -> WordTail { WordTail(fontMask: w.fontMask, hangingWidth: w.hangingWidth) }
 
     @inline(__always)
     private static func same(_ a: WordTail, _ b: WordTail) -> Bool {
-        a.fontMask == b.fontMask
+        a.fontMask == b.fontMask && a.hangingWidth.bitPattern == b.hangingWidth.bitPattern
     }
 
     /// The index of `t` among `table[0..<count]` (the last one found, `last`, tried first),
