@@ -47,8 +47,25 @@ final class BreakIterators: @unchecked Sendable {  // one thread at a time
     /// and whether each is mandatory. The last offset is `text.count`. The buffers stay valid
     /// until the next call.
     ///
+    /// Text of letters, digits, spaces, Han, kana, Hangul syllables and common punctuation
+    /// (Line_Break classes with pair rules only) is broken without ICU's iterator
+    /// (`plumb_breaker_line_breaks`); ``lineBreaksThroughICU(_:)`` is the reference.
+    ///
     /// - Complexity: O(n); a Chinese character costs about three times a Latin one (timings: Decisions.md, "Timings from code comments").
     func lineBreaks(_ text: UnsafeBufferPointer<UInt8>)
+        -> (offsets: UnsafeBufferPointer<Int32>, hard: UnsafeBufferPointer<UInt8>)
+    {
+        lineBreaks(text, throughICU: false)
+    }
+
+    /// ``lineBreaks(_:)`` always through ICU's iterator (the tests' reference).
+    func lineBreaksThroughICU(_ text: UnsafeBufferPointer<UInt8>)
+        -> (offsets: UnsafeBufferPointer<Int32>, hard: UnsafeBufferPointer<UInt8>)
+    {
+        lineBreaks(text, throughICU: true)
+    }
+
+    private func lineBreaks(_ text: UnsafeBufferPointer<UInt8>, throughICU: Bool)
         -> (offsets: UnsafeBufferPointer<Int32>, hard: UnsafeBufferPointer<UInt8>)
     {
         let n = text.count
@@ -58,10 +75,8 @@ final class BreakIterators: @unchecked Sendable {  // one thread at a time
         let offsets = buffers.lineOffsets.reserve(n + 1)
         let hard = buffers.lineHard.reserve(n + 1)
         var status: Int32 = 0
-        var count = Int(
-            plumb_breaker_line_breaks(
-                handle, base, Int32(n), offsets.baseAddress, hard.baseAddress, Int32(n + 1),
-                &status))
+        let split = throughICU ? plumb_breaker_line_breaks_icu : plumb_breaker_line_breaks
+        var count = Int(split(handle, base, Int32(n), offsets.baseAddress, hard.baseAddress, Int32(n + 1), &status))
         if count <= 0 {  // ICU failed: the only opportunity is the end.
             offsets[0] = Int32(n)
             hard[0] = 0
@@ -127,6 +142,12 @@ final class BreakIterators: @unchecked Sendable {  // one thread at a time
         buffers.lineOffsets.release(over: bytes / 4)
         buffers.lineHard.release(over: bytes)
         buffers.graphemeOffsets.release(over: bytes / 4)
+    }
+
+    /// The line fast path's class of `scalar` (0: ICU breaks text containing it), from its
+    /// ASCII table when `throughTable` (tests compare the table with ICU's properties).
+    static func simpleLineClass(of scalar: UInt32, throughTable: Bool) -> Int32 {
+        plumb_simple_line_class_of(Int32(bitPattern: scalar), throughTable ? 1 : 0)
     }
 
     /// The linked ICU version, e.g. "72.1".
