@@ -319,6 +319,7 @@ extension TextPreparer {
             segStart = g + 1
             segScript = g + 1 < range.upperBound ? scripts[g + 1] : 0
         }
+        shapePendingSegments(input.text, into: &b)
         for boundary in scratch.kernBoundaries {
             applyPairKerning(input.text, at: boundary, script: scripts[boundary], into: &b)
         }

@@ -39,7 +39,38 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         var paragraph = ParagraphScratch()
         /// The builders' per-grapheme storage, lent to each text's builder.
         var columns = PreparedTextBuilder.Columns()
+        /// Segments of the paragraph that missed the segment cache, waiting to be shaped
+        /// together (``TextPreparer/shapePendingSegments(_:into:)``), and that call's buffers.
+        var pending: [PendingSegment] = []
+        var batchBytes = GrowableBuffer<UInt8>()
+        var batchEnds = GrowableBuffer<Int32>()
+        var batchStarts = GrowableBuffer<Int32>()
+        var batchUnits = GrowableBuffer<Int32>()
+        var batchMembers = GrowableBuffer<Int32>()
     }
+
+    /// A segment that missed the segment cache, to be shaped with the paragraph's others.
+    struct PendingSegment {
+        /// Its graphemes (text indices) and bytes (text offsets).
+        let graphemes: Range<Int>
+        let bytes: Range<Int>
+        let key: CacheKey
+        let local: UInt8
+        let script: UInt32
+        /// An earlier pending segment of the same key (its advances are copied), or -1.
+        let source: Int32
+        var shaped = false
+    }
+
+    /// Whether missed segments of a paragraph are shaped together
+    /// (``shapePendingSegments(_:into:)``); `false` shapes each as it is met (the tests'
+    /// reference).
+    var shapesMissedSegmentsTogether = true
+
+    /// At most this many missed segments wait; the next one shapes them.
+    static let maximumPendingSegments = 64
+    /// One joint HarfBuzz run takes segments up to this many bytes in all (the first always).
+    static let maximumBatchBytes = 4096
     // Exclusivity of this class property is checked at run time in debug builds (the tests)
     // and not in release builds: the checks cost ~8 % of a cold measurement (callgrind: 9 % of
     // its instructions), and a preparer is used by one thread at a time.
@@ -353,7 +384,9 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// once, as before).
     static let maximumCachedClusters = 512
 
-    /// Shapes graphemes `range` (one font, one script) through the segment cache.
+    /// Shapes graphemes `range` (one font, one script) through the segment cache. A miss of a
+    /// script HarfBuzz may shape jointly (``Shaper/batchesSegments(of:)``) waits in
+    /// `scratch.pending` for ``shapePendingSegments(_:into:)``.
     func shapeSegment(
         _ text: UnsafeBufferPointer<UInt8>, graphemes range: Range<Int>, script: UInt32,
         into b: inout PreparedTextBuilder
@@ -362,12 +395,104 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let byteEnd = Int(b.graphemeEnds[range.upperBound - 1])
         // Fields of the local font, not the entry (a copy would retain its font).
         let local = Int(b.graphemeFonts[range.lowerBound])
+        if shapesMissedSegmentsTogether, range.count <= Self.maximumCachedClusters, Shaper.batchesSegments(of: script) {
+            let key = SegmentCache.key(
+                bytes: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), fontID: b.fontList[local].id,
+                script: keyScript(script))
+            let out = UnsafeMutableBufferPointer(rebasing: scratch.units.reserve(range.count)[0..<range.count])
+            if segmentCache.copyAdvances(for: key, into: out) {
+                for i in 0..<range.count { b.units[range.lowerBound + i] = out[i] }
+                return
+            }
+            var source: Int32 = -1
+            for k in scratch.pending.indices where scratch.pending[k].key == key && scratch.pending[k].graphemes.count == range.count {
+                source = Int32(k)
+                break
+            }
+            scratch.pending.append(
+                PendingSegment(
+                    graphemes: range, bytes: byteStart..<byteEnd, key: key, local: UInt8(local), script: script,
+                    source: source))
+            if scratch.pending.count >= Self.maximumPendingSegments { shapePendingSegments(text, into: &b) }
+            return
+        }
         let graphemeEnds = b.graphemeEnds  // a pointer: no retain
         let units = cachedUnits(
             of: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), clusters: range.count,
             clusterEnd: { graphemeEnds[range.lowerBound + $0] - Int32(byteStart) },
             fontID: b.fontList[local].id, script: script, font: { b.fontList[local].font })
         for i in 0..<range.count { b.units[range.lowerBound + i] = units[i] }
+    }
+
+    /// Shapes the segments waiting in `scratch.pending`: those of one font and script together
+    /// in one HarfBuzz run (``Shaper/shapeSegments(_:graphemeEnds:segmentStarts:font:script:advances:)``,
+    /// exact: a segment whose edges HarfBuzz marks unsafe to break is shaped again alone), each
+    /// stored in the segment cache and written to the builder; a repeated segment copies the
+    /// first's advances.
+    ///
+    /// - Complexity: one `hb_shape` per font and script (and per ``maximumBatchBytes``)
+    ///   instead of one per segment; O(p²) key comparisons for p ≤ ``maximumPendingSegments``.
+    func shapePendingSegments(_ text: UnsafeBufferPointer<UInt8>, into b: inout PreparedTextBuilder) {
+        let count = scratch.pending.count
+        guard count > 0 else { return }
+        for i in 0..<count where !scratch.pending[i].shaped && scratch.pending[i].source < 0 {
+            shapeBatch(startingAt: i, text, into: &b)
+        }
+        for i in 0..<count where scratch.pending[i].source >= 0 {
+            let from = scratch.pending[Int(scratch.pending[i].source)].graphemes.lowerBound
+            let range = scratch.pending[i].graphemes
+            for k in 0..<range.count { b.units[range.lowerBound + k] = b.units[from + k] }
+        }
+        scratch.pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Shapes pending segment `first` with the later pending segments of its font and script
+    /// (up to ``maximumBatchBytes``) in one run; marks them shaped.
+    private func shapeBatch(startingAt first: Int, _ text: UnsafeBufferPointer<UInt8>, into b: inout PreparedTextBuilder) {
+        let local = scratch.pending[first].local
+        let script = scratch.pending[first].script
+        let members = scratch.batchMembers.reserve(Self.maximumPendingSegments)
+        var memberCount = 0
+        var byteCount = 0
+        var clusterCount = 0
+        for j in first..<scratch.pending.count {
+            let p = scratch.pending[j]
+            guard !p.shaped, p.source < 0, p.local == local, p.script == script else { continue }
+            if memberCount > 0 && byteCount + p.bytes.count > Self.maximumBatchBytes { continue }
+            members[memberCount] = Int32(j)
+            memberCount += 1
+            byteCount += p.bytes.count
+            clusterCount += p.graphemes.count
+            scratch.pending[j].shaped = true
+        }
+        let bytes = scratch.batchBytes.reserve(byteCount)
+        let ends = scratch.batchEnds.reserve(clusterCount)
+        let starts = scratch.batchStarts.reserve(memberCount)
+        let units = scratch.batchUnits.reserve(clusterCount)
+        var byte = 0
+        var cluster = 0
+        for m in 0..<memberCount {
+            let p = scratch.pending[Int(members[m])]
+            starts[m] = Int32(cluster)
+            for i in p.bytes { bytes[byte + i - p.bytes.lowerBound] = text[i] }
+            for g in p.graphemes {
+                ends[cluster] = Int32(byte) + b.graphemeEnds[g] - Int32(p.bytes.lowerBound)
+                cluster += 1
+            }
+            byte += p.bytes.count
+        }
+        let font = b.fontList[Int(local)].font
+        shaper.shapeSegments(
+            UnsafeBufferPointer(rebasing: bytes[0..<byteCount]), graphemeEnds: UnsafeBufferPointer(rebasing: ends[0..<clusterCount]),
+            segmentStarts: UnsafeBufferPointer(rebasing: starts[0..<memberCount]), font: font, script: script,
+            advances: UnsafeMutableBufferPointer(rebasing: units[0..<clusterCount]))
+        for m in 0..<memberCount {
+            let p = scratch.pending[Int(members[m])]
+            let start = Int(starts[m])
+            let shaped = UnsafeMutableBufferPointer(rebasing: units[start..<(start + p.graphemes.count)])
+            for k in 0..<p.graphemes.count { b.units[p.graphemes.lowerBound + k] = shaped[k] }
+            segmentCache.insert(Array(shaped), for: p.key)
+        }
     }
 
     /// Kerning between the last cluster of one segment and the first of the next (same font
