@@ -362,7 +362,8 @@ extension TextPreparer {
             if reshapes && !f.contains(.hangingSpace) && !f.contains(.inlineBox) && g + 1 < range.upperBound
                 && b.graphemeFonts[g] == b.graphemeFonts[g + 1]
             {
-                b.cutAdjustments[g] = Float(aloneAdvance(input.text, at: g, script: scratch.paragraph[g], b) - advance)
+                let alone = aloneAdvance(input.text, at: g, script: scratch.paragraph[g], &b)
+                b.cutAdjustments[g] = Float(alone - advance)
             }
             if f.contains(.hangingSpace) {
                 hanging = lastSpaceOnlyHangs ? advance : hanging + advance

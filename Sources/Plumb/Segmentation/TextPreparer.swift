@@ -47,6 +47,46 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         var batchStarts = GrowableBuffer<Int32>()
         var batchUnits = GrowableBuffer<Int32>()
         var batchMembers = GrowableBuffer<Int32>()
+        /// Nominal advances of single scalars met by ``TextPreparer/aloneAdvance(_:at:script:_:)``.
+        var nominalAdvances = NominalAdvances()
+    }
+
+    /// A direct-mapped memo of `Shaper.nominalAdvance` by font id (process-unique, never
+    /// reused) and scalar: the chromium profile asks it for nearly every cluster, and a `cmap`
+    /// and `hmtx` look-up through HarfBuzz cost ~200 instructions.
+    struct NominalAdvances: ~Copyable {
+        private static let slots = 1024
+        /// Per slot: the key (font id << 21 | scalar, 0 = empty) and the advance.
+        private let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: slots)
+        private let values = UnsafeMutablePointer<Int32>.allocate(capacity: slots)
+
+        init() { keys.initialize(repeating: 0, count: Self.slots) }
+
+        deinit {
+            keys.deallocate()
+            values.deallocate()
+        }
+
+        @inline(__always)
+        private static func key(_ scalar: UInt32, _ fontID: Int) -> UInt64 { UInt64(fontID + 1) << 21 | UInt64(scalar) }
+        @inline(__always)
+        private static func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 54) }
+
+        /// The remembered advance of `scalar` in font `fontID`, if any.
+        @inline(__always)
+        func units(of scalar: UInt32, fontID: Int) -> Int32? {
+            let k = Self.key(scalar, fontID)
+            let i = Self.slot(k)
+            return keys[i] == k ? values[i] : nil
+        }
+
+        /// Remembers `units` as the advance of `scalar` in font `fontID` (replacing its slot).
+        mutating func remember(_ units: Int32, of scalar: UInt32, fontID: Int) {
+            let k = Self.key(scalar, fontID)
+            let i = Self.slot(k)
+            keys[i] = k
+            values[i] = units
+        }
     }
 
     /// A segment that missed the segment cache, to be shaped with the paragraph's others.
@@ -209,17 +249,29 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     }
 
     /// The advance of cluster `g` shaped alone: for one scalar its own glyph's advance
-    /// (`Shaper.nominalAdvance`, no shaping); for a sequence (marks, jamo, emoji) the cluster
-    /// shaped by itself through the segment cache.
-    func aloneAdvance(_ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, _ b: PreparedTextBuilder) -> Double {
-        let bytes = UnsafeBufferPointer(rebasing: text[Int(b.graphemeStart(g))..<Int(b.graphemeEnds[g])])
+    /// (`Shaper.nominalAdvance`, no shaping, remembered in ``NominalAdvances``); for a sequence
+    /// (marks, jamo, emoji) the cluster shaped by itself through the segment cache.
+    ///
+    /// - Parameter b: `inout` only so the builder is not copied (it is read, not changed).
+    func aloneAdvance(_ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, _ b: inout PreparedTextBuilder) -> Double {
+        let start = Int(b.graphemeStart(g))
+        let end = Int(b.graphemeEnds[g])
         let local = Int(b.graphemeFonts[g])
-        var scalars = UTF8Scalars(bytes)
-        let first = scalars.next()
+        let lead = text[start]
+        let firstLength = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
         let units: Int32
-        if let first, scalars.next() == nil {
-            units = Shaper.nominalAdvance(of: CollectionOfOne(first), font: b.fontList[local].font)
+        if start + firstLength >= end {
+            let scalar = ParagraphScratch.scalar(in: text, at: start)
+            let fontID = b.fontList[local].id
+            if let known = scratch.nominalAdvances.units(of: scalar, fontID: fontID) {
+                units = known
+            } else {
+                units = Shaper.nominalAdvance(
+                    of: CollectionOfOne(Unicode.Scalar(scalar) ?? "\u{FFFD}"), font: b.fontList[local].font)
+                scratch.nominalAdvances.remember(units, of: scalar, fontID: fontID)
+            }
         } else {
+            let bytes = UnsafeBufferPointer(rebasing: text[start..<end])
             units = cachedUnits(
                 of: bytes, clusters: 1, clusterEnd: { _ in Int32(bytes.count) }, fontID: b.fontList[local].id,
                 script: script, font: { b.fontList[local].font })[0]
