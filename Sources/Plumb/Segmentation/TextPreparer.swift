@@ -47,44 +47,52 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         var batchStarts = GrowableBuffer<Int32>()
         var batchUnits = GrowableBuffer<Int32>()
         var batchMembers = GrowableBuffer<Int32>()
-        /// Nominal advances of single scalars met by ``TextPreparer/aloneAdvance(_:at:script:_:)``.
-        var nominalAdvances = NominalAdvances()
+        /// Nominal advances of single scalars (``TextPreparer/aloneAdvance(_:at:script:_:)``)
+        /// and first advances of short kerning pairs (``TextPreparer/applyPairKerning(_:at:script:into:)``).
+        var nominalAdvances = AdvanceMemo()
+        var pairAdvances = AdvanceMemo()
     }
 
-    /// A direct-mapped memo of `Shaper.nominalAdvance` by font id (process-unique, never
-    /// reused) and scalar: the chromium profile asks it for nearly every cluster, and a `cmap`
-    /// and `hmtx` look-up through HarfBuzz cost ~200 instructions.
-    struct NominalAdvances: ~Copyable {
+    /// A direct-mapped memo of advances (font units) by a two-word key, per preparer (no lock,
+    /// no hashing of bytes): single scalars' nominal advances (``TextPreparer/aloneAdvance(_:at:script:_:)``:
+    /// the chromium profile asks for nearly every cluster, and a `cmap` and `hmtx` look-up
+    /// through HarfBuzz cost ~200 instructions) and the first cluster's advance of short
+    /// kerning pairs (``TextPreparer/applyPairKerning(_:at:script:into:)``: a segment-cache
+    /// look-up, ~800 instructions, for each of ~5 pairs per cell, nearly all " " + a letter).
+    /// Keys hold everything the value depends on (font ids are process-unique, never reused),
+    /// so a hit is exact; a collision replaces the slot.
+    struct AdvanceMemo: ~Copyable {
         private static let slots = 1024
-        /// Per slot: the key (font id << 21 | scalar, 0 = empty) and the advance.
-        private let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: slots)
+        /// Per slot: the key (`first` 0 = empty) and the advance.
+        private let firsts = UnsafeMutablePointer<UInt64>.allocate(capacity: slots)
+        private let seconds = UnsafeMutablePointer<UInt64>.allocate(capacity: slots)
         private let values = UnsafeMutablePointer<Int32>.allocate(capacity: slots)
 
-        init() { keys.initialize(repeating: 0, count: Self.slots) }
+        init() { firsts.initialize(repeating: 0, count: Self.slots) }
 
         deinit {
-            keys.deallocate()
+            firsts.deallocate()
+            seconds.deallocate()
             values.deallocate()
         }
 
         @inline(__always)
-        private static func key(_ scalar: UInt32, _ fontID: Int) -> UInt64 { UInt64(fontID + 1) << 21 | UInt64(scalar) }
-        @inline(__always)
-        private static func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 54) }
-
-        /// The remembered advance of `scalar` in font `fontID`, if any.
-        @inline(__always)
-        func units(of scalar: UInt32, fontID: Int) -> Int32? {
-            let k = Self.key(scalar, fontID)
-            let i = Self.slot(k)
-            return keys[i] == k ? values[i] : nil
+        private static func slot(_ first: UInt64, _ second: UInt64) -> Int {
+            Int(truncatingIfNeeded: ((first ^ second &* 0xC2B2_AE3D_27D4_EB4F) &* 0x9E37_79B9_7F4A_7C15) >> 54)
         }
 
-        /// Remembers `units` as the advance of `scalar` in font `fontID` (replacing its slot).
-        mutating func remember(_ units: Int32, of scalar: UInt32, fontID: Int) {
-            let k = Self.key(scalar, fontID)
-            let i = Self.slot(k)
-            keys[i] = k
+        /// The remembered advance for key (`first`, `second`); `first` must not be 0.
+        @inline(__always)
+        func units(_ first: UInt64, _ second: UInt64) -> Int32? {
+            let i = Self.slot(first, second)
+            return firsts[i] == first && seconds[i] == second ? values[i] : nil
+        }
+
+        /// Remembers `units` for key (`first`, `second`) (replacing its slot); `first` ≠ 0.
+        mutating func remember(_ units: Int32, _ first: UInt64, _ second: UInt64) {
+            let i = Self.slot(first, second)
+            firsts[i] = first
+            seconds[i] = second
             values[i] = units
         }
     }
@@ -249,7 +257,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     }
 
     /// The advance of cluster `g` shaped alone: for one scalar its own glyph's advance
-    /// (`Shaper.nominalAdvance`, no shaping, remembered in ``NominalAdvances``); for a sequence
+    /// (`Shaper.nominalAdvance`, no shaping, remembered in ``AdvanceMemo``); for a sequence
     /// (marks, jamo, emoji) the cluster shaped by itself through the segment cache.
     ///
     /// - Parameter b: `inout` only so the builder is not copied (it is read, not changed).
@@ -263,12 +271,13 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         if start + firstLength >= end {
             let scalar = ParagraphScratch.scalar(in: text, at: start)
             let fontID = b.fontList[local].id
-            if let known = scratch.nominalAdvances.units(of: scalar, fontID: fontID) {
+            let key = UInt64(scalar) | 1 << 32  // never 0
+            if let known = scratch.nominalAdvances.units(key, UInt64(fontID)) {
                 units = known
             } else {
                 units = Shaper.nominalAdvance(
                     of: CollectionOfOne(Unicode.Scalar(scalar) ?? "\u{FFFD}"), font: b.fontList[local].font)
-                scratch.nominalAdvances.remember(units, of: scalar, fontID: fontID)
+                scratch.nominalAdvances.remember(units, key, UInt64(fontID))
             }
         } else {
             let bytes = UnsafeBufferPointer(rebasing: text[start..<end])
@@ -560,11 +569,24 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let split = Int32(b.graphemeEnds[g - 1]) - Int32(byteStart)
         let byteEnd = Int(b.graphemeEnds[g])
         let local = Int(b.graphemeFonts[g])
+        let fontID = b.fontList[local].id
+        // A pair of at most 7 bytes is its own key (bytes, length and split) in the memo.
+        let length = byteEnd - byteStart
+        var packed: UInt64 = 0
+        if length <= 7 {
+            for i in 0..<length { packed |= UInt64(text[byteStart + i]) << (8 * i) }
+            packed |= UInt64(length) << 56 | UInt64(split) << 60
+            if let known = scratch.pairAdvances.units(packed, UInt64(fontID) << 32 | UInt64(keyScript(script))) {
+                b.units[g - 1] = known
+                return
+            }
+        }
         let pair = cachedUnits(
             of: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), clusters: 2,
-            clusterEnd: { $0 == 0 ? split : Int32(byteEnd - byteStart) }, fontID: b.fontList[local].id,
+            clusterEnd: { $0 == 0 ? split : Int32(byteEnd - byteStart) }, fontID: fontID,
             script: script, font: { b.fontList[local].font })
         b.units[g - 1] = pair[0]
+        if packed != 0 { scratch.pairAdvances.remember(pair[0], packed, UInt64(fontID) << 32 | UInt64(keyScript(script))) }
     }
 
     /// Prepares a truncation token (one line, no breaks): per run its clusters take fonts as
