@@ -93,3 +93,23 @@ import Testing
         }
     }
 }
+
+/// LB19a's scan is skipped for text without the lead bytes of quotation punctuation: every
+/// Pi and Pf scalar (Swift's Unicode tables, which the scan itself reads) starts with one.
+@Suite struct QuotationShortcutTests {
+    @Test func everyInitialAndFinalQuoteStartsWithC2OrE2() {
+        var found = 0
+        for value in UInt32(0)...0x10FFFF {
+            guard let s = Unicode.Scalar(value) else { continue }
+            let category = s.properties.generalCategory
+            guard category == .initialPunctuation || category == .finalPunctuation else { continue }
+            found += 1
+            var utf8 = Array(String(s).utf8)
+            #expect(utf8.withUnsafeMutableBufferPointer { TextPreparer.mayContainQuotationPunctuation(UnsafeBufferPointer($0)) },
+                    "U+\(String(value, radix: 16))")
+        }
+        #expect(found >= 20)
+        var ascii = Array("\"quoted\" 'text' 中文".utf8)
+        #expect(!ascii.withUnsafeMutableBufferPointer { TextPreparer.mayContainQuotationPunctuation(UnsafeBufferPointer($0)) })
+    }
+}

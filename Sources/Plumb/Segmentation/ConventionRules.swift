@@ -9,7 +9,9 @@ extension TextPreparer {
         _ tailoring: LayoutConventions.BreakTailoring, _ para: UnsafeBufferPointer<UInt8>, base: Int32,
         graphemes range: Range<Int>, firstScalars: ParagraphScratch, into b: inout PreparedTextBuilder
     ) {
-        if tailoring.contains(.lb19aQuotes) { addLB19aBreaks(graphemes: range, firstScalars: firstScalars, into: &b) }
+        if tailoring.contains(.lb19aQuotes), Self.mayContainQuotationPunctuation(para) {
+            addLB19aBreaks(graphemes: range, firstScalars: firstScalars, into: &b)
+        }
         if tailoring.contains(.aroundInlineBoxes) { addInlineBoxBreaks(graphemes: range, into: &b) }
         let blink: LayoutConventions.BreakTailoring = [.afterEverySpaceRun, .blinkASCIIPairs, .lb21aHebrewHyphen]
         let pango: LayoutConventions.BreakTailoring = [.afterSpacedHyphen, .afterPeriodFollowingSign]
@@ -30,6 +32,16 @@ extension TextPreparer {
             if g + 1 < range.upperBound && !b.flags[g + 1].contains(.hangingSpace) { b.flags[g].insert(.breakAfter) }
             if g > range.lowerBound { b.flags[g - 1].insert(.breakAfter) }
         }
+    }
+
+    /// Whether `utf8` may hold an initial or final quotation mark (Pi, Pf): every one is
+    /// U+00AB, U+00BB or in U+2018–U+2E21, so its UTF-8 lead byte is 0xC2 or 0xE2
+    /// (`ConventionRuleTests` checks every scalar); text without either byte (ASCII, most
+    /// CJK) skips LB19a's scan of every cluster.
+    ///
+    /// - Complexity: O(n) byte compares.
+    static func mayContainQuotationPunctuation(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        utf8.contains { $0 == 0xC2 || $0 == 0xE2 }
     }
 
     /// Unicode 15.1's LB19a, which ICU 72 predates: an initial quotation mark (Pi) between two
