@@ -157,8 +157,11 @@ extension TextPreparer {
         let percent = UInt8(ascii: "%")
         let dollar = UInt8(ascii: "$")
         func isLetter(_ c: UInt8?) -> Bool { isAlnum(c) && !(c.map(ASCIIClusters.isDigit) ?? false) }
+        // Both rules act only at a `-` or `.` cluster: text without either byte has none.
+        guard ascii.para.contains(where: { $0 == hyphen || $0 == period }) else { return }
         for g in range.lowerBound..<(range.upperBound - 1) {
             let c = byte(g)
+            guard c == hyphen || c == period else { continue }
             let spaceBefore = g > range.lowerBound && b.flags[g - 1].contains(.hangingSpace)
             // An inline box counts as a space before a hyphen (then only before a letter:
             // `▣-|x` but `▣-1`) and as a sign before a period (`▣.|25`).

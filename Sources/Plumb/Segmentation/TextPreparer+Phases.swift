@@ -135,6 +135,9 @@ extension TextPreparer {
         _ para: UnsafeBufferPointer<UInt8>, base: Int32, start: Int32, end: Int32, previousFont: UInt8,
         into b: inout PreparedTextBuilder
     ) -> UInt8 {
+        if end - start == 1, para[Int(start)] < 0x80 {
+            return appendASCIICluster(para[Int(start)], base: base, end: end, previousFont: previousFont, into: &b)
+        }
         decodeScalars(para, start: Int(start), end: Int(end))
         let first = scratch.scalars[0]
         var flags: PreparedText.GraphemeFlags = []
@@ -149,6 +152,34 @@ extension TextPreparer {
             fontIndex = chooseFont(previousFont: previousFont, into: &b)
         }
         scratch.paragraph.append(script: clusterScript(first))
+        b.graphemeEnds.append(base + end)
+        b.graphemeFonts.append(fontIndex)
+        b.flags.append(flags)
+        b.units.append(0)
+        if b.conventions.reshapesLineEnds { b.cutAdjustments.append(0) }
+        return fontIndex
+    }
+
+    /// ``appendCluster(_:base:start:end:previousFont:into:)`` for a one-byte (ASCII) cluster,
+    /// without decoding: a tab hangs and keeps the previous font, a space hangs, a letter is
+    /// Latin, anything else Common (what the general path decides for these bytes).
+    @inline(__always)
+    private func appendASCIICluster(
+        _ byte: UInt8, base: Int32, end: Int32, previousFont: UInt8, into b: inout PreparedTextBuilder
+    ) -> UInt8 {
+        var flags: PreparedText.GraphemeFlags = []
+        let fontIndex: UInt8
+        if byte == 0x09 {
+            flags.insert([.tab, .hangingSpace])
+            fontIndex = previousFont
+        } else {
+            if byte == 0x20 { flags.insert(.hangingSpace) }
+            scratch.scalars.removeAll()
+            scratch.scalars.append(Unicode.Scalar(byte))
+            fontIndex = chooseFont(previousFont: previousFont, into: &b)
+        }
+        let folded = byte | 0x20  // A–Z onto a–z
+        scratch.paragraph.append(script: folded >= 0x61 && folded <= 0x7A ? Self.latinScript : 0)
         b.graphemeEnds.append(base + end)
         b.graphemeFonts.append(fontIndex)
         b.flags.append(flags)
