@@ -81,14 +81,15 @@ static int32_t plumb_collect(UBreakIterator *it, const uint8_t *utf8, int32_t le
  * the subset of Line_Break values whose rules are pair rules, LB9/LB10 for combining marks,
  * the SP* look-back of LB14-LB16 and ICU's word-initial hyphen: no joiners, hard breaks,
  * dictionary scripts (SA), Hebrew letters, ambiguous or unknown classes, or the classes whose
- * rules need more context (BA, BB, B2, IN, WJ, ZW, ZWJ, JL/JV/JT, RI, EM). OP and CP are split by
- * East Asian width (LB30 applies to the narrow ones only). H2, H3 and EB act as ID here: their
- * own rules (LB26, LB27, LB30b) involve jamo or EM, which are outside the set, and LB23a/LB27
- * give them ID's pairs with PR and PO. CJ is NS under the default rules and ID under
+ * rules need more context (BA, BB, B2, IN, WJ, ZW, ZWJ, JL/JV/JT, RI). OP and CP are split by
+ * East Asian width (LB30 applies to the narrow ones only). H2 and H3 act as ID here: their own
+ * rules (LB26, LB27) involve jamo, which are outside the set, and LB23a/LB27 give them ID's
+ * pairs with PR and PO. EB and EM are ID with LB30b's EB × EM; ID × EM goes to ICU (ICU's EB
+ * set adds a few ID emoji, and LB30b joins unassigned pictographs to EM). CJ is NS under the default rules and ID under
  * `lb=normal` (the breaker's `cj_is_id`). */
 enum {
     SL_OTHER = 0, SL_AL, SL_NU, SL_SP, SL_ID, SL_IS, SL_EX, SL_CL, SL_CP_NARROW, SL_CP_WIDE,
-    SL_OP_NARROW, SL_OP_WIDE, SL_QU, SL_PO, SL_PR, SL_HY, SL_SY, SL_NS, SL_GL, SL_CM, SL_CJ,
+    SL_OP_NARROW, SL_OP_WIDE, SL_QU, SL_PO, SL_PR, SL_HY, SL_SY, SL_NS, SL_GL, SL_EB, SL_EM, SL_CM, SL_CJ,
 };
 
 static int plumb_is_east_asian_wide(UChar32 c) {
@@ -102,7 +103,9 @@ static int plumb_simple_line_class_icu(UChar32 c) {
     case U_LB_ALPHABETIC: return SL_AL;
     case U_LB_NUMERIC: return SL_NU;
     case U_LB_SPACE: return SL_SP;
-    case U_LB_IDEOGRAPHIC: case U_LB_H2: case U_LB_H3: case U_LB_E_BASE: return SL_ID;
+    case U_LB_IDEOGRAPHIC: case U_LB_H2: case U_LB_H3: return SL_ID;
+    case U_LB_E_BASE: return SL_EB;
+    case U_LB_E_MODIFIER: return SL_EM;
     case U_LB_INFIX_NUMERIC: return SL_IS;
     case U_LB_EXCLAMATION: return SL_EX;
     case U_LB_CLOSE_PUNCTUATION: return SL_CL;
@@ -140,15 +143,27 @@ static const uint8_t plumb_ascii_line_class[128] = {
     SL_AL, SL_AL, SL_AL, SL_AL, SL_AL, SL_AL, SL_AL, SL_AL, SL_AL, SL_AL, SL_AL, SL_OP_NARROW, 0, SL_CL, SL_AL, 0,
 };
 
-/* `plumb_simple_line_class_icu` with ASCII from the table and the blocks that are ID
- * throughout (CJK Unified Ideographs and Extension A, Hangul syllables) by range. */
+/* `plumb_simple_line_class_icu` of U+0000–U+07FF (Latin, Greek, Cyrillic, Armenian, Hebrew,
+ * Arabic) and U+3000–U+30FF (CJK punctuation, kana), filled once per process from ICU
+ * (`plumb_fill_line_tables`, ~2,300 look-ups). */
+static uint8_t plumb_low_line_class[0x800];
+static uint8_t plumb_kana_line_class[0x100];
+static pthread_once_t plumb_line_tables_once = PTHREAD_ONCE_INIT;
+static void plumb_fill_line_tables(void);
+
+/* `plumb_simple_line_class_icu` with ASCII from the literal table, the blocks above from
+ * theirs and the blocks that are ID throughout (CJK Unified Ideographs and Extension A,
+ * Hangul syllables) by range. The tables must be filled (`plumb_line_tables_once`). */
 static inline int plumb_simple_line_class(UChar32 c) {
     if (c < 0x80) return plumb_ascii_line_class[c];
+    if (c < 0x800) return plumb_low_line_class[c];
     if ((c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0x3400 && c <= 0x4DBF)) return SL_ID;
+    if (c >= 0x3000 && c <= 0x30FF) return plumb_kana_line_class[c - 0x3000];
     return plumb_simple_line_class_icu(c);
 }
 
 int32_t plumb_simple_line_class_of(int32_t c, int32_t through_table) {
+    pthread_once(&plumb_line_tables_once, plumb_fill_line_tables);
     return through_table ? plumb_simple_line_class(c) : plumb_simple_line_class_icu(c);
 }
 
@@ -166,11 +181,12 @@ static int plumb_simple_pair_holds(int a, int b) {
         return b == SL_NU || b == SL_PO || b == SL_PR || b == SL_AL || b == SL_OP_NARROW;
     case SL_NU:  /* LB23 NU x AL, LB25 NU x NU, NU x (PR|PO), LB30 NU x OP */
         return b == SL_AL || b == SL_NU || b == SL_PO || b == SL_PR || b == SL_OP_NARROW;
-    case SL_ID: return b == SL_PO;  /* LB23a */
+    case SL_ID: case SL_EM: return b == SL_PO;  /* LB23a */
+    case SL_EB: return b == SL_PO || b == SL_EM;  /* LB23a, LB30b */
     case SL_IS: return b == SL_NU || b == SL_AL;  /* LB25, LB29 */
     case SL_CP_NARROW: return b == SL_AL || b == SL_NU;  /* LB30 */
     case SL_PO: return b == SL_AL || b == SL_NU;  /* LB24, LB25 */
-    case SL_PR: return b == SL_AL || b == SL_NU || b == SL_ID;  /* LB24, LB25, LB23a */
+    case SL_PR: return b == SL_AL || b == SL_NU || b == SL_ID || b == SL_EB || b == SL_EM;  /* LB24, LB25, LB23a */
     case SL_HY: return b == SL_NU;  /* LB25 */
     default: return 0;  /* CL, CP (wide), EX, SY, NS: LB31 */
     }
@@ -203,31 +219,61 @@ static inline int plumb_simple_breaks(int previous, int b, int beforeSpaces, int
 /* A hyphen that starts a word (see `plumb_simple_breaks`): a state of the scan, not a class. */
 enum { SL_HY_WORD = SL_CJ + 1, SL_STATES };
 
-/* What the scan does at a boundary: 0 no break, 1 break, 2 ask ICU. */
+/* What the scan does at a boundary: 0 no break, 1 break, 2 ask ICU, 3 decide from the context
+ * (`plumb_context_breaks`). */
 static uint8_t plumb_pair_action[SL_STATES][SL_STATES];  /* [previous (not SP)][class] */
 static uint8_t plumb_space_action[SL_STATES][SL_STATES];  /* [class before the spaces][class] */
-static pthread_once_t plumb_line_tables_once = PTHREAD_ONCE_INIT;
 
-/* Whether ICU decides the boundary between `previous` and `b` from more context: LB25's pairs
+/* Whether the boundary between `previous` and `b` depends on more than the pair: LB25's pairs
  * that hold only inside a number (above), and SP ÷ IS NU (ICU breaks before IS after spaces
  * when a digit follows: " .5"). */
-static int plumb_needs_icu(int previous, int b) {
+static int plumb_needs_context(int previous, int b) {
     return ((previous == SL_PO || previous == SL_PR) && plumb_is_open(b)) || (previous == SL_SY && b == SL_NU)
         || ((plumb_is_close(previous) || previous == SL_IS || previous == SL_SY) && (b == SL_PO || b == SL_PR))
         || (previous == SL_SP && b == SL_IS);
 }
 
-/* Fills the action tables from the rules above (once per process). */
+/* The pairs ICU always decides (see the classes above). */
+static int plumb_needs_icu(int previous, int b) { return previous == SL_ID && b == SL_EM; }
+
+/* Where a number is (LB25's NU (NU|SY|IS)* (CL|CP)?): 0 outside, 1 in its digits and
+ * separators, 2 just after its closing CL or CP; `plumb_number_after` tabulates it. */
+static uint8_t plumb_number_after[3][SL_STATES];
+static int plumb_next_number_state(int state, int cls) {
+    if (cls == SL_NU) return 1;
+    if (cls == SL_SY || cls == SL_IS) return state == 1 ? 1 : 0;
+    if (plumb_is_close(cls)) return state == 1 ? 2 : 0;
+    return 0;
+}
+
+/* The context pairs of `plumb_needs_context`: `number` is the number state before `b`, `next`
+ * the class of the code point after `b` (SL_OTHER at the end). Returns 0, 1, or 2 (ask ICU:
+ * a mark follows). */
+static int plumb_context_breaks(int previous, int b, int beforeSpaces, int number, int next) {
+    if (next == SL_CM) return 2;
+    if (previous == SL_SP) return plumb_is_open(beforeSpaces) ? 0 : next == SL_NU;  /* LB14, SP ÷ IS NU */
+    if (plumb_is_open(b)) return next == SL_IS ? 2 : next != SL_NU;  /* (PR|PO) × OP NU; ICU: "%(.0" */
+    if (b == SL_NU) return number != 1;  /* NU (NU|SY|IS)* SY × NU */
+    if (plumb_is_close(previous)) return number != 2;  /* NU (NU|SY|IS)* (CL|CP) × (PR|PO) */
+    return number != 1;  /* NU (NU|SY|IS)* × (PR|PO) */
+}
+
+/* Fills the class, action and number tables from ICU and the rules above (once per process). */
 static void plumb_fill_line_tables(void) {
-    for (int b = SL_AL; b <= SL_GL; b++) {  /* every class a scan decides at (CM and CJ are mapped) */
+    for (UChar32 c = 0; c < 0x800; c++) plumb_low_line_class[c] = c < 0x80 ? plumb_ascii_line_class[c] : (uint8_t)plumb_simple_line_class_icu(c);
+    for (UChar32 c = 0; c < 0x100; c++) plumb_kana_line_class[c] = (uint8_t)plumb_simple_line_class_icu(0x3000 + c);
+    for (int state = 0; state < 3; state++) {
+        for (int cls = 0; cls < SL_STATES; cls++) plumb_number_after[state][cls] = (uint8_t)plumb_next_number_state(state, cls);
+    }
+    for (int b = SL_AL; b <= SL_EM; b++) {  /* every class a scan decides at (CM and CJ are mapped) */
         for (int a = SL_AL; a < SL_STATES; a++) {
             if (a == SL_CM || a == SL_CJ) continue;  /* never a state: mapped before */
             int previous = a == SL_HY_WORD ? SL_HY : a;
-            plumb_pair_action[a][b] = plumb_needs_icu(previous, b) ? 2
+            plumb_pair_action[a][b] = plumb_needs_icu(previous, b) ? 2 : plumb_needs_context(previous, b) ? 3
                 : (uint8_t)plumb_simple_breaks(previous, b, SL_OTHER, a == SL_HY_WORD);
         }
         for (int before = SL_OTHER; before < SL_STATES; before++) {
-            plumb_space_action[before][b] = plumb_needs_icu(SL_SP, b) ? 2
+            plumb_space_action[before][b] = plumb_needs_context(SL_SP, b) ? 3
                 : (uint8_t)plumb_simple_breaks(SL_SP, b, before, 0);
         }
     }
@@ -245,6 +291,7 @@ static int32_t plumb_simple_line_breaks(const uint8_t *utf8, int32_t length, int
     int32_t i = 0;
     int previous = SL_OTHER;  /* state before the boundary being decided (SL_OTHER: none) */
     int beforeSpaces = SL_OTHER;  /* the last class that is not SP */
+    int number = 0;  /* plumb_next_number_state before the current code point */
     while (i < length) {
         int32_t start = i;
         int cls;
@@ -265,6 +312,17 @@ static int32_t plumb_simple_line_breaks(const uint8_t *utf8, int32_t length, int
         if (cls == SL_OTHER) return -1;
         if (start > 0) {
             uint8_t action = previous == SL_SP ? plumb_space_action[beforeSpaces][cls] : plumb_pair_action[previous][cls];
+            if (action == 3) {
+                int next = SL_OTHER;
+                if (i < length) {
+                    int32_t j = i;
+                    UChar32 c;
+                    U8_NEXT_OR_FFFD(utf8, j, length, c);
+                    next = plumb_simple_line_class(c);
+                    if (next == SL_CJ) next = cj_is_id ? SL_ID : SL_NS;
+                }
+                action = (uint8_t)plumb_context_breaks(previous, cls, beforeSpaces, number, next);
+            }
             if (action) {
                 if (action == 2 || count >= capacity) return -1;
                 offsets[count] = start;
@@ -272,6 +330,7 @@ static int32_t plumb_simple_line_breaks(const uint8_t *utf8, int32_t length, int
                 count++;
             }
         }
+        number = plumb_number_after[number][cls];
         if (cls == SL_HY && (previous == SL_OTHER || (previous == SL_SP && !plumb_is_open(beforeSpaces)))) {
             previous = SL_HY_WORD;
             beforeSpaces = SL_HY;
