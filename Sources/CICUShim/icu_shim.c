@@ -379,6 +379,36 @@ static int plumb_breaks_around(int32_t gcb) {
     }
 }
 
+/* `plumb_breaks_around` of U+0000–U+07FF and U+3000–U+30FF, filled once per process from ICU
+ * (`plumb_fill_grapheme_tables`). */
+static uint8_t plumb_low_breaks_around[0x800];
+static uint8_t plumb_kana_breaks_around[0x100];
+static pthread_once_t plumb_grapheme_tables_once = PTHREAD_ONCE_INIT;
+
+static void plumb_fill_grapheme_tables(void) {
+    for (UChar32 c = 0; c < 0x800; c++)
+        plumb_low_breaks_around[c] = (uint8_t)plumb_breaks_around(u_getIntPropertyValue(c, UCHAR_GRAPHEME_CLUSTER_BREAK));
+    for (UChar32 c = 0; c < 0x100; c++)
+        plumb_kana_breaks_around[c] =
+            (uint8_t)plumb_breaks_around(u_getIntPropertyValue(0x3000 + c, UCHAR_GRAPHEME_CLUSTER_BREAK));
+}
+
+/* Whether `c` breaks around (`plumb_breaks_around` of its Grapheme_Cluster_Break): from the
+ * tables above, Han and Hangul syllables (Other, LV, LVT) by range, else ICU. The tables must
+ * be filled (`plumb_grapheme_tables_once`). */
+static inline int plumb_code_point_breaks_around(UChar32 c) {
+    if (c < 0x800) return plumb_low_breaks_around[c];
+    if ((c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0x3400 && c <= 0x4DBF)) return 1;
+    if (c >= 0x3000 && c <= 0x30FF) return plumb_kana_breaks_around[c - 0x3000];
+    return plumb_breaks_around(u_getIntPropertyValue(c, UCHAR_GRAPHEME_CLUSTER_BREAK));
+}
+
+int32_t plumb_grapheme_breaks_around_of(int32_t c, int32_t through_table) {
+    pthread_once(&plumb_grapheme_tables_once, plumb_fill_grapheme_tables);
+    return through_table ? plumb_code_point_breaks_around(c)
+                         : plumb_breaks_around(u_getIntPropertyValue(c, UCHAR_GRAPHEME_CLUSTER_BREAK));
+}
+
 /* The boundaries after byte `from` (itself a boundary) of text whose code points all break
  * around (see above), without ICU's iterator: one per code point, none between CR and LF, at
  * most `capacity` (a full window's last boundary needs the code point after it to break
@@ -386,6 +416,7 @@ static int plumb_breaks_around(int32_t gcb) {
  * caller runs ICU. */
 static int32_t plumb_simple_grapheme_breaks(const uint8_t *utf8, int32_t length, int32_t from,
                                             int32_t *offsets, int32_t capacity) {
+    pthread_once(&plumb_grapheme_tables_once, plumb_fill_grapheme_tables);
     int32_t count = 0;
     int32_t i = from;
     UChar32 previous = -1;
@@ -397,7 +428,7 @@ static int32_t plumb_simple_grapheme_breaks(const uint8_t *utf8, int32_t length,
             i++;
         } else {
             U8_NEXT_OR_FFFD(utf8, i, length, c);
-            if (!plumb_breaks_around(u_getIntPropertyValue(c, UCHAR_GRAPHEME_CLUSTER_BREAK))) return -1;
+            if (!plumb_code_point_breaks_around(c)) return -1;
         }
         if (previous == 0x0D && c == 0x0A) {
             offsets[count - 1] = i;  /* CR LF is one cluster */
@@ -412,7 +443,7 @@ static int32_t plumb_simple_grapheme_breaks(const uint8_t *utf8, int32_t length,
         int32_t j = i;
         UChar32 next;
         U8_NEXT_OR_FFFD(utf8, j, length, next);
-        if (!plumb_breaks_around(u_getIntPropertyValue(next, UCHAR_GRAPHEME_CLUSTER_BREAK))) return -1;
+        if (!plumb_code_point_breaks_around(next)) return -1;
         if (previous == 0x0D && next == 0x0A) {
             if (count <= 1) return -1;
             count--;

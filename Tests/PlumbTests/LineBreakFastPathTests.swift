@@ -114,3 +114,17 @@ import Testing
         #expect(!ascii.withUnsafeMutableBufferPointer { TextPreparer.mayContainQuotationPunctuation(UnsafeBufferPointer($0)) })
     }
 }
+
+/// The grapheme fast path's tables (`plumb_code_point_breaks_around`) agree with ICU's
+/// Grapheme_Cluster_Break for every code point they or their ranges answer.
+@Suite struct GraphemeTableTests {
+    @Test func tablesAndRangesAreICUsProperty() {
+        var mismatches: [UInt32] = []
+        for c in UInt32(0)..<0x30000 where !(0xD800..<0xE000).contains(c) {
+            if BreakIterators.graphemeBreaksAround(c, throughTable: true) != BreakIterators.graphemeBreaksAround(c, throughTable: false) {
+                mismatches.append(c)
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(20).map { String($0, radix: 16) })")
+    }
+}

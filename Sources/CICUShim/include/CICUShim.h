@@ -32,6 +32,11 @@ int32_t plumb_breaker_line_breaks(plumb_breaker *breaker, const uint8_t *utf8, i
                                   int32_t *offsets, uint8_t *hard, int32_t capacity,
                                   int32_t *status);
 
+/// Whether the grapheme fast path splits around code point `c` (its Grapheme_Cluster_Break is
+/// Other, Control, CR, LF, LV or LVT), from its tables when `through_table`, else from ICU's
+/// property (for tests).
+int32_t plumb_grapheme_breaks_around_of(int32_t c, int32_t through_table);
+
 /// `plumb_breaker_line_breaks` always through ICU's iterator (for tests of the fast path).
 int32_t plumb_breaker_line_breaks_icu(plumb_breaker *breaker, const uint8_t *utf8, int32_t length,
                                       int32_t *offsets, uint8_t *hard, int32_t capacity,

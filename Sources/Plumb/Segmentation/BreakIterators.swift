@@ -150,6 +150,12 @@ final class BreakIterators: @unchecked Sendable {  // one thread at a time
         plumb_simple_line_class_of(Int32(bitPattern: scalar), throughTable ? 1 : 0)
     }
 
+    /// Whether the grapheme fast path splits around `scalar`, from its tables when
+    /// `throughTable` (tests compare the tables with ICU's property).
+    static func graphemeBreaksAround(_ scalar: UInt32, throughTable: Bool) -> Bool {
+        plumb_grapheme_breaks_around_of(Int32(bitPattern: scalar), throughTable ? 1 : 0) != 0
+    }
+
     /// The linked ICU version, e.g. "72.1".
     static var icuVersion: String { String(cString: plumb_icu_version()) }
 }

@@ -157,9 +157,12 @@ extension TextPreparer {
         let percent = UInt8(ascii: "%")
         let dollar = UInt8(ascii: "$")
         func isLetter(_ c: UInt8?) -> Bool { isAlnum(c) && !(c.map(ASCIIClusters.isDigit) ?? false) }
-        // Both rules act only at a `-` or `.` cluster: text without either byte has none.
-        guard ascii.para.contains(where: { $0 == hyphen || $0 == period }) else { return }
-        for g in range.lowerBound..<(range.upperBound - 1) {
+        // Both rules act only at a `-` or `.` cluster: the bytes are searched for those, and
+        // only the clusters holding one are looked at (graphemes walked once, in step).
+        var g = range.lowerBound
+        for j in ascii.para.indices where ascii.para[j] == hyphen || ascii.para[j] == period {
+            while g < range.upperBound && Int(b.graphemeEnds[g] - ascii.base) <= j { g += 1 }
+            guard g < range.upperBound - 1 else { return }
             let c = byte(g)
             guard c == hyphen || c == period else { continue }
             let spaceBefore = g > range.lowerBound && b.flags[g - 1].contains(.hangingSpace)

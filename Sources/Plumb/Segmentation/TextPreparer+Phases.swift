@@ -257,14 +257,9 @@ extension TextPreparer {
     /// - Complexity: O(graphemes), one HarfBuzz switch per change of script.
     private func recordPangoBaselineTags(graphemes: Range<Int>, into b: inout PreparedTextBuilder) {
         var current = b.pangoTagChanges.last?.tag ?? .roman
-        var script = UInt32.max
-        var tag = current
-        for g in graphemes {
-            let s = scratch.paragraph[g]
-            if s != script {
-                script = s
-                tag = UnicodeScript.pangoBaselineTag(of: s)
-            }
+        // Only where the resolved script changes (one byte compare per grapheme otherwise).
+        scratch.paragraph.forEachScriptChange(in: graphemes) { g, script in
+            let tag = UnicodeScript.pangoBaselineTag(of: script)
             if tag != current {
                 b.pangoTagChanges.append(PangoBaselines.Change(grapheme: Int32(g), tag: tag))
                 current = tag
@@ -537,6 +532,20 @@ struct ParagraphScratch {
 
     /// The (resolved, after phase 2) script of grapheme `g`.
     @inline(__always) subscript(g: Int) -> UInt32 { tags[Int(scripts[g - base])] }
+    /// Calls `body(g, script)` for the first grapheme of `graphemes` and for each one whose
+    /// resolved script differs from the grapheme's before (indexes compared, one per tag).
+    @inline(__always)
+    func forEachScriptChange(in graphemes: Range<Int>, _ body: (Int, UInt32) -> Void) {
+        var last = -1
+        for g in graphemes {
+            let index = Int(scripts[g - base])
+            if index != last {
+                last = index
+                body(g, tags[index])
+            }
+        }
+    }
+
     /// The raw script of grapheme `g` (kept only when a rule needs it, see `resolveScripts`).
     @inline(__always) func rawScript(_ g: Int) -> UInt32 { tags[Int(rawScripts[g - base])] }
     /// The first scalar of grapheme `g` (U+FFFD for none), decoded from the paragraph.
