@@ -71,6 +71,7 @@ extension TextPreparer {
         var previousFont: UInt8 = 0
         var run = input.firstRun
         b.beginRun(input.runs[run])
+        scratch.asciiFonts.forget()
         var runEnd = Int32(input.runs[run].byteEnd) - base
         // ICU's boundaries in windows (one for any ordinary paragraph).
         while Int(start) < para.count {
@@ -84,6 +85,7 @@ extension TextPreparer {
                     while start >= runEnd && run + 1 < input.runs.count {
                         run += 1
                         b.beginRun(input.runs[run])
+                        scratch.asciiFonts.forget()
                         runEnd = Int32(input.runs[run].byteEnd) - base
                     }
                     let end = boundedClusterEnd(para, start: start, end: min(boundary, max(runEnd, start + 1)))
@@ -174,9 +176,16 @@ extension TextPreparer {
             fontIndex = previousFont
         } else {
             if byte == 0x20 { flags.insert(.hangingSpace) }
-            scratch.scalars.removeAll()
-            scratch.scalars.append(Unicode.Scalar(byte))
-            fontIndex = chooseFont(previousFont: previousFont, into: &b)
+            if let known = scratch.asciiFonts[byte] {
+                fontIndex = known
+            } else {
+                scratch.scalars.removeAll()
+                scratch.scalars.append(Unicode.Scalar(byte))
+                let choice = chooseIndexed(&b)
+                fontIndex = localFont(of: choice, previousFont: previousFont, into: &b)
+                // A cascade font is the byte's font wherever it stands in the run.
+                if case .cascade = choice { scratch.asciiFonts[byte] = fontIndex }
+            }
         }
         let folded = byte | 0x20  // A–Z onto a–z
         scratch.paragraph.append(script: folded >= 0x61 && folded <= 0x7A ? Self.latinScript : 0)
@@ -205,11 +214,22 @@ extension TextPreparer {
     /// The local font of the cluster in `scratch.scalars`.
     @inline(__always)
     private func chooseFont(previousFont: UInt8, into b: inout PreparedTextBuilder) -> UInt8 {
-        let loneEmojiGlyph = b.conventions.loneEmojiTakesFamilyGlyph
-        let regularFallback = b.conventions.fallbackFacesAreRegular
-        let choice = b.cascade.chooseIndexed(
-            forCluster: scratch.scalars.buffer, familyGlyphsForLoneEmoji: loneEmojiGlyph,
-            regularFallbackFaces: regularFallback)
+        localFont(of: chooseIndexed(&b), previousFont: previousFont, into: &b)
+    }
+
+    /// The current run's cascade's choice for the cluster in `scratch.scalars`.
+    @inline(__always)
+    private func chooseIndexed(_ b: inout PreparedTextBuilder) -> ResolvedCascade.IndexedChoice {
+        b.cascade.chooseIndexed(
+            forCluster: scratch.scalars.buffer, familyGlyphsForLoneEmoji: b.conventions.loneEmojiTakesFamilyGlyph,
+            regularFallbackFaces: b.conventions.fallbackFacesAreRegular)
+    }
+
+    /// The local font of `choice` (`previousFont` for one that inherits).
+    @inline(__always)
+    private func localFont(
+        of choice: ResolvedCascade.IndexedChoice, previousFont: UInt8, into b: inout PreparedTextBuilder
+    ) -> UInt8 {
         switch choice {
         case .inherit: return previousFont
         case .cascade(let i): return b.localIndex(ofCascadeFont: i)

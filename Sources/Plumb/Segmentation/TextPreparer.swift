@@ -51,6 +51,33 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         /// and first advances of short kerning pairs (``TextPreparer/applyPairKerning(_:at:script:into:)``).
         var nominalAdvances = AdvanceMemo()
         var pairAdvances = AdvanceMemo()
+        /// The local font of each ASCII byte whose cascade choice was a cascade font, in the
+        /// current run (``ASCIIFonts``).
+        var asciiFonts = ASCIIFonts()
+    }
+
+    /// Per ASCII byte, its local font in the current style run when the cascade chose one of
+    /// its own fonts for it alone: that choice depends on the scalar only, so the next
+    /// cluster of that byte skips `chooseIndexed` (~75 instructions). Forgotten at every run
+    /// start (another cascade or style); fallback, emoji and inherited choices are never kept.
+    struct ASCIIFonts: ~Copyable {
+        private let fonts = UnsafeMutablePointer<UInt8>.allocate(capacity: 128)
+
+        init() { fonts.initialize(repeating: 255, count: 128) }
+
+        deinit { fonts.deallocate() }
+
+        /// Forgets every byte's font (255: unknown).
+        mutating func forget() { fonts.update(repeating: 255, count: 128) }
+
+        /// The local font of `byte` (< 0x80), if known.
+        subscript(byte: UInt8) -> UInt8? {
+            get {
+                let f = fonts[Int(byte)]
+                return f == 255 ? nil : f
+            }
+            set { fonts[Int(byte)] = newValue ?? 255 }
+        }
     }
 
     /// A direct-mapped memo of advances (font units) by a two-word key, per preparer (no lock,
