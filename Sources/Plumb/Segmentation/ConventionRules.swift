@@ -1,3 +1,5 @@
+import Glibc
+
 /// The rules that `LayoutConventions` switches on in the preparer, each measured against its
 /// engine: the break tailorings (`LayoutConventions.BreakTailoring`) applied after ICU, and the
 /// neighbouring-font rule for spaces (`SpaceFontRule.neighbouringFont`). Called from the
@@ -157,10 +159,20 @@ extension TextPreparer {
         let percent = UInt8(ascii: "%")
         let dollar = UInt8(ascii: "$")
         func isLetter(_ c: UInt8?) -> Bool { isAlnum(c) && !(c.map(ASCIIClusters.isDigit) ?? false) }
-        // Both rules act only at a `-` or `.` cluster: the bytes are searched for those, and
-        // only the clusters holding one are looked at (graphemes walked once, in step).
+        // Both rules act only at a `-` or `.` cluster: the bytes are searched for those
+        // (`memchr`), and only the clusters holding one are looked at (graphemes walked once,
+        // in step).
         var g = range.lowerBound
-        for j in ascii.para.indices where ascii.para[j] == hyphen || ascii.para[j] == period {
+        var nextHyphen = Self.offset(of: hyphen, in: ascii.para, from: 0)
+        var nextPeriod = Self.offset(of: period, in: ascii.para, from: 0)
+        while true {
+            let j = min(nextHyphen, nextPeriod)
+            guard j < ascii.para.count else { return }
+            if j == nextHyphen {
+                nextHyphen = Self.offset(of: hyphen, in: ascii.para, from: j + 1)
+            } else {
+                nextPeriod = Self.offset(of: period, in: ascii.para, from: j + 1)
+            }
             while g < range.upperBound && Int(b.graphemeEnds[g] - ascii.base) <= j { g += 1 }
             guard g < range.upperBound - 1 else { return }
             let c = byte(g)
@@ -177,6 +189,16 @@ extension TextPreparer {
                 b.flags[g].insert(.breakAfter)
             }
         }
+    }
+
+    /// The offset of the first `byte` in `bytes` at or after `from`, or `bytes.count`.
+    ///
+    /// - Complexity: O(n), `memchr`.
+    private static func offset(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+        guard let base = bytes.baseAddress, from < bytes.count,
+            let found = memchr(base + from, Int32(byte), bytes.count - from)
+        else { return bytes.count }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
     /// Pango's font choice for runs of spaces (measured against Pango 1.50): spaces belong to

@@ -510,8 +510,6 @@ struct ParagraphScratch {
     /// The script tags the indexes stand for (index 0: Common, tag 0).
     private var tags = Column<UInt32>()
     private var lastTag: UInt32 = 0, lastIndex: UInt8 = 0
-    /// The paragraph's first raw script that is not Common, and whether another one follows.
-    private var firstIndex: UInt8 = 0, isMixed = false
     private var base = 0
     /// The paragraph's bytes, its byte offset in the text and the builder's grapheme ends.
     private var para = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
@@ -521,8 +519,6 @@ struct ParagraphScratch {
     /// Empties the scratch for a paragraph whose first grapheme is `g`.
     mutating func begin(at g: Int) {
         base = g
-        firstIndex = 0
-        isMixed = false
         scripts.removeAll()
         if tags.count == 0 { tags.append(0) }
     }
@@ -536,7 +532,6 @@ struct ParagraphScratch {
         }
         if script != lastTag { lastIndex = index(of: script); lastTag = script }
         scripts.append(lastIndex)
-        if firstIndex == 0 { firstIndex = lastIndex } else if lastIndex != firstIndex { isMixed = true }
     }
 
     /// The index of `tag` in `tags`, added on first use (Unicode has under 256 scripts).
@@ -561,12 +556,6 @@ struct ParagraphScratch {
     /// resolved script differs from the grapheme's before (indexes compared, one per tag).
     @inline(__always)
     func forEachScriptChange(in graphemes: Range<Int>, _ body: (Int, UInt32) -> Void) {
-        // One raw script (or none) in the paragraph: every cluster resolves to it (Common ones
-        // take a neighbour's script, a closing bracket its opening one's) or all stay Common.
-        if !isMixed {
-            if !graphemes.isEmpty { body(graphemes.lowerBound, tags[Int(firstIndex)]) }
-            return
-        }
         var last = -1
         for g in graphemes {
             let index = Int(scripts[g - base])
