@@ -24,9 +24,27 @@ void plumb_breaker_close(plumb_breaker *breaker);
 /// last one is `length`) into `offsets` and, for each, 1 into `hard` when the break is
 /// mandatory. `capacity` must be at least `length + 1`. Returns the number written, or -1 on
 /// an ICU error (with `*status` set). Not thread-safe for one breaker.
+/// Text whose code points all have a Line_Break class of a subset with pair rules only
+/// (AL, NU, SP, ID, H2, H3, IS, EX, CL, CP, OP, QU, PO, HY, SY: letters, digits, spaces, Han,
+/// kana, Hangul syllables, common punctuation) is broken without ICU's iterator, by those
+/// rules; anything else goes to ICU.
 int32_t plumb_breaker_line_breaks(plumb_breaker *breaker, const uint8_t *utf8, int32_t length,
                                   int32_t *offsets, uint8_t *hard, int32_t capacity,
                                   int32_t *status);
+
+/// Whether the grapheme fast path splits around code point `c` (its Grapheme_Cluster_Break is
+/// Other, Control, CR, LF, LV or LVT), from its tables when `through_table`, else from ICU's
+/// property (for tests).
+int32_t plumb_grapheme_breaks_around_of(int32_t c, int32_t through_table);
+
+/// `plumb_breaker_line_breaks` always through ICU's iterator (for tests of the fast path).
+int32_t plumb_breaker_line_breaks_icu(plumb_breaker *breaker, const uint8_t *utf8, int32_t length,
+                                      int32_t *offsets, uint8_t *hard, int32_t capacity,
+                                      int32_t *status);
+
+/// The line fast path's class of code point `c` (0 = outside its subset), from its ASCII
+/// table when `through_table` and `c` < 128, else from ICU's properties (for tests).
+int32_t plumb_simple_line_class_of(int32_t c, int32_t through_table);
 
 /// Extended grapheme cluster boundaries of UTF-8 text: byte offsets in 1...length, ascending,
 /// ending with `length`. Same contract as `plumb_breaker_line_breaks`.

@@ -47,8 +47,25 @@ final class BreakIterators: @unchecked Sendable {  // one thread at a time
     /// and whether each is mandatory. The last offset is `text.count`. The buffers stay valid
     /// until the next call.
     ///
+    /// Text of letters, digits, spaces, Han, kana, Hangul syllables and common punctuation
+    /// (Line_Break classes with pair rules only) is broken without ICU's iterator
+    /// (`plumb_breaker_line_breaks`); ``lineBreaksThroughICU(_:)`` is the reference.
+    ///
     /// - Complexity: O(n); a Chinese character costs about three times a Latin one (timings: Decisions.md, "Timings from code comments").
     func lineBreaks(_ text: UnsafeBufferPointer<UInt8>)
+        -> (offsets: UnsafeBufferPointer<Int32>, hard: UnsafeBufferPointer<UInt8>)
+    {
+        lineBreaks(text, throughICU: false)
+    }
+
+    /// ``lineBreaks(_:)`` always through ICU's iterator (the tests' reference).
+    func lineBreaksThroughICU(_ text: UnsafeBufferPointer<UInt8>)
+        -> (offsets: UnsafeBufferPointer<Int32>, hard: UnsafeBufferPointer<UInt8>)
+    {
+        lineBreaks(text, throughICU: true)
+    }
+
+    private func lineBreaks(_ text: UnsafeBufferPointer<UInt8>, throughICU: Bool)
         -> (offsets: UnsafeBufferPointer<Int32>, hard: UnsafeBufferPointer<UInt8>)
     {
         let n = text.count
@@ -58,10 +75,8 @@ final class BreakIterators: @unchecked Sendable {  // one thread at a time
         let offsets = buffers.lineOffsets.reserve(n + 1)
         let hard = buffers.lineHard.reserve(n + 1)
         var status: Int32 = 0
-        var count = Int(
-            plumb_breaker_line_breaks(
-                handle, base, Int32(n), offsets.baseAddress, hard.baseAddress, Int32(n + 1),
-                &status))
+        let split = throughICU ? plumb_breaker_line_breaks_icu : plumb_breaker_line_breaks
+        var count = Int(split(handle, base, Int32(n), offsets.baseAddress, hard.baseAddress, Int32(n + 1), &status))
         if count <= 0 {  // ICU failed: the only opportunity is the end.
             offsets[0] = Int32(n)
             hard[0] = 0
@@ -129,29 +144,18 @@ final class BreakIterators: @unchecked Sendable {  // one thread at a time
         buffers.graphemeOffsets.release(over: bytes / 4)
     }
 
+    /// The line fast path's class of `scalar` (0: ICU breaks text containing it), from its
+    /// ASCII table when `throughTable` (tests compare the table with ICU's properties).
+    static func simpleLineClass(of scalar: UInt32, throughTable: Bool) -> Int32 {
+        plumb_simple_line_class_of(Int32(bitPattern: scalar), throughTable ? 1 : 0)
+    }
+
+    /// Whether the grapheme fast path splits around `scalar`, from its tables when
+    /// `throughTable` (tests compare the tables with ICU's property).
+    static func graphemeBreaksAround(_ scalar: UInt32, throughTable: Bool) -> Bool {
+        plumb_grapheme_breaks_around_of(Int32(bitPattern: scalar), throughTable ? 1 : 0) != 0
+    }
+
     /// The linked ICU version, e.g. "72.1".
     static var icuVersion: String { String(cString: plumb_icu_version()) }
-}
-
-/// A heap buffer that only grows, for per-worker scratch handed to C.
-struct GrowableBuffer<Element: BitwiseCopyable>: ~Copyable {
-    private var storage: UnsafeMutableBufferPointer<Element> = .init(start: nil, count: 0)
-
-    /// A buffer of at least `count` elements (contents unspecified).
-    mutating func reserve(_ count: Int) -> UnsafeMutableBufferPointer<Element> {
-        if storage.count < count {
-            storage.deallocate()
-            storage = .allocate(capacity: max(count, storage.count * 2, 64))
-        }
-        return storage
-    }
-
-    /// Frees the storage if it holds more than `count` elements.
-    mutating func release(over count: Int) {
-        guard storage.count > count else { return }
-        storage.deallocate()
-        storage = .init(start: nil, count: 0)
-    }
-
-    deinit { storage.deallocate() }
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// The rules that `LayoutConventions` switches on in the preparer, each measured against its
 /// engine: the break tailorings (`LayoutConventions.BreakTailoring`) applied after ICU, and the
 /// neighbouring-font rule for spaces (`SpaceFontRule.neighbouringFont`). Called from the
@@ -9,7 +11,9 @@ extension TextPreparer {
         _ tailoring: LayoutConventions.BreakTailoring, _ para: UnsafeBufferPointer<UInt8>, base: Int32,
         graphemes range: Range<Int>, firstScalars: ParagraphScratch, into b: inout PreparedTextBuilder
     ) {
-        if tailoring.contains(.lb19aQuotes) { addLB19aBreaks(graphemes: range, firstScalars: firstScalars, into: &b) }
+        if tailoring.contains(.lb19aQuotes), Self.mayContainQuotationPunctuation(para) {
+            addLB19aBreaks(graphemes: range, firstScalars: firstScalars, into: &b)
+        }
         if tailoring.contains(.aroundInlineBoxes) { addInlineBoxBreaks(graphemes: range, into: &b) }
         let blink: LayoutConventions.BreakTailoring = [.afterEverySpaceRun, .blinkASCIIPairs, .lb21aHebrewHyphen]
         let pango: LayoutConventions.BreakTailoring = [.afterSpacedHyphen, .afterPeriodFollowingSign]
@@ -30,6 +34,16 @@ extension TextPreparer {
             if g + 1 < range.upperBound && !b.flags[g + 1].contains(.hangingSpace) { b.flags[g].insert(.breakAfter) }
             if g > range.lowerBound { b.flags[g - 1].insert(.breakAfter) }
         }
+    }
+
+    /// Whether `utf8` may hold an initial or final quotation mark (Pi, Pf): every one is
+    /// U+00AB, U+00BB or in U+2018–U+2E21, so its UTF-8 lead byte is 0xC2 or 0xE2
+    /// (`ConventionRuleTests` checks every scalar); text without either byte (ASCII, most
+    /// CJK) skips LB19a's scan of every cluster.
+    ///
+    /// - Complexity: O(n) byte compares.
+    static func mayContainQuotationPunctuation(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        utf8.contains { $0 == 0xC2 || $0 == 0xE2 }
     }
 
     /// Unicode 15.1's LB19a, which ICU 72 predates: an initial quotation mark (Pi) between two
@@ -145,8 +159,24 @@ extension TextPreparer {
         let percent = UInt8(ascii: "%")
         let dollar = UInt8(ascii: "$")
         func isLetter(_ c: UInt8?) -> Bool { isAlnum(c) && !(c.map(ASCIIClusters.isDigit) ?? false) }
-        for g in range.lowerBound..<(range.upperBound - 1) {
+        // Both rules act only at a `-` or `.` cluster: the bytes are searched for those
+        // (`memchr`), and only the clusters holding one are looked at (graphemes walked once,
+        // in step).
+        var g = range.lowerBound
+        var nextHyphen = Self.offset(of: hyphen, in: ascii.para, from: 0)
+        var nextPeriod = Self.offset(of: period, in: ascii.para, from: 0)
+        while true {
+            let j = min(nextHyphen, nextPeriod)
+            guard j < ascii.para.count else { return }
+            if j == nextHyphen {
+                nextHyphen = Self.offset(of: hyphen, in: ascii.para, from: j + 1)
+            } else {
+                nextPeriod = Self.offset(of: period, in: ascii.para, from: j + 1)
+            }
+            while g < range.upperBound && Int(b.graphemeEnds[g] - ascii.base) <= j { g += 1 }
+            guard g < range.upperBound - 1 else { return }
             let c = byte(g)
+            guard c == hyphen || c == period else { continue }
             let spaceBefore = g > range.lowerBound && b.flags[g - 1].contains(.hangingSpace)
             // An inline box counts as a space before a hyphen (then only before a letter:
             // `▣-|x` but `▣-1`) and as a sign before a period (`▣.|25`).
@@ -159,6 +189,16 @@ extension TextPreparer {
                 b.flags[g].insert(.breakAfter)
             }
         }
+    }
+
+    /// The offset of the first `byte` in `bytes` at or after `from`, or `bytes.count`.
+    ///
+    /// - Complexity: O(n), `memchr`.
+    private static func offset(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+        guard let base = bytes.baseAddress, from < bytes.count,
+            let found = memchr(base + from, Int32(byte), bytes.count - from)
+        else { return bytes.count }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
     /// Pango's font choice for runs of spaces (measured against Pango 1.50): spaces belong to

@@ -71,6 +71,7 @@ extension TextPreparer {
         var previousFont: UInt8 = 0
         var run = input.firstRun
         b.beginRun(input.runs[run])
+        scratch.asciiFonts.forget()
         var runEnd = Int32(input.runs[run].byteEnd) - base
         // ICU's boundaries in windows (one for any ordinary paragraph).
         while Int(start) < para.count {
@@ -84,6 +85,7 @@ extension TextPreparer {
                     while start >= runEnd && run + 1 < input.runs.count {
                         run += 1
                         b.beginRun(input.runs[run])
+                        scratch.asciiFonts.forget()
                         runEnd = Int32(input.runs[run].byteEnd) - base
                     }
                     let end = boundedClusterEnd(para, start: start, end: min(boundary, max(runEnd, start + 1)))
@@ -135,6 +137,9 @@ extension TextPreparer {
         _ para: UnsafeBufferPointer<UInt8>, base: Int32, start: Int32, end: Int32, previousFont: UInt8,
         into b: inout PreparedTextBuilder
     ) -> UInt8 {
+        if end - start == 1, para[Int(start)] < 0x80 {
+            return appendASCIICluster(para[Int(start)], base: base, end: end, previousFont: previousFont, into: &b)
+        }
         decodeScalars(para, start: Int(start), end: Int(end))
         let first = scratch.scalars[0]
         var flags: PreparedText.GraphemeFlags = []
@@ -149,6 +154,41 @@ extension TextPreparer {
             fontIndex = chooseFont(previousFont: previousFont, into: &b)
         }
         scratch.paragraph.append(script: clusterScript(first))
+        b.graphemeEnds.append(base + end)
+        b.graphemeFonts.append(fontIndex)
+        b.flags.append(flags)
+        b.units.append(0)
+        if b.conventions.reshapesLineEnds { b.cutAdjustments.append(0) }
+        return fontIndex
+    }
+
+    /// ``appendCluster(_:base:start:end:previousFont:into:)`` for a one-byte (ASCII) cluster,
+    /// without decoding: a tab hangs and keeps the previous font, a space hangs, a letter is
+    /// Latin, anything else Common (what the general path decides for these bytes).
+    @inline(__always)
+    private func appendASCIICluster(
+        _ byte: UInt8, base: Int32, end: Int32, previousFont: UInt8, into b: inout PreparedTextBuilder
+    ) -> UInt8 {
+        var flags: PreparedText.GraphemeFlags = []
+        let fontIndex: UInt8
+        if byte == 0x09 {
+            flags.insert([.tab, .hangingSpace])
+            fontIndex = previousFont
+        } else {
+            if byte == 0x20 { flags.insert(.hangingSpace) }
+            if let known = scratch.asciiFonts[byte] {
+                fontIndex = known
+            } else {
+                scratch.scalars.removeAll()
+                scratch.scalars.append(Unicode.Scalar(byte))
+                let choice = chooseIndexed(&b)
+                fontIndex = localFont(of: choice, previousFont: previousFont, into: &b)
+                // A cascade font is the byte's font wherever it stands in the run.
+                if case .cascade = choice { scratch.asciiFonts[byte] = fontIndex }
+            }
+        }
+        let folded = byte | 0x20  // A–Z onto a–z
+        scratch.paragraph.append(script: folded >= 0x61 && folded <= 0x7A ? Self.latinScript : 0)
         b.graphemeEnds.append(base + end)
         b.graphemeFonts.append(fontIndex)
         b.flags.append(flags)
@@ -174,11 +214,22 @@ extension TextPreparer {
     /// The local font of the cluster in `scratch.scalars`.
     @inline(__always)
     private func chooseFont(previousFont: UInt8, into b: inout PreparedTextBuilder) -> UInt8 {
-        let loneEmojiGlyph = b.conventions.loneEmojiTakesFamilyGlyph
-        let regularFallback = b.conventions.fallbackFacesAreRegular
-        let choice = b.cascade.chooseIndexed(
-            forCluster: scratch.scalars.buffer, familyGlyphsForLoneEmoji: loneEmojiGlyph,
-            regularFallbackFaces: regularFallback)
+        localFont(of: chooseIndexed(&b), previousFont: previousFont, into: &b)
+    }
+
+    /// The current run's cascade's choice for the cluster in `scratch.scalars`.
+    @inline(__always)
+    private func chooseIndexed(_ b: inout PreparedTextBuilder) -> ResolvedCascade.IndexedChoice {
+        b.cascade.chooseIndexed(
+            forCluster: scratch.scalars.buffer, familyGlyphsForLoneEmoji: b.conventions.loneEmojiTakesFamilyGlyph,
+            regularFallbackFaces: b.conventions.fallbackFacesAreRegular)
+    }
+
+    /// The local font of `choice` (`previousFont` for one that inherits).
+    @inline(__always)
+    private func localFont(
+        of choice: ResolvedCascade.IndexedChoice, previousFont: UInt8, into b: inout PreparedTextBuilder
+    ) -> UInt8 {
         switch choice {
         case .inherit: return previousFont
         case .cascade(let i): return b.localIndex(ofCascadeFont: i)
@@ -226,14 +277,9 @@ extension TextPreparer {
     /// - Complexity: O(graphemes), one HarfBuzz switch per change of script.
     private func recordPangoBaselineTags(graphemes: Range<Int>, into b: inout PreparedTextBuilder) {
         var current = b.pangoTagChanges.last?.tag ?? .roman
-        var script = UInt32.max
-        var tag = current
-        for g in graphemes {
-            let s = scratch.paragraph[g]
-            if s != script {
-                script = s
-                tag = UnicodeScript.pangoBaselineTag(of: s)
-            }
+        // Only where the resolved script changes (one byte compare per grapheme otherwise).
+        scratch.paragraph.forEachScriptChange(in: graphemes) { g, script in
+            let tag = UnicodeScript.pangoBaselineTag(of: script)
             if tag != current {
                 b.pangoTagChanges.append(PangoBaselines.Change(grapheme: Int32(g), tag: tag))
                 current = tag
@@ -319,6 +365,7 @@ extension TextPreparer {
             segStart = g + 1
             segScript = g + 1 < range.upperBound ? scripts[g + 1] : 0
         }
+        shapePendingSegments(input.text, into: &b)
         for boundary in scratch.kernBoundaries {
             applyPairKerning(input.text, at: boundary, script: scripts[boundary], into: &b)
         }
@@ -361,7 +408,8 @@ extension TextPreparer {
             if reshapes && !f.contains(.hangingSpace) && !f.contains(.inlineBox) && g + 1 < range.upperBound
                 && b.graphemeFonts[g] == b.graphemeFonts[g + 1]
             {
-                b.cutAdjustments[g] = Float(aloneAdvance(input.text, at: g, script: scratch.paragraph[g], b) - advance)
+                let alone = aloneAdvance(input.text, at: g, script: scratch.paragraph[g], &b)
+                b.cutAdjustments[g] = Float(alone - advance)
             }
             if f.contains(.hangingSpace) {
                 hanging = lastSpaceOnlyHangs ? advance : hanging + advance
@@ -504,6 +552,20 @@ struct ParagraphScratch {
 
     /// The (resolved, after phase 2) script of grapheme `g`.
     @inline(__always) subscript(g: Int) -> UInt32 { tags[Int(scripts[g - base])] }
+    /// Calls `body(g, script)` for the first grapheme of `graphemes` and for each one whose
+    /// resolved script differs from the grapheme's before (indexes compared, one per tag).
+    @inline(__always)
+    func forEachScriptChange(in graphemes: Range<Int>, _ body: (Int, UInt32) -> Void) {
+        var last = -1
+        for g in graphemes {
+            let index = Int(scripts[g - base])
+            if index != last {
+                last = index
+                body(g, tags[index])
+            }
+        }
+    }
+
     /// The raw script of grapheme `g` (kept only when a rule needs it, see `resolveScripts`).
     @inline(__always) func rawScript(_ g: Int) -> UInt32 { tags[Int(rawScripts[g - base])] }
     /// The first scalar of grapheme `g` (U+FFFD for none), decoded from the paragraph.

@@ -39,7 +39,113 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         var paragraph = ParagraphScratch()
         /// The builders' per-grapheme storage, lent to each text's builder.
         var columns = PreparedTextBuilder.Columns()
+        /// Segments of the paragraph that missed the segment cache, waiting to be shaped
+        /// together (``TextPreparer/shapePendingSegments(_:into:)``), and that call's buffers.
+        var pending: [PendingSegment] = []
+        var batchBytes = GrowableBuffer<UInt8>()
+        var batchEnds = GrowableBuffer<Int32>()
+        var batchStarts = GrowableBuffer<Int32>()
+        var batchUnits = GrowableBuffer<Int32>()
+        var batchMembers = GrowableBuffer<Int32>()
+        /// Nominal advances of single scalars (``TextPreparer/aloneAdvance(_:at:script:_:)``)
+        /// and first advances of short kerning pairs (``TextPreparer/applyPairKerning(_:at:script:into:)``).
+        var nominalAdvances = AdvanceMemo()
+        var pairAdvances = AdvanceMemo()
+        /// The local font of each ASCII byte whose cascade choice was a cascade font, in the
+        /// current run (``ASCIIFonts``).
+        var asciiFonts = ASCIIFonts()
     }
+
+    /// Per ASCII byte, its local font in the current style run when the cascade chose one of
+    /// its own fonts for it alone: that choice depends on the scalar only, so the next
+    /// cluster of that byte skips `chooseIndexed` (~75 instructions). Forgotten at every run
+    /// start (another cascade or style); fallback, emoji and inherited choices are never kept.
+    struct ASCIIFonts: ~Copyable {
+        private let fonts = UnsafeMutablePointer<UInt8>.allocate(capacity: 128)
+
+        init() { fonts.initialize(repeating: 255, count: 128) }
+
+        deinit { fonts.deallocate() }
+
+        /// Forgets every byte's font (255: unknown).
+        mutating func forget() { fonts.update(repeating: 255, count: 128) }
+
+        /// The local font of `byte` (< 0x80), if known.
+        subscript(byte: UInt8) -> UInt8? {
+            get {
+                let f = fonts[Int(byte)]
+                return f == 255 ? nil : f
+            }
+            set { fonts[Int(byte)] = newValue ?? 255 }
+        }
+    }
+
+    /// A direct-mapped memo of advances (font units) by a two-word key, per preparer (no lock,
+    /// no hashing of bytes): single scalars' nominal advances (``TextPreparer/aloneAdvance(_:at:script:_:)``:
+    /// the chromium profile asks for nearly every cluster, and a `cmap` and `hmtx` look-up
+    /// through HarfBuzz cost ~200 instructions) and the first cluster's advance of short
+    /// kerning pairs (``TextPreparer/applyPairKerning(_:at:script:into:)``: a segment-cache
+    /// look-up, ~800 instructions, for each of ~5 pairs per cell, nearly all " " + a letter).
+    /// Keys hold everything the value depends on (font ids are process-unique, never reused),
+    /// so a hit is exact; a collision replaces the slot.
+    struct AdvanceMemo: ~Copyable {
+        private static let slots = 1024
+        /// Per slot: the key (`first` 0 = empty) and the advance.
+        private let firsts = UnsafeMutablePointer<UInt64>.allocate(capacity: slots)
+        private let seconds = UnsafeMutablePointer<UInt64>.allocate(capacity: slots)
+        private let values = UnsafeMutablePointer<Int32>.allocate(capacity: slots)
+
+        init() { firsts.initialize(repeating: 0, count: Self.slots) }
+
+        deinit {
+            firsts.deallocate()
+            seconds.deallocate()
+            values.deallocate()
+        }
+
+        @inline(__always)
+        private static func slot(_ first: UInt64, _ second: UInt64) -> Int {
+            Int(truncatingIfNeeded: ((first ^ second &* 0xC2B2_AE3D_27D4_EB4F) &* 0x9E37_79B9_7F4A_7C15) >> 54)
+        }
+
+        /// The remembered advance for key (`first`, `second`); `first` must not be 0.
+        @inline(__always)
+        func units(_ first: UInt64, _ second: UInt64) -> Int32? {
+            let i = Self.slot(first, second)
+            return firsts[i] == first && seconds[i] == second ? values[i] : nil
+        }
+
+        /// Remembers `units` for key (`first`, `second`) (replacing its slot); `first` ≠ 0.
+        mutating func remember(_ units: Int32, _ first: UInt64, _ second: UInt64) {
+            let i = Self.slot(first, second)
+            firsts[i] = first
+            seconds[i] = second
+            values[i] = units
+        }
+    }
+
+    /// A segment that missed the segment cache, to be shaped with the paragraph's others.
+    struct PendingSegment {
+        /// Its graphemes (text indices) and bytes (text offsets).
+        let graphemes: Range<Int>
+        let bytes: Range<Int>
+        let key: CacheKey
+        let local: UInt8
+        let script: UInt32
+        /// An earlier pending segment of the same key (its advances are copied), or -1.
+        let source: Int32
+        var shaped = false
+    }
+
+    /// Whether missed segments of a paragraph are shaped together
+    /// (``shapePendingSegments(_:into:)``); `false` shapes each as it is met (the tests'
+    /// reference).
+    var shapesMissedSegmentsTogether = true
+
+    /// At most this many missed segments wait; the next one shapes them.
+    static let maximumPendingSegments = 64
+    /// One joint HarfBuzz run takes segments up to this many bytes in all (the first always).
+    static let maximumBatchBytes = 4096
     // Exclusivity of this class property is checked at run time in debug builds (the tests)
     // and not in release builds: the checks cost ~8 % of a cold measurement (callgrind: 9 % of
     // its instructions), and a preparer is used by one thread at a time.
@@ -178,17 +284,30 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     }
 
     /// The advance of cluster `g` shaped alone: for one scalar its own glyph's advance
-    /// (`Shaper.nominalAdvance`, no shaping); for a sequence (marks, jamo, emoji) the cluster
-    /// shaped by itself through the segment cache.
-    func aloneAdvance(_ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, _ b: PreparedTextBuilder) -> Double {
-        let bytes = UnsafeBufferPointer(rebasing: text[Int(b.graphemeStart(g))..<Int(b.graphemeEnds[g])])
+    /// (`Shaper.nominalAdvance`, no shaping, remembered in ``AdvanceMemo``); for a sequence
+    /// (marks, jamo, emoji) the cluster shaped by itself through the segment cache.
+    ///
+    /// - Parameter b: `inout` only so the builder is not copied (it is read, not changed).
+    func aloneAdvance(_ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, _ b: inout PreparedTextBuilder) -> Double {
+        let start = Int(b.graphemeStart(g))
+        let end = Int(b.graphemeEnds[g])
         let local = Int(b.graphemeFonts[g])
-        var scalars = UTF8Scalars(bytes)
-        let first = scalars.next()
+        let lead = text[start]
+        let firstLength = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
         let units: Int32
-        if let first, scalars.next() == nil {
-            units = Shaper.nominalAdvance(of: CollectionOfOne(first), font: b.fontList[local].font)
+        if start + firstLength >= end {
+            let scalar = ParagraphScratch.scalar(in: text, at: start)
+            let fontID = b.fontList[local].id
+            let key = UInt64(scalar) | 1 << 32  // never 0
+            if let known = scratch.nominalAdvances.units(key, UInt64(fontID)) {
+                units = known
+            } else {
+                units = Shaper.nominalAdvance(
+                    of: CollectionOfOne(Unicode.Scalar(scalar) ?? "\u{FFFD}"), font: b.fontList[local].font)
+                scratch.nominalAdvances.remember(units, key, UInt64(fontID))
+            }
         } else {
+            let bytes = UnsafeBufferPointer(rebasing: text[start..<end])
             units = cachedUnits(
                 of: bytes, clusters: 1, clusterEnd: { _ in Int32(bytes.count) }, fontID: b.fontList[local].id,
                 script: script, font: { b.fontList[local].font })[0]
@@ -353,7 +472,9 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// once, as before).
     static let maximumCachedClusters = 512
 
-    /// Shapes graphemes `range` (one font, one script) through the segment cache.
+    /// Shapes graphemes `range` (one font, one script) through the segment cache. A miss of a
+    /// script HarfBuzz may shape jointly (``Shaper/batchesSegments(of:)``) waits in
+    /// `scratch.pending` for ``shapePendingSegments(_:into:)``.
     func shapeSegment(
         _ text: UnsafeBufferPointer<UInt8>, graphemes range: Range<Int>, script: UInt32,
         into b: inout PreparedTextBuilder
@@ -362,12 +483,104 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let byteEnd = Int(b.graphemeEnds[range.upperBound - 1])
         // Fields of the local font, not the entry (a copy would retain its font).
         let local = Int(b.graphemeFonts[range.lowerBound])
+        if shapesMissedSegmentsTogether, range.count <= Self.maximumCachedClusters, Shaper.batchesSegments(of: script) {
+            let key = SegmentCache.key(
+                bytes: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), fontID: b.fontList[local].id,
+                script: keyScript(script))
+            let out = UnsafeMutableBufferPointer(rebasing: scratch.units.reserve(range.count)[0..<range.count])
+            if segmentCache.copyAdvances(for: key, into: out) {
+                for i in 0..<range.count { b.units[range.lowerBound + i] = out[i] }
+                return
+            }
+            var source: Int32 = -1
+            for k in scratch.pending.indices where scratch.pending[k].key == key && scratch.pending[k].graphemes.count == range.count {
+                source = Int32(k)
+                break
+            }
+            scratch.pending.append(
+                PendingSegment(
+                    graphemes: range, bytes: byteStart..<byteEnd, key: key, local: UInt8(local), script: script,
+                    source: source))
+            if scratch.pending.count >= Self.maximumPendingSegments { shapePendingSegments(text, into: &b) }
+            return
+        }
         let graphemeEnds = b.graphemeEnds  // a pointer: no retain
         let units = cachedUnits(
             of: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), clusters: range.count,
             clusterEnd: { graphemeEnds[range.lowerBound + $0] - Int32(byteStart) },
             fontID: b.fontList[local].id, script: script, font: { b.fontList[local].font })
         for i in 0..<range.count { b.units[range.lowerBound + i] = units[i] }
+    }
+
+    /// Shapes the segments waiting in `scratch.pending`: those of one font and script together
+    /// in one HarfBuzz run (``Shaper/shapeSegments(_:graphemeEnds:segmentStarts:font:script:advances:)``,
+    /// exact: a segment whose edges HarfBuzz marks unsafe to break is shaped again alone), each
+    /// stored in the segment cache and written to the builder; a repeated segment copies the
+    /// first's advances.
+    ///
+    /// - Complexity: one `hb_shape` per font and script (and per ``maximumBatchBytes``)
+    ///   instead of one per segment; O(p²) key comparisons for p ≤ ``maximumPendingSegments``.
+    func shapePendingSegments(_ text: UnsafeBufferPointer<UInt8>, into b: inout PreparedTextBuilder) {
+        let count = scratch.pending.count
+        guard count > 0 else { return }
+        for i in 0..<count where !scratch.pending[i].shaped && scratch.pending[i].source < 0 {
+            shapeBatch(startingAt: i, text, into: &b)
+        }
+        for i in 0..<count where scratch.pending[i].source >= 0 {
+            let from = scratch.pending[Int(scratch.pending[i].source)].graphemes.lowerBound
+            let range = scratch.pending[i].graphemes
+            for k in 0..<range.count { b.units[range.lowerBound + k] = b.units[from + k] }
+        }
+        scratch.pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Shapes pending segment `first` with the later pending segments of its font and script
+    /// (up to ``maximumBatchBytes``) in one run; marks them shaped.
+    private func shapeBatch(startingAt first: Int, _ text: UnsafeBufferPointer<UInt8>, into b: inout PreparedTextBuilder) {
+        let local = scratch.pending[first].local
+        let script = scratch.pending[first].script
+        let members = scratch.batchMembers.reserve(Self.maximumPendingSegments)
+        var memberCount = 0
+        var byteCount = 0
+        var clusterCount = 0
+        for j in first..<scratch.pending.count {
+            let p = scratch.pending[j]
+            guard !p.shaped, p.source < 0, p.local == local, p.script == script else { continue }
+            if memberCount > 0 && byteCount + p.bytes.count > Self.maximumBatchBytes { continue }
+            members[memberCount] = Int32(j)
+            memberCount += 1
+            byteCount += p.bytes.count
+            clusterCount += p.graphemes.count
+            scratch.pending[j].shaped = true
+        }
+        let bytes = scratch.batchBytes.reserve(byteCount)
+        let ends = scratch.batchEnds.reserve(clusterCount)
+        let starts = scratch.batchStarts.reserve(memberCount)
+        let units = scratch.batchUnits.reserve(clusterCount)
+        var byte = 0
+        var cluster = 0
+        for m in 0..<memberCount {
+            let p = scratch.pending[Int(members[m])]
+            starts[m] = Int32(cluster)
+            for i in p.bytes { bytes[byte + i - p.bytes.lowerBound] = text[i] }
+            for g in p.graphemes {
+                ends[cluster] = Int32(byte) + b.graphemeEnds[g] - Int32(p.bytes.lowerBound)
+                cluster += 1
+            }
+            byte += p.bytes.count
+        }
+        let font = b.fontList[Int(local)].font
+        shaper.shapeSegments(
+            UnsafeBufferPointer(rebasing: bytes[0..<byteCount]), graphemeEnds: UnsafeBufferPointer(rebasing: ends[0..<clusterCount]),
+            segmentStarts: UnsafeBufferPointer(rebasing: starts[0..<memberCount]), font: font, script: script,
+            advances: UnsafeMutableBufferPointer(rebasing: units[0..<clusterCount]))
+        for m in 0..<memberCount {
+            let p = scratch.pending[Int(members[m])]
+            let start = Int(starts[m])
+            let shaped = UnsafeMutableBufferPointer(rebasing: units[start..<(start + p.graphemes.count)])
+            for k in 0..<p.graphemes.count { b.units[p.graphemes.lowerBound + k] = shaped[k] }
+            segmentCache.insert(Array(shaped), for: p.key)
+        }
     }
 
     /// Kerning between the last cluster of one segment and the first of the next (same font
@@ -383,11 +596,24 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let split = Int32(b.graphemeEnds[g - 1]) - Int32(byteStart)
         let byteEnd = Int(b.graphemeEnds[g])
         let local = Int(b.graphemeFonts[g])
+        let fontID = b.fontList[local].id
+        // A pair of at most 7 bytes is its own key (bytes, length and split) in the memo.
+        let length = byteEnd - byteStart
+        var packed: UInt64 = 0
+        if length <= 7 {
+            for i in 0..<length { packed |= UInt64(text[byteStart + i]) << (8 * i) }
+            packed |= UInt64(length) << 56 | UInt64(split) << 60
+            if let known = scratch.pairAdvances.units(packed, UInt64(fontID) << 32 | UInt64(keyScript(script))) {
+                b.units[g - 1] = known
+                return
+            }
+        }
         let pair = cachedUnits(
             of: UnsafeBufferPointer(rebasing: text[byteStart..<byteEnd]), clusters: 2,
-            clusterEnd: { $0 == 0 ? split : Int32(byteEnd - byteStart) }, fontID: b.fontList[local].id,
+            clusterEnd: { $0 == 0 ? split : Int32(byteEnd - byteStart) }, fontID: fontID,
             script: script, font: { b.fontList[local].font })
         b.units[g - 1] = pair[0]
+        if packed != 0 { scratch.pairAdvances.remember(pair[0], packed, UInt64(fontID) << 32 | UInt64(keyScript(script))) }
     }
 
     /// Prepares a truncation token (one line, no breaks): per run its clusters take fonts as

@@ -58,6 +58,81 @@ final class Shaper {
         return missing
     }
 
+    /// Shapes several segments of one font and script with one HarfBuzz call, as if each were
+    /// shaped alone (``shape(_:graphemeEnds:font:script:advances:)``): `text` is their bytes
+    /// one after another, `graphemeEnds` every segment's cluster ends (relative to `text`),
+    /// `segmentStarts` the index of each segment's first cluster (ascending, the first 0).
+    /// A segment is taken from the joint run only when HarfBuzz marks neither of its edges
+    /// unsafe to break (`HB_GLYPH_FLAG_UNSAFE_TO_BREAK`: then, by HarfBuzz's contract, the
+    /// two sides shape exactly as they would apart) and no cluster crosses them; any other
+    /// segment is shaped again alone. Only for the scripts of ``batchesSegments(of:)``.
+    ///
+    /// - Returns: how many segments were shaped again alone.
+    /// - Complexity: one `hb_shape` over all the bytes, plus one per segment shaped again;
+    ///   O(g log c) mapping g glyphs to c clusters.
+    @discardableResult
+    func shapeSegments(
+        _ text: UnsafeBufferPointer<UInt8>, graphemeEnds: UnsafeBufferPointer<Int32>,
+        segmentStarts: UnsafeBufferPointer<Int32>, font: Font, script: UInt32,
+        advances: UnsafeMutableBufferPointer<Int32>
+    ) -> Int {
+        let count = graphemeEnds.count
+        for i in 0..<count { advances[i] = 0 }
+        // Per cluster: 2 = no glyph starts it yet, 1 = a glyph starting it is unsafe to break,
+        // 0 = safe.
+        let state = edgeStates.reserve(count)
+        for i in 0..<count { state[i] = 2 }
+        if let glyphs = run(text, font: font, script: script) {
+            for i in 0..<glyphs.count {
+                let cluster = Int32(bitPattern: glyphs.infos[i].cluster)
+                let g = Self.graphemeIndex(containing: cluster, in: graphemeEnds)
+                guard g < count else { continue }
+                advances[g] &+= glyphs.positions[i].x_advance
+                guard cluster == (g == 0 ? 0 : graphemeEnds[g - 1]) else { continue }
+                let unsafe = hb_glyph_info_get_glyph_flags(glyphs.infos + i).rawValue
+                    & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0
+                if unsafe { state[g] = 1 } else if state[g] == 2 { state[g] = 0 }
+            }
+        }
+        var reshaped = 0
+        for k in 0..<segmentStarts.count {
+            let first = Int(segmentStarts[k])
+            let end = k + 1 < segmentStarts.count ? Int(segmentStarts[k + 1]) : count
+            guard first < end else { continue }
+            let leftSafe = k == 0 || state[first] == 0
+            let rightSafe = end == count || state[end] == 0
+            if leftSafe && rightSafe { continue }
+            reshaped += 1
+            let byteStart = first == 0 ? 0 : graphemeEnds[first - 1]
+            let ends = aloneEnds.reserve(end - first)
+            for i in first..<end { ends[i - first] = graphemeEnds[i] - byteStart }
+            shape(
+                UnsafeBufferPointer(rebasing: text[Int(byteStart)..<Int(graphemeEnds[end - 1])]),
+                graphemeEnds: UnsafeBufferPointer(rebasing: ends[0..<(end - first)]), font: font, script: script,
+                advances: UnsafeMutableBufferPointer(rebasing: advances[first..<end]))
+        }
+        return reshaped
+    }
+
+    /// Whether segments of `script` may be shaped together (``shapeSegments(_:graphemeEnds:segmentStarts:font:script:advances:)``):
+    /// the left-to-right scripts HarfBuzz shapes with its default shaper (Latin, Cyrillic,
+    /// Greek, Armenian, Georgian, Han, kana, Bopomofo). Not script 0 (HarfBuzz would guess the
+    /// script from the joint text), nor the complex shapers' scripts: the Indic shaper gave a
+    /// lone vowel sign after a joint run's other text other advances than alone without
+    /// marking the cut unsafe (`JointShapingTests`' generator found it in Devanagari).
+    static func batchesSegments(of script: UInt32) -> Bool {
+        switch script {
+        case 0x4C61_746E, 0x4379_726C, 0x4772_656B, 0x4172_6D6E, 0x4765_6F72,  // Latn Cyrl Grek Armn Geor
+            0x4861_6E69, 0x4869_7261, 0x4B61_6E61, 0x426F_706F:  // Hani Hira Kana Bopo
+            true
+        default: false
+        }
+    }
+
+    /// Scratch of ``shapeSegments(_:graphemeEnds:segmentStarts:font:script:advances:)``.
+    private var edgeStates = GrowableBuffer<UInt8>()
+    private var aloneEnds = GrowableBuffer<Int32>()
+
     /// The advance of `scalars` with each scalar's own glyph (`cmap` → `hmtx`), in font
     /// units: a cluster as it measures shaped alone, without the kerning or ligature it forms
     /// with its neighbours (`f` in `ff`, `t` before `e`).
