@@ -11,7 +11,7 @@ their quartiles, and how many cells the pango profile gives Pango's line count.
 The input is the corpus's first N rows, numbered as the benchmark's feeds are (`text #k` for
 the k-th copy of the corpus, so no two rows are equal).
 
-Usage (release builds first: swift build -c release --product plumb --product pango-measure):
+Usage (release builds first: swift build -c release --product plumb, then --product pango-measure):
   python3 Benchmarks/whole_process.py --rows 10000 --rounds 15
 """
 import argparse
