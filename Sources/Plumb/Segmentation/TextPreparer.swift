@@ -223,9 +223,9 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         _ utf8: UnsafeBufferPointer<UInt8>, runs: [PreparationRun], ellipsis: PreparationRun,
         token: TokenInput? = nil, conventions: LayoutConventions
     ) -> PreparedText {
-        var builder = PreparedTextBuilder(first: runs[0], conventions: conventions, columns: scratch.columns)
+        var builder = PreparedTextBuilder(first: runs[0], conventions: conventions, columns: &scratch.columns)
         defer {
-            scratch.columns = builder.columns
+            scratch.columns = builder.handBack()
             if utf8.count > Self.retainedScratchBytes { releaseLargeScratch() }
         }
         shaper.language = conventions.shapingLanguage
@@ -234,7 +234,9 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         // scripts): growing the array by doubling reallocated it ~4 times per cell.
         builder.words.reserveCapacity(utf8.count / 3 + 1)
         var run = 0
-        for range in Paragraphs.ranges(in: utf8) {
+        var nextParagraph = 0
+        while let (range, next) = Paragraphs.next(in: utf8, from: nextParagraph) {
+            nextParagraph = next
             // In the preparer's scratch: no array allocated per paragraph.
             scratch.runEnds.removeAll()
             while run < runs.count && runs[run].byteEnd <= range.lowerBound && runs[run].byteEnd < utf8.count { run += 1 }
