@@ -154,15 +154,17 @@ struct PreparedTextBuilder {
         var paragraphs: [PreparedText.Paragraph] = []
         var pangoTagChanges: [PangoBaselines.Change] = []
 
-        /// Empties every array, keeping its capacity (fonts and cascades are released).
+        /// Empties every array, keeping its capacity (fonts and cascades are released). An
+        /// empty array is left alone: `removeAll(keepingCapacity:)` costs ~100 instructions
+        /// even then.
         mutating func empty() {
-            fontList.removeAll(keepingCapacity: true)
-            groups.removeAll(keepingCapacity: true)
-            cascadeLocal.removeAll(keepingCapacity: true)
-            words.removeAll(keepingCapacity: true)
-            runEnds.removeAll(keepingCapacity: true)
-            paragraphs.removeAll(keepingCapacity: true)
-            pangoTagChanges.removeAll(keepingCapacity: true)
+            if !fontList.isEmpty { fontList.removeAll(keepingCapacity: true) }
+            if !groups.isEmpty { groups.removeAll(keepingCapacity: true) }
+            if !cascadeLocal.isEmpty { cascadeLocal.removeAll(keepingCapacity: true) }
+            if !words.isEmpty { words.removeAll(keepingCapacity: true) }
+            if !runEnds.isEmpty { runEnds.removeAll(keepingCapacity: true) }
+            if !paragraphs.isEmpty { paragraphs.removeAll(keepingCapacity: true) }
+            if !pangoTagChanges.isEmpty { pangoTagChanges.removeAll(keepingCapacity: true) }
         }
     }
 
@@ -208,7 +210,7 @@ struct PreparedTextBuilder {
         swap(&runEnds, &columns.arrays.runEnds)
         swap(&paragraphs, &columns.arrays.paragraphs)
         swap(&pangoTagChanges, &columns.arrays.pangoTagChanges)
-        columns.arrays.empty()
+        // Already empty (``handBack()`` empties them), as a default `Columns()` is.
         cascade = run.cascade
         size = run.size
         letterSpacing = run.letterSpacing
