@@ -51,6 +51,10 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         /// and first advances of short kerning pairs (``TextPreparer/applyPairKerning(_:at:script:into:)``).
         var nominalAdvances = AdvanceMemo()
         var pairAdvances = AdvanceMemo()
+        /// The last "…" shaped (``TextPreparer/measureEllipsis(into:)``): its font's id, key
+        /// script (the shaping language) and units, as the segment cache has them under that
+        /// key (a font id is never reused).
+        var lastEllipsis: (fontID: Int, script: UInt32, units: Int32) = (-1, 0, 0)
         /// The local font of each ASCII byte whose cascade choice was a cascade font, in the
         /// current run (``ASCIIFonts``).
         var asciiFonts = ASCIIFonts()
@@ -693,8 +697,14 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         case .inherit: font = b.cascade.primary
         }
         let index = b.localIndex(of: font)
-        let units = ellipsis.withUnsafeBufferPointer {
-            cachedUnits(of: $0, clusters: 1, clusterEnd: { _ in 3 }, font: font, script: 0)[0]
+        let units: Int32
+        if scratch.lastEllipsis.fontID == font.id && scratch.lastEllipsis.script == keyScript(0) {
+            units = scratch.lastEllipsis.units
+        } else {
+            units = ellipsis.withUnsafeBufferPointer {
+                cachedUnits(of: $0, clusters: 1, clusterEnd: { _ in 3 }, font: font, script: 0)[0]
+            }
+            scratch.lastEllipsis = (font.id, keyScript(0), units)
         }
         return (index, b.advance(units: units, font: .init(font, style: b.runStyle, group: b.group, freeTypeScaling: b.scalesLikeFreeType)))
     }
