@@ -112,14 +112,17 @@ enum Fontconfig {
             isColor: color != 0)
     }
 
-    /// The fallback order for a pattern (`FcFontSort` with trimming), as faces with their
-    /// character sets. About twice a match; call once per cascade (timings: Decisions.md, "Timings from code comments").
-    static func sort(config: OpaquePointer, pattern: OpaquePointer) -> SortedFonts? {
+    /// The fallback order for a pattern (`FcFontSort`), as faces with their character sets.
+    /// Asks for the untrimmed list: ``SortedFonts`` trims it itself, lazily, as far as a
+    /// caller reads (fontconfig's trimming merges the character sets of every face, ~2 M
+    /// instructions per sort). About twice a match; call once per cascade (timings:
+    /// Decisions.md, "Timings from code comments").
+    static func sort(config: OpaquePointer, pattern: OpaquePointer, trim: Bool = false) -> SortedFonts? {
         FcConfigSubstitute(config, pattern, FcMatchPattern)
         FcDefaultSubstitute(pattern)
         var result = FcResultNoMatch
-        guard let set = FcFontSort(config, pattern, 1, nil, &result) else { return nil }
-        return SortedFonts(set: set)
+        guard let set = FcFontSort(config, pattern, trim ? 1 : 0, nil, &result) else { return nil }
+        return SortedFonts(set: set, trimmed: trim)
     }
 
     /// A fingerprint of the installed font files (paths, in fontconfig's order), so caches can
@@ -154,25 +157,84 @@ enum Fontconfig {
 
 /// The result of `FcFontSort`: faces in fallback order with their character sets.
 ///
-/// - Thread safety: immutable after creation; `FcCharSetHasChar` only reads.
+/// Built from the untrimmed list, it answers as fontconfig's trimmed one (`trim = FcTrue`):
+/// a face is skipped when it has no character set, or when its set adds nothing to the union
+/// of the sets before it (fontconfig's `FcSortWalk`, which keeps the first face with a set
+/// in any case). The union is merged lazily, only as far as ``match(at:covering:)`` has
+/// looked; most lookups stop within the first few faces, so the merges of fontconfig's
+/// trimming (every face, including the large CJK sets) are mostly not done.
+/// `SortedFontsTrimTests` compares the kept faces with fontconfig's trimmed list.
+///
+/// - Thread safety: the faces are immutable; the lazy trim state is mutated by
+///   ``match(at:covering:)`` and ``isKept(_:)``, which callers must serialise (FontLibrary
+///   calls them under its state lock). `FcCharSetHasChar` only reads.
 final class SortedFonts: @unchecked Sendable {
     private let set: UnsafeMutablePointer<FcFontSet>
+    /// Whether `set` is already fontconfig's trimmed list (then every face is kept).
+    private let trimmed: Bool
+    /// The union of the character sets of faces `0..<kept.count` (created at the first merge).
+    private var union: OpaquePointer? = nil
+    /// Whether faces `0..<kept.count` survive fontconfig's trimming.
+    private var kept: [Bool] = []
 
-    init(set: UnsafeMutablePointer<FcFontSet>) { self.set = set }
-    deinit { FcFontSetDestroy(set) }
+    init(set: UnsafeMutablePointer<FcFontSet>, trimmed: Bool = false) {
+        self.set = set
+        self.trimmed = trimmed
+    }
+    deinit {
+        if let union { FcCharSetDestroy(union) }
+        FcFontSetDestroy(set)
+    }
 
+    /// The number of faces of the list (untrimmed: some are never matched).
     var count: Int { Int(set.pointee.nfont) }
 
-    /// The `i`-th face, if it has the given characters.
-    func match(at i: Int, covering scalars: [Unicode.Scalar]) -> Fontconfig.Match? {
+    /// Whether face `i` is in fontconfig's trimmed list: it has a character set and it is the
+    /// first face with one, or its set has a character no earlier face has.
+    ///
+    /// - Complexity: amortised one `FcCharSetMerge` per face up to `i`, once per list.
+    func isKept(_ i: Int) -> Bool {
+        if trimmed { return true }
+        while kept.count <= i {
+            kept.append(mergeNext())
+        }
+        return kept[i]
+    }
+
+    /// Merges the character set of face `kept.count` into the union; whether it is kept
+    /// (fontconfig 2.14: `!i || adds_chars`, after skipping a face without a set).
+    private func mergeNext() -> Bool {
+        let i = kept.count
+        guard let charset = charset(at: i) else { return false }
+        if union == nil { union = FcCharSetCreate() }
+        guard let union else { return true }
+        var changed: FcBool = 0
+        guard FcCharSetMerge(union, charset, &changed) != 0 else { return true }
+        return i == 0 || changed != 0
+    }
+
+    private func charset(at i: Int) -> OpaquePointer? {
         guard let font = set.pointee.fonts[i] else { return nil }
         var charset: OpaquePointer? = nil
-        guard FcPatternGetCharSet(font, FC_CHARSET, 0, &charset) == FcResultMatch,
-            let charset
-        else { return nil }
+        guard FcPatternGetCharSet(font, FC_CHARSET, 0, &charset) == FcResultMatch else { return nil }
+        return charset
+    }
+
+    /// The `i`-th face, if fontconfig's trimmed list has it and it has the given characters.
+    func match(at i: Int, covering scalars: [Unicode.Scalar]) -> Fontconfig.Match? {
+        guard let font = set.pointee.fonts[i], let charset = charset(at: i) else { return nil }
         for scalar in scalars where FcCharSetHasChar(charset, scalar.value) == 0 {
             return nil
         }
+        guard isKept(i) else { return nil }
         return Fontconfig.describe(font)
+    }
+
+    /// File and face index of every face fontconfig's trimmed list has, in order (for tests).
+    func keptFaces() -> [String] {
+        (0..<count).compactMap { i -> String? in
+            guard isKept(i), let font = set.pointee.fonts[i], let m = Fontconfig.describe(font) else { return nil }
+            return "\(m.path)#\(m.faceIndex)"
+        }
     }
 }

@@ -7,8 +7,24 @@ enum Paragraphs {
     static func ranges(in text: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
         var result: [Range<Int>] = []
         var start = 0
-        var i = 0
+        while let (content, next) = next(in: text, from: start) {
+            result.append(content)
+            start = next
+        }
+        return result
+    }
+
+    /// The paragraph whose content starts at byte `start` (after the previous paragraph's
+    /// break, or 0): its content's range and where the next one starts (past `text.count`
+    /// after the last one); `nil` once `start` is past the end. Walking it from 0 gives
+    /// ``ranges(in:)`` without an array.
+    ///
+    /// - Complexity: O(length of the paragraph and its break).
+    @inline(__always)
+    static func next(in text: UnsafeBufferPointer<UInt8>, from start: Int) -> (content: Range<Int>, next: Int)? {
         let n = text.count
+        guard start <= n else { return nil }
+        var i = start
         while i < n {
             let b = text[i]
             var breakLength = 0
@@ -23,15 +39,9 @@ enum Paragraphs {
             {
                 breakLength = 3
             }
-            if breakLength > 0 {
-                result.append(start..<i)
-                i += breakLength
-                start = i
-            } else {
-                i += 1
-            }
+            if breakLength > 0 { return (start..<i, i + breakLength) }
+            i += 1
         }
-        result.append(start..<n)
-        return result
+        return (start..<n, n + 1)
     }
 }

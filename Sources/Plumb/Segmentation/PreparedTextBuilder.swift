@@ -119,7 +119,10 @@ struct PreparedTextBuilder {
     let scalesLikeFreeType: Bool
 
     /// The per-grapheme storage a builder borrows from its preparer and hands back
-    /// (``columns``), so a cold pass allocates it once per preparer, not once per text.
+    /// (``handBack()``), so a cold pass allocates it once per preparer, not once per text;
+    /// with it the builder's own arrays (fonts, run styles, words, paragraphs…), which
+    /// `finish` copies into the prepared text: handed back empty, with their capacity, so a
+    /// text allocates none of them (~7 allocations per cell before).
     struct Columns {
         var graphemeEnds = Column<Int32>()
         var units = Column<Int32>()
@@ -127,8 +130,9 @@ struct PreparedTextBuilder {
         var flags = Column<PreparedText.GraphemeFlags>()
         var graphemeFonts = Column<UInt8>()
         var scales = Column<AdvanceScale>()
+        var arrays = Arrays()
 
-        /// Frees the storage (the owning preparer's `deinit`).
+        /// Frees the storage (the owning preparer's `deinit`, or after a large text).
         mutating func deallocate() {
             scales.deallocate()
             graphemeEnds.deallocate()
@@ -136,19 +140,55 @@ struct PreparedTextBuilder {
             cutAdjustments.deallocate()
             flags.deallocate()
             graphemeFonts.deallocate()
+            arrays = Arrays()
         }
     }
 
-    /// The columns, to be handed back to their owner once the builder has finished (they may
-    /// have grown, so the owner's copy is stale).
-    var columns: Columns {
-        Columns(
-            graphemeEnds: graphemeEnds, units: units, cutAdjustments: cutAdjustments, flags: flags, graphemeFonts: graphemeFonts,
-            scales: scales)
+    /// The builder's arrays a preparer keeps between texts (always empty there).
+    struct Arrays {
+        var fontList: [FontEntry] = []
+        var groups: [(style: RunStyle, cascade: ResolvedCascade)] = []
+        var cascadeLocal: [UInt8] = []
+        var words: [PreparedText.Word] = []
+        var runEnds: [PreparedText.RunEnd] = []
+        var paragraphs: [PreparedText.Paragraph] = []
+        var pangoTagChanges: [PangoBaselines.Change] = []
+
+        /// Empties every array, keeping its capacity (fonts and cascades are released). An
+        /// empty array is left alone: `removeAll(keepingCapacity:)` costs ~100 instructions
+        /// even then.
+        mutating func empty() {
+            if !fontList.isEmpty { fontList.removeAll(keepingCapacity: true) }
+            if !groups.isEmpty { groups.removeAll(keepingCapacity: true) }
+            if !cascadeLocal.isEmpty { cascadeLocal.removeAll(keepingCapacity: true) }
+            if !words.isEmpty { words.removeAll(keepingCapacity: true) }
+            if !runEnds.isEmpty { runEnds.removeAll(keepingCapacity: true) }
+            if !paragraphs.isEmpty { paragraphs.removeAll(keepingCapacity: true) }
+            if !pangoTagChanges.isEmpty { pangoTagChanges.removeAll(keepingCapacity: true) }
+        }
     }
 
-    /// A builder for a text whose first run is `run`, writing into `columns` (emptied here).
-    init(first run: PreparationRun, conventions: LayoutConventions, columns: Columns = Columns()) {
+    /// The columns and the emptied arrays, to be handed back to their owner once the builder
+    /// has finished (they may have grown, so the owner's copy is stale). The builder is not
+    /// used after this.
+    mutating func handBack() -> Columns {
+        var arrays = Arrays()
+        swap(&arrays.fontList, &fontList)
+        swap(&arrays.groups, &groups)
+        swap(&arrays.cascadeLocal, &cascadeLocal)
+        swap(&arrays.words, &words)
+        swap(&arrays.runEnds, &runEnds)
+        swap(&arrays.paragraphs, &paragraphs)
+        swap(&arrays.pangoTagChanges, &pangoTagChanges)
+        arrays.empty()
+        return Columns(
+            graphemeEnds: graphemeEnds, units: units, cutAdjustments: cutAdjustments, flags: flags, graphemeFonts: graphemeFonts,
+            scales: scales, arrays: arrays)
+    }
+
+    /// A builder for a text whose first run is `run`, writing into `columns` (emptied here;
+    /// its arrays move into the builder until ``handBack()``).
+    init(first run: PreparationRun, conventions: LayoutConventions, columns: inout Columns) {
         graphemeEnds = columns.graphemeEnds
         scales = columns.scales
         scales.removeAll()
@@ -161,13 +201,23 @@ struct PreparedTextBuilder {
         cutAdjustments.removeAll()
         flags.removeAll()
         graphemeFonts.removeAll()
+        // Moved out of `columns` (which keeps empty arrays): uniquely referenced here, so
+        // they grow in place.
+        swap(&fontList, &columns.arrays.fontList)
+        swap(&groups, &columns.arrays.groups)
+        swap(&cascadeLocal, &columns.arrays.cascadeLocal)
+        swap(&words, &columns.arrays.words)
+        swap(&runEnds, &columns.arrays.runEnds)
+        swap(&paragraphs, &columns.arrays.paragraphs)
+        swap(&pangoTagChanges, &columns.arrays.pangoTagChanges)
+        // Already empty (``handBack()`` empties them), as a default `Columns()` is.
         cascade = run.cascade
         size = run.size
         letterSpacing = run.letterSpacing
         runStyle = RunStyle(
             cascadeID: ObjectIdentifier(run.cascade), size: run.size, letterSpacing: run.letterSpacing,
             baselineOffset: run.baselineOffset, box: run.box)
-        groups = [(runStyle, run.cascade)]
+        groups.append((runStyle, run.cascade))
         self.conventions = conventions
         scalesLikeFreeType = conventions.advanceScaling == .freeTypeFixedPoint
         // Local font 0 is always the first run's primary font (empty lines use it).
@@ -260,7 +310,8 @@ struct PreparedTextBuilder {
     mutating func localIndex(ofCascadeFont i: Int) -> UInt8 {
         if i < cascadeLocal.count, cascadeLocal[i] != 255 { return cascadeLocal[i] }
         if cascadeLocal.count < cascade.fonts.count {
-            cascadeLocal = [UInt8](repeating: 255, count: cascade.fonts.count)
+            cascadeLocal.removeAll(keepingCapacity: true)
+            cascadeLocal.append(contentsOf: repeatElement(255, count: cascade.fonts.count))
         }
         let local = localIndex(of: cascade.fonts[i])
         cascadeLocal[i] = local

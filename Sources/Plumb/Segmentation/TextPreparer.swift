@@ -51,6 +51,10 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         /// and first advances of short kerning pairs (``TextPreparer/applyPairKerning(_:at:script:into:)``).
         var nominalAdvances = AdvanceMemo()
         var pairAdvances = AdvanceMemo()
+        /// The last "…" shaped (``TextPreparer/measureEllipsis(into:)``): its font's id, key
+        /// script (the shaping language) and units, as the segment cache has them under that
+        /// key (a font id is never reused).
+        var lastEllipsis: (fontID: Int, script: UInt32, units: Int32) = (-1, 0, 0)
         /// The local font of each ASCII byte whose cascade choice was a cascade font, in the
         /// current run (``ASCIIFonts``).
         var asciiFonts = ASCIIFonts()
@@ -223,9 +227,9 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         _ utf8: UnsafeBufferPointer<UInt8>, runs: [PreparationRun], ellipsis: PreparationRun,
         token: TokenInput? = nil, conventions: LayoutConventions
     ) -> PreparedText {
-        var builder = PreparedTextBuilder(first: runs[0], conventions: conventions, columns: scratch.columns)
+        var builder = PreparedTextBuilder(first: runs[0], conventions: conventions, columns: &scratch.columns)
         defer {
-            scratch.columns = builder.columns
+            scratch.columns = builder.handBack()
             if utf8.count > Self.retainedScratchBytes { releaseLargeScratch() }
         }
         shaper.language = conventions.shapingLanguage
@@ -234,7 +238,9 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         // scripts): growing the array by doubling reallocated it ~4 times per cell.
         builder.words.reserveCapacity(utf8.count / 3 + 1)
         var run = 0
-        for range in Paragraphs.ranges(in: utf8) {
+        var nextParagraph = 0
+        while let (range, next) = Paragraphs.next(in: utf8, from: nextParagraph) {
+            nextParagraph = next
             // In the preparer's scratch: no array allocated per paragraph.
             scratch.runEnds.removeAll()
             while run < runs.count && runs[run].byteEnd <= range.lowerBound && runs[run].byteEnd < utf8.count { run += 1 }
@@ -691,8 +697,14 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         case .inherit: font = b.cascade.primary
         }
         let index = b.localIndex(of: font)
-        let units = ellipsis.withUnsafeBufferPointer {
-            cachedUnits(of: $0, clusters: 1, clusterEnd: { _ in 3 }, font: font, script: 0)[0]
+        let units: Int32
+        if scratch.lastEllipsis.fontID == font.id && scratch.lastEllipsis.script == keyScript(0) {
+            units = scratch.lastEllipsis.units
+        } else {
+            units = ellipsis.withUnsafeBufferPointer {
+                cachedUnits(of: $0, clusters: 1, clusterEnd: { _ in 3 }, font: font, script: 0)[0]
+            }
+            scratch.lastEllipsis = (font.id, keyScript(0), units)
         }
         return (index, b.advance(units: units, font: .init(font, style: b.runStyle, group: b.group, freeTypeScaling: b.scalesLikeFreeType)))
     }
