@@ -55,22 +55,30 @@ extension TextMeasurer {
                 ? Self.measurement(range, scale: cleanScale)
                 : Self.measurement(range, scale: cleanScale, warnings: style.warnings)
         }
+        let cellContent = content()
+        if cellContent == nil, let m = measureCell(text, style: style, keys: k, range: range) { return m }
         let r = compute(
             text, style: style, width: width, scale: scale, extraWarnings: [], textKey: k.text,
-            needsLines: false, content: content())
+            needsLines: false, content: cellContent)
         // A cacheable style's warnings (a skipped family) are the same for every cell and are
         // given back with every hit; a cell with warnings of its own is not cached.
         if r.measurement.warnings.count == style.warnings.count, let layout = r.layout,
             let cached = Self.cached(r.measurement, layout: layout, layoutWidth: w, scale: cleanScale)
         {
-            resultCache.insert(cached, for: keys.result)
-            // One range entry per text and style: the first reusable layout keeps it (a width
-            // change then costs one insert, not two).
-            if range == nil || range?.isReusableAcrossWidths == false {
-                resultCache.insert(cached, for: keys.range)
-            }
+            insert(cached, keys: keys, range: range)
         }
         return r.measurement
+    }
+
+    /// Caches a cell's result, and its width-range entry unless `range` (the one found)
+    /// already serves: one range entry per text and style, the first reusable layout keeps it
+    /// (a width change then costs one insert, not two).
+    @inline(__always)
+    func insert(_ cached: CachedResult, keys: Keys, range: CachedResult?) {
+        resultCache.insert(cached, for: keys.result)
+        if range == nil || range?.isReusableAcrossWidths == false {
+            resultCache.insert(cached, for: keys.range)
+        }
     }
 
     struct Keys: BitwiseCopyable {
@@ -128,15 +136,22 @@ extension TextMeasurer {
     }
 
     static func cached(_ m: TextMeasurement, layout: ComputedLayout, layoutWidth: Double, scale: Double) -> CachedResult? {
+        cached(m, brokeInsideWord: layout.brokeInsideWord, widestLine: layout.widestLine, layoutWidth: layoutWidth, scale: scale)
+    }
+
+    /// `m` in tier 2's form (nil when a size or count does not fit 32 bits).
+    static func cached(
+        _ m: TextMeasurement, brokeInsideWord: Bool, widestLine: Double, layoutWidth: Double, scale: Double
+    ) -> CachedResult? {
         let h = (m.size.height * scale).rounded()
         let w = (m.size.width * scale).rounded()
         guard h >= 0, w >= 0, h < Double(UInt32.max), w < Double(UInt32.max), m.lineCount < Int(UInt32.max) else { return nil }
         var flags: UInt32 = 0
         if m.isTruncated { flags |= CachedResult.truncated }
-        if layout.brokeInsideWord { flags |= CachedResult.brokeInsideWord }
+        if brokeInsideWord { flags |= CachedResult.brokeInsideWord }
         return CachedResult(
             heightPixels: UInt32(h), widthPixels: UInt32(w), lineCount: UInt32(m.lineCount),
-            flags: flags, widestLine: layout.widestLine, layoutWidth: layoutWidth)
+            flags: flags, widestLine: widestLine, layoutWidth: layoutWidth)
     }
 
     /// A cached result as a measurement, with the style's warnings (none but skipped
