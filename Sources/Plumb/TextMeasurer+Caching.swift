@@ -143,8 +143,8 @@ extension TextMeasurer {
     static func cached(
         _ m: TextMeasurement, brokeInsideWord: Bool, widestLine: Double, layoutWidth: Double, scale: Double
     ) -> CachedResult? {
-        let h = (m.size.height * scale).rounded()
-        let w = (m.size.width * scale).rounded()
+        let h = PixelGrid.rounded(m.size.height * scale)
+        let w = PixelGrid.rounded(m.size.width * scale)
         guard h >= 0, w >= 0, h < Double(UInt32.max), w < Double(UInt32.max), m.lineCount < Int(UInt32.max) else { return nil }
         var flags: UInt32 = 0
         if m.isTruncated { flags |= CachedResult.truncated }

@@ -173,8 +173,8 @@ extension TextMeasurer {
         guard case .points(let w) = width else { return width }
         let pixels = w * scale
         guard pixels >= 1, pixels.isFinite else { return width }
-        let nearest = pixels.rounded()
-        let snapped = abs(pixels - nearest) <= PixelGrid.tolerance ? nearest : pixels.rounded(.down)
+        let nearest = PixelGrid.rounded(pixels)
+        let snapped = abs(pixels - nearest) <= PixelGrid.tolerance ? nearest : PixelGrid.roundedDown(pixels)
         return .points(snapped / scale)
     }
 

@@ -336,6 +336,9 @@ private struct HeightSums: LineSink {
     /// The last line's font mask and height: lines of one paragraph mostly share their fonts.
     private var lastMask: UInt64 = 0
     private var lastLineHeight = 0.0
+    /// The mask and height before those (lines alternating between two sets of fonts).
+    private var olderMask: UInt64 = 0
+    private var olderLineHeight = 0.0
 
     /// Whether equal masks give equal heights: not when Pango's baseline alignment makes a
     /// line's height depend on its first run too.
@@ -352,10 +355,15 @@ private struct HeightSums: LineSink {
         if count > 0 { height += pendingHeight + pendingGap }
         // A mask without the overflow bit names the line's fonts exactly, so equal masks give
         // equal natural heights; empty lines take the first font, so they are not reused.
-        if reusesHeights, box.fontMask != 0, box.fontMask == lastMask, box.fontMask & (1 << 63) == 0 {
+        let reusable = reusesHeights && box.fontMask != 0 && box.fontMask & (1 << 63) == 0
+        if reusable && box.fontMask == lastMask {
             pendingHeight = lastLineHeight
+        } else if reusable && box.fontMask == olderMask {
+            pendingHeight = olderLineHeight
         } else {
             pendingHeight = model.lineHeight(natural: model.natural(of: box, in: text).height)
+            olderMask = lastMask
+            olderLineHeight = lastLineHeight
             lastMask = box.fontMask
             lastLineHeight = pendingHeight
         }
