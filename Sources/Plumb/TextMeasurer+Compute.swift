@@ -80,6 +80,59 @@ extension TextMeasurer {
         }
     }
 
+    /// The cached path's miss for a plain cell whose keys `k` are known (e.g. a re-layout at
+    /// a new width): `compute(text, style:, width:, scale:, extraWarnings: [], textKey: k.text,
+    /// needsLines: false)`'s measurement by the same steps in the same order, so the same
+    /// bits, without `compute`'s general result (no copy of the style, the text or the
+    /// warnings; no line arrays), cached as the general path caches it (`range`: the
+    /// width-range entry found). `nil` where `compute` must answer: device metrics, a text
+    /// over the size limit, a non-finite result, text without contiguous UTF-8.
+    ///
+    /// The keys already checked what `compute` sanitises: `k.scale` is within the scale
+    /// limits (no warning), the width is positive (no warning) and `k.layoutWidth` is its
+    /// snapped value (∞ stays unconstrained).
+    ///
+    /// - Complexity: O(words + lines) when tier 1 holds the prepared text (arithmetic only).
+    func measureCell(_ text: String, style: ResolvedStyle, keys k: CellKeys, range: CachedResult?) -> TextMeasurement? {
+        guard !style.sanitized.options.contains(.usesDeviceMetrics),
+            text.utf8.count <= configuration.maximumTextBytes
+        else { return nil }
+        let width: LayoutWidth = k.layoutWidth == .infinity ? .unconstrained : .points(k.layoutWidth)
+        let measured = text.utf8.withContiguousStorageIfAvailable { utf8 -> TextMeasurement? in
+            let prepared = preparedText(utf8, style: style, textKey: k.text, content: nil)
+            let layout = LayoutAssembler.measure(prepared, style: style.sanitized, width: width, scale: k.scale)
+            guard layout.height.isFinite, layout.widestLine.isFinite else { return nil }
+            let m = Self.measurement(layout, prepared: prepared, style: style, scale: k.scale)
+            // As the general path: a cell with warnings of its own is not cached.
+            if m.warnings.count == style.warnings.count,
+                let cached = Self.cached(
+                    m, brokeInsideWord: layout.brokeInsideWord, widestLine: layout.widestLine,
+                    layoutWidth: k.layoutWidth, scale: k.scale)
+            {
+                insert(cached, keys: k.keys, range: range)
+            }
+            return m
+        }
+        return measured ?? nil
+    }
+
+    /// `compute`'s measurement of a finite layout summary.
+    @inline(__always)
+    private static func measurement(
+        _ layout: LayoutAssembler.Summary, prepared: PreparedText, style: ResolvedStyle, scale: Double
+    ) -> TextMeasurement {
+        let grid = PixelGrid(scale: scale)
+        let size = Size(width: grid.ceil(layout.widestLine), height: grid.ceil(layout.height))
+        // `compute`'s warnings, in its order: the style's, the layout's, missing glyphs.
+        if style.warnings.isEmpty && layout.warnings == nil && prepared.missingGlyphClusters == 0 {
+            return TextMeasurement(size: size, lineCount: layout.lineCount, isTruncated: layout.isTruncated, warnings: [])
+        }
+        var warnings = style.warnings
+        if let own = layout.warnings { warnings.append(contentsOf: own) }
+        if prepared.missingGlyphClusters > 0 { warnings.append(.missingGlyphs(count: prepared.missingGlyphClusters)) }
+        return TextMeasurement(size: size, lineCount: layout.lineCount, isTruncated: layout.isTruncated, warnings: warnings)
+    }
+
     /// The width-independent preparation of a text, from tier 1 when it was seen before.
     ///
     /// A worker's `TextPreparer` (ICU iterators, HarfBuzz buffer) is taken only on a miss.
@@ -115,13 +168,15 @@ extension TextMeasurer {
     }
 
     /// Widths the engine treats identically snap to the device-pixel grid (down: a partial
-    /// pixel cannot hold ink); widths under one pixel are kept as they are.
+    /// pixel cannot hold ink); widths under one pixel are kept as they are. Inlined: every
+    /// cell's keys start with it (a warm hit too).
+    @inline(__always)
     static func snap(_ width: LayoutWidth, scale: Double) -> LayoutWidth {
         guard case .points(let w) = width else { return width }
         let pixels = w * scale
         guard pixels >= 1, pixels.isFinite else { return width }
-        let nearest = pixels.rounded()
-        let snapped = abs(pixels - nearest) <= PixelGrid.tolerance ? nearest : pixels.rounded(.down)
+        let nearest = PixelGrid.rounded(pixels)
+        let snapped = abs(pixels - nearest) <= PixelGrid.tolerance ? nearest : PixelGrid.roundedDown(pixels)
         return .points(snapped / scale)
     }
 

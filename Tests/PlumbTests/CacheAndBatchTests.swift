@@ -49,6 +49,44 @@ import Testing
         }
     }
 
+    /// The cached path's miss (`measureCell`: no `compute`) answers as `compute` in the cases
+    /// it handles apart: the style's own warnings (a skipped family), the layout's (a height
+    /// limit below the first line), missing glyphs, lines cut by maxLines or the height limit
+    /// (the array path), an unconstrained width, a re-layout of a known text; and a hit of
+    /// what it cached answers the same again.
+    @Test func cellMissPathEqualsCompute() {
+        var skipped = TextStyle(families: ["No Such Family 7f3a", "Noto Sans"], size: 15)
+        skipped.lineSpacing = 2
+        var cut = style15()
+        cut.maxLines = 2
+        cut.lineBreakMode = .truncatingTail
+        var low = style15()
+        low.heightLimit = 5
+        var limited = style15()
+        limited.heightLimit = 50
+        limited.options.insert(.truncatesLastVisibleLine)
+        var pango = style15()
+        pango.compatibility = .pango
+        var chromium = style15()
+        chromium.compatibility = .chromium
+        let styles = [style15(), skipped, cut, low, limited, pango, chromium]
+        let texts = ["Hello world, a few words to wrap over lines", "tab\there\nand a second paragraph",
+                     "missing \u{E000}\u{10FFFD} glyphs", "世界 ケーキ 🇫🇷 mixed fonts 123"]
+        for style in styles {
+            let m = TextMeasurer()
+            for text in texts {
+                for width in [80.0, 123.5, 300, .infinity] {
+                    let fresh = engine.compute(text, style: engine.resolve(style), width: width, scale: 2, extraWarnings: []).measurement
+                    let got = m.measure(text, style: style, width: width, scale: 2)
+                    let again = m.measure(text, style: style, width: width, scale: 2)
+                    #expect(got == fresh, "\(text.debugDescription) at \(width): \(got) vs \(fresh)")
+                    #expect(got.warnings == fresh.warnings && got.isFallback == fresh.isFallback)
+                    #expect(again == fresh, "hit \(text.debugDescription) at \(width): \(again) vs \(fresh)")
+                }
+            }
+        }
+    }
+
     @Test func widthRangeReuseNeverChangesAnAnswer() {
         let gen = Gen.zip(LayoutPropertyTests.cells(text: Self.texts), Gen.array(of: Gen.double(in: 20...500), count: 1...6))
         check("range reuse", gen) { cell, widths in

@@ -1,4 +1,5 @@
 @testable import Plumb
+import PropertyTesting
 import Testing
 
 /// The UIKit height rules, with numbers worked out by hand from the font metrics
@@ -223,5 +224,29 @@ import Testing
         let g3 = PixelGrid(scale: 3)
         #expect(g3.ceil(20.43) == 62.0 / 3.0)
         #expect(PixelGrid(scale: 1).ceil(20.01) == 21)
+    }
+
+    /// The truncation roundings must give `rounded()`'s bits everywhere: halves, integers,
+    /// neighbours of both, signed zeros, tiny, huge and non-finite values, and random values.
+    @Test func truncatingRoundingMatchesLibm() {
+        func check(_ x: Double) {
+            #expect(PixelGrid.rounded(x).bitPattern == x.rounded().bitPattern, "rounded(\(x))")
+            #expect(PixelGrid.roundedUp(x).bitPattern == x.rounded(.up).bitPattern, "roundedUp(\(x))")
+            #expect(PixelGrid.roundedDown(x).bitPattern == x.rounded(.down).bitPattern, "roundedDown(\(x))")
+        }
+        var special: [Double] = [0, -0.0, .nan, .infinity, -.infinity, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+                                 0x1p52, 0x1p52 - 0.5, 0x1p52 - 1, 0x1p53, 0x1p63, 0x1p64, -0.5, -1.5, -2.5]
+        for n in [0.0, 1, 2, 3, 43, 1000, 4_503_599_627_370_495] {
+            for d in [0.0, 0.5, 0.25, 0.75] { special.append(n + d) }
+        }
+        for x in special { check(x); check(x.nextUp); check(x.nextDown) }
+        var rng = SplitMix64(seed: 0x5eed_16)
+        for _ in 0..<20_000 {
+            let bits = rng.next()
+            let magnitude = Double(bits >> 11) / Double(1 << 53)  // [0, 1)
+            let exponent = Int(bits & 63) - 8
+            check(magnitude * Double(sign: .plus, exponent: exponent, significand: 1))
+            check(Double(bits % 100_000) / 4)  // quarters: halves and integers often
+        }
     }
 }

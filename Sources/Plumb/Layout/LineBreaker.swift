@@ -163,7 +163,9 @@ struct LineBreaker {
         let words = v.words
         let last = Int(paragraph.wordEnd) - 1
         var w = Int(paragraph.wordStart)
-        var previousCount = 0  // words on the previous line
+        // Words on the previous line; for the first line, the count the paragraph's mean word
+        // width suggests (any guess finds the same word: it only picks where the search starts).
+        var previousCount = Self.estimatedWordsPerLine(words, from: w, through: last, limit: limit)
         // The line's start: the previous line's last word's end and grapheme end, carried
         // over (not read back from the words).
         var base = 0.0
@@ -226,6 +228,17 @@ struct LineBreaker {
         }
     }
 
+
+    /// How many of a paragraph's words `first...last` a line of `limit` points holds at their
+    /// mean width, at least 1 and at most all; 0 (no guess) without a usable mean.
+    @inline(__always)
+    private static func estimatedWordsPerLine(_ words: PreparedText.Words, from first: Int, through last: Int, limit: Double) -> Int {
+        let count = last - first + 1
+        let total = words[last].end  // paragraph-relative: the paragraph's width
+        guard count > 0, total > 0, limit.isFinite, limit > 0 else { return 0 }
+        let estimate = limit / total * Double(count)
+        return estimate >= Double(count) ? count : max(1, Int(estimate))
+    }
 
     /// The general greedy loop, from word `startWord` on an empty line.
     ///

@@ -50,30 +50,15 @@ enum LayoutAssembler {
     static func assemble(
         _ text: PreparedText, style: SanitizedStyle, width: LayoutWidth, scale: Double = 1, needsLines: Bool = true
     ) -> ComputedLayout {
-        let wraps = style.options.contains(.usesLineFragmentOrigin)
-        let maxWidth: Double
-        let policy: WrapPolicy
-        switch width {
-        case .points(let w) where wraps:
-            maxWidth = w
-            policy = style.lineBreakMode == .charWrapping ? .characters : .words
-        default:
-            maxWidth = .infinity
-            policy = .none
-        }
-        let lineLimit = style.maxLines > 0 ? style.maxLines + 1 : Int.max
-        let breaker = LineBreaker(
-            text: text, maxWidth: maxWidth, policy: policy, tabInterval: style.tabInterval,
-            lineLimit: lineLimit)
-        let model = LineHeightModel(style: style, scale: scale)
-        if !needsLines && style.maxLines == 0 && !style.heightLimit.isFinite {
-            var sums = HeightSums(text: text, model: model)
-            breaker.run(&sums)
-            sums.finish()
+        if !needsLines && streams(style) {
+            let s = measure(text, style: style, width: width, scale: scale)
             return ComputedLayout(
-                lines: [], lineCount: sums.count, height: sums.height, widestLine: sums.widest,
-                isTruncated: false, brokeInsideWord: sums.insideWord, warnings: [])
+                lines: [], lineCount: s.lineCount, height: s.height, widestLine: s.widestLine,
+                isTruncated: false, brokeInsideWord: s.brokeInsideWord, warnings: [])
         }
+        let breaker = lineBreaker(text, style: style, width: width)
+        let maxWidth = breaker.maxWidth
+        let model = LineHeightModel(style: style, scale: scale)
         let boxes = breaker.lines()
 
         var lines: [PlacedLine] = []
@@ -153,6 +138,61 @@ enum LayoutAssembler {
         return ComputedLayout(
             lines: lines, lineCount: lines.count, height: height, widestLine: widest, isTruncated: truncated,
             brokeInsideWord: insideWord || truncated, warnings: warnings)
+    }
+
+    /// A layout's numbers without its lines (what a measurement needs).
+    struct Summary {
+        var lineCount: Int
+        /// Σ line heights + gaps (unrounded).
+        var height: Double
+        var widestLine: Double
+        var isTruncated: Bool
+        var brokeInsideWord: Bool
+        /// The layout's warnings (nil: none).
+        var warnings: [MeasureWarning]?
+    }
+
+    /// Whether nothing can cut `style`'s lines (no maxLines, no height limit), so lines can be
+    /// streamed into running sums.
+    @inline(__always)
+    static func streams(_ style: SanitizedStyle) -> Bool { style.maxLines == 0 && !style.heightLimit.isFinite }
+
+    /// `assemble(text, style:, width:, scale:, needsLines: false)`'s numbers: where nothing
+    /// can cut lines, the lines streamed into running sums (no allocation, no array).
+    ///
+    /// - Complexity: O(words + lines) for simple paragraphs.
+    static func measure(_ text: PreparedText, style: SanitizedStyle, width: LayoutWidth, scale: Double) -> Summary {
+        guard streams(style) else {
+            let l = assemble(text, style: style, width: width, scale: scale, needsLines: false)
+            return Summary(
+                lineCount: l.lineCount, height: l.height, widestLine: l.widestLine, isTruncated: l.isTruncated,
+                brokeInsideWord: l.brokeInsideWord, warnings: l.warnings.isEmpty ? nil : l.warnings)
+        }
+        var sums = HeightSums(text: text, model: LineHeightModel(style: style, scale: scale))
+        lineBreaker(text, style: style, width: width).run(&sums)
+        sums.finish()
+        return Summary(
+            lineCount: sums.count, height: sums.height, widestLine: sums.widest, isTruncated: false,
+            brokeInsideWord: sums.insideWord, warnings: nil)
+    }
+
+    /// The breaker of `text` at `width` under `style`'s wrapping, line limit and tabs.
+    @inline(__always)
+    private static func lineBreaker(_ text: PreparedText, style: SanitizedStyle, width: LayoutWidth) -> LineBreaker {
+        let wraps = style.options.contains(.usesLineFragmentOrigin)
+        let maxWidth: Double
+        let policy: WrapPolicy
+        switch width {
+        case .points(let w) where wraps:
+            maxWidth = w
+            policy = style.lineBreakMode == .charWrapping ? .characters : .words
+        default:
+            maxWidth = .infinity
+            policy = .none
+        }
+        let lineLimit = style.maxLines > 0 ? style.maxLines + 1 : Int.max
+        return LineBreaker(
+            text: text, maxWidth: maxWidth, policy: policy, tabInterval: style.tabInterval, lineLimit: lineLimit)
     }
 
     /// Extra height goes above the text (TextKit): baseline = (height − natural) + ascender,
@@ -296,6 +336,9 @@ private struct HeightSums: LineSink {
     /// The last line's font mask and height: lines of one paragraph mostly share their fonts.
     private var lastMask: UInt64 = 0
     private var lastLineHeight = 0.0
+    /// The mask and height before those (lines alternating between two sets of fonts).
+    private var olderMask: UInt64 = 0
+    private var olderLineHeight = 0.0
 
     /// Whether equal masks give equal heights: not when Pango's baseline alignment makes a
     /// line's height depend on its first run too.
@@ -312,10 +355,15 @@ private struct HeightSums: LineSink {
         if count > 0 { height += pendingHeight + pendingGap }
         // A mask without the overflow bit names the line's fonts exactly, so equal masks give
         // equal natural heights; empty lines take the first font, so they are not reused.
-        if reusesHeights, box.fontMask != 0, box.fontMask == lastMask, box.fontMask & (1 << 63) == 0 {
+        let reusable = reusesHeights && box.fontMask != 0 && box.fontMask & (1 << 63) == 0
+        if reusable && box.fontMask == lastMask {
             pendingHeight = lastLineHeight
+        } else if reusable && box.fontMask == olderMask {
+            pendingHeight = olderLineHeight
         } else {
             pendingHeight = model.lineHeight(natural: model.natural(of: box, in: text).height)
+            olderMask = lastMask
+            olderLineHeight = lastLineHeight
             lastMask = box.fontMask
             lastLineHeight = pendingHeight
         }

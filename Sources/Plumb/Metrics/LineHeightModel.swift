@@ -51,7 +51,7 @@ struct LineHeightModel: Sendable {
     private(set) var pango: PangoLineBox.Settings?
 
     /// The model of `style` at device scale `scale` (only the Blink rule reads the scale).
-    init(style: SanitizedStyle, scale: Double = 1) {
+    init(style: borrowing SanitizedStyle, scale: Double = 1) {
         usesFontLeading = style.options.contains(.usesFontLeading)
         lineHeightMultiple = style.lineHeightMultiple
         emHeight = style.lineHeightEm * style.font.size
@@ -136,10 +136,18 @@ struct LineHeightModel: Sendable {
     /// The local fonts of a line: a mask, and the faces past 63 when the mask overflowed.
     struct FontSet {
         var mask: UInt64 = 0
-        var overflow: [Int] = []
+        /// nil until a face past 63 is inserted (an empty array would cost a retain and a
+        /// release per line).
+        var overflow: [Int]? = nil
 
         mutating func insert(_ i: Int) {
-            if i < 63 { mask |= 1 << UInt64(i) } else if !overflow.contains(i) { overflow.append(i) }
+            if i < 63 {
+                mask |= 1 << UInt64(i)
+            } else if overflow == nil {
+                overflow = [i]
+            } else if !overflow!.contains(i) {
+                overflow!.append(i)
+            }
         }
 
         func forEach(count: Int, _ body: (Int) -> Void) {
@@ -149,7 +157,7 @@ struct LineHeightModel: Sendable {
                 if i < count { body(i) }
                 m &= m - 1
             }
-            for i in overflow where i < count { body(i) }
+            if let overflow { for i in overflow where i < count { body(i) } }
         }
     }
 

@@ -20,10 +20,36 @@ struct PixelGrid: Hashable, Sendable {
     func ceil(_ value: Double) -> Double {
         guard value.isFinite, value > 0 else { return 0 }
         let pixels = value * scale
-        let nearest = pixels.rounded()
-        let snapped = abs(pixels - nearest) <= Self.tolerance ? nearest : pixels.rounded(.up)
+        let nearest = Self.rounded(pixels)
+        let snapped = abs(pixels - nearest) <= Self.tolerance ? nearest : Self.roundedUp(pixels)
         let result = snapped / scale
         return result.isFinite ? result : 0
+    }
+
+    /// `x.rounded()` (half away from zero), bit for bit, without libm's `round` where
+    /// integer truncation gives it: for 0 < x < 2⁵² truncation is ⌊x⌋ and x − ⌊x⌋ is exact,
+    /// so comparing the fraction with ½ decides as `round` does. Elsewhere (≤ 0, huge, NaN)
+    /// `x.rounded()` itself. (Swift's `rounded()` calls libm: ~20 instructions and a call.)
+    @inline(__always)
+    static func rounded(_ x: Double) -> Double {
+        guard x > 0, x < 0x1p52 else { return x.rounded() }
+        let t = Double(Int64(x))
+        return x - t >= 0.5 ? t + 1 : t
+    }
+
+    /// `x.rounded(.up)`, bit for bit, by the same truncation where it is exact (0 < x < 2⁵²).
+    @inline(__always)
+    static func roundedUp(_ x: Double) -> Double {
+        guard x > 0, x < 0x1p52 else { return x.rounded(.up) }
+        let t = Double(Int64(x))
+        return x > t ? t + 1 : t
+    }
+
+    /// `x.rounded(.down)`, bit for bit, by the same truncation where it is exact (0 < x < 2⁵²).
+    @inline(__always)
+    static func roundedDown(_ x: Double) -> Double {
+        guard x > 0, x < 0x1p52 else { return x.rounded(.down) }
+        return Double(Int64(x))
     }
 
     /// The nearest grid value (for positions that must line up, e.g. a layout width key).
