@@ -77,15 +77,9 @@ import Testing
     }
 
     @Test func corpusCellsBreakAsICUBreaksThem() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Benchmarks/Corpus/cells.jsonl")
-        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count >= 4000)
-        for line in lines {
-            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            let text = try #require(object?["text"] as? String)
-            #expect(same(text), "\(text.debugDescription)")
-        }
+        let texts = try corpusTexts()
+        #expect(texts.count >= 4000)
+        for text in texts { #expect(same(text), "\(text.debugDescription)") }
     }
 
     @Test func generatedTextsBreakAsICUBreaksThem() {

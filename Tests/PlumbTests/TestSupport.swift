@@ -1,4 +1,5 @@
 @testable import Plumb
+import Foundation
 
 /// One engine for the whole test run (fontconfig init is ~5 ms; fonts are shared).
 let engine = TextMeasurer()
@@ -88,3 +89,18 @@ func sanitized(_ configure: (inout TextStyle) -> Void = { _ in }) -> SanitizedSt
     var w: [MeasureWarning] = []
     return Sanitizer.style(style, warnings: &w)
 }
+
+/// The texts of the benchmark corpus (`Benchmarks/Corpus/cells.jsonl`, 4,000 cells), for tests
+/// that compare a fast path with ICU on real text.
+func corpusTexts() throws -> [String] {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Benchmarks/Corpus/cells.jsonl")
+    return try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { line in
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        guard let text = object?["text"] as? String else { throw CorpusError.noText(String(line.prefix(80))) }
+        return text
+    }
+}
+
+/// A corpus line without a "text" string.
+enum CorpusError: Error { case noText(String) }

@@ -154,12 +154,21 @@ extension TextPreparer {
             fontIndex = chooseFont(previousFont: previousFont, into: &b)
         }
         scratch.paragraph.append(script: clusterScript(first))
-        b.graphemeEnds.append(base + end)
-        b.graphemeFonts.append(fontIndex)
+        Self.appendGrapheme(end: base + end, font: fontIndex, flags: flags, into: &b)
+        return fontIndex
+    }
+
+    /// One grapheme's columns (its end, local font, flags; its units, and its cut adjustment
+    /// where line ends are re-shaped, set once shaped), shared by both cluster paths.
+    @inline(__always)
+    private static func appendGrapheme(
+        end: Int32, font: UInt8, flags: PreparedText.GraphemeFlags, into b: inout PreparedTextBuilder
+    ) {
+        b.graphemeEnds.append(end)
+        b.graphemeFonts.append(font)
         b.flags.append(flags)
         b.units.append(0)
         if b.conventions.reshapesLineEnds { b.cutAdjustments.append(0) }
-        return fontIndex
     }
 
     /// ``appendCluster(_:base:start:end:previousFont:into:)`` for a one-byte (ASCII) cluster,
@@ -189,11 +198,7 @@ extension TextPreparer {
         }
         let folded = byte | 0x20  // A–Z onto a–z
         scratch.paragraph.append(script: folded >= 0x61 && folded <= 0x7A ? Self.latinScript : 0)
-        b.graphemeEnds.append(base + end)
-        b.graphemeFonts.append(fontIndex)
-        b.flags.append(flags)
-        b.units.append(0)
-        if b.conventions.reshapesLineEnds { b.cutAdjustments.append(0) }
+        Self.appendGrapheme(end: base + end, font: fontIndex, flags: flags, into: &b)
         return fontIndex
     }
 
