@@ -152,9 +152,7 @@ extension ConformanceTests {
     static let lineStartsFloor = 0.99  // 400 of 400 when recorded
 
     func chromium(_ families: [String] = ["Noto Sans"]) -> TextStyle {
-        var s = style15(families)
-        s.compatibility = .chromium
-        return s
+        profiled(.chromium, families)
     }
 
     @Test func agreesWithChromiumOnTheStoredSubset() throws {
@@ -398,9 +396,7 @@ func replaySubset(_ url: URL, profile: Compatibility, reference: String...) thro
     static let heightFloor = 0.995
 
     func chromium(_ families: [String] = ["Noto Sans", "Noto Sans CJK SC"], size: Double = 15) -> TextStyle {
-        var s = TextStyle(families: families, size: size)
-        s.compatibility = .chromium
-        return s
+        profiled(.chromium, families, size: size)
     }
 
     @Test func theChromiumProfileGivesChromiumsDivHeightsOnTheStoredSubset() throws {

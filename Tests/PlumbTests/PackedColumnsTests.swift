@@ -26,12 +26,25 @@ struct PackedColumnsTests {
         #expect(roundTrip([-32_769], as: Int16.self) == (false, [-32_769]))
     }
 
+    /// A hand-built text of one paragraph: `words.count` graphemes of one byte and advance 10
+    /// each, in the default cascade's primary font, the words as given.
+    static func oneParagraph(of words: [PreparedText.Word]) -> PreparedText {
+        let n = words.count
+        let font = engine.fonts.cascade(for: FontDescriptor()).primary
+        let use = PreparedText.FontUse(font: font, ascender: 8, descender: -2, lineGap: 1)
+        return PreparedText(
+            fonts: [use], graphemeStarts: (0..<n).map { Int32($0) }, graphemeEnds: (0..<n).map { Int32($0 + 1) },
+            advances: Array(repeating: 10, count: n), flags: Array(repeating: [.breakAfter], count: n),
+            graphemeFonts: Array(repeating: 0, count: n), words: words,
+            paragraphs: [.init(byteStart: 0, byteEnd: Int32(n), graphemeStart: 0, graphemeEnd: Int32(n),
+                               wordStart: 0, wordEnd: Int32(n))],
+            ellipsisFont: 0, ellipsisWidth: 10, utf8Count: n, missingGlyphClusters: 0)
+    }
+
     /// Words read back with their own hanging widths, masks, ends and flags, whether their
     /// masks fit the one-byte index (3 distinct) or not (300 distinct).
     @Test(arguments: [3, 300]) func wordsReadBackAsStored(distinctTails: Int) {
         let n = 300
-        let font = engine.fonts.cascade(for: FontDescriptor()).primary
-        let use = PreparedText.FontUse(font: font, ascender: 8, descender: -2, lineGap: 1)
         var words: [PreparedText.Word] = []
         for k in 0..<n {
             var w = PreparedText.Word(
@@ -41,13 +54,7 @@ struct PackedColumnsTests {
             w.nextMaskChange = Int32(n)
             words.append(w)
         }
-        let text = PreparedText(
-            fonts: [use], graphemeStarts: (0..<n).map { Int32($0) }, graphemeEnds: (0..<n).map { Int32($0 + 1) },
-            advances: Array(repeating: 10, count: n), flags: Array(repeating: [.breakAfter], count: n),
-            graphemeFonts: Array(repeating: 0, count: n), words: words,
-            paragraphs: [.init(byteStart: 0, byteEnd: Int32(n), graphemeStart: 0, graphemeEnd: Int32(n),
-                               wordStart: 0, wordEnd: Int32(n))],
-            ellipsisFont: 0, ellipsisWidth: 10, utf8Count: n, missingGlyphClusters: 0)
+        let text = Self.oneParagraph(of: words)
         #expect(text.words.count == n)
         for k in 0..<n {
             let a = words[k], b = text.words[k]
@@ -66,8 +73,6 @@ struct PackedColumnsTests {
         let n = 12
         let (e, h) = (118.42906923326062, 4.997999222368016)
         #expect((e - h) + h != e, "the pair rounds away from the end")
-        let font = engine.fonts.cascade(for: FontDescriptor()).primary
-        let use = PreparedText.FontUse(font: font, ascender: 8, descender: -2, lineGap: 1)
         var words: [PreparedText.Word] = []
         for k in 0..<n {
             let end = tie && k == 5 ? e : Double(k + 1) * 10
@@ -77,13 +82,7 @@ struct PackedColumnsTests {
             w.nextMaskChange = wide ? 9_000 : Int32(n)
             words.append(w)
         }
-        let text = PreparedText(
-            fonts: [use], graphemeStarts: (0..<n).map { Int32($0) }, graphemeEnds: (0..<n).map { Int32($0 + 1) },
-            advances: Array(repeating: 10, count: n), flags: Array(repeating: [.breakAfter], count: n),
-            graphemeFonts: Array(repeating: 0, count: n), words: words,
-            paragraphs: [.init(byteStart: 0, byteEnd: Int32(n), graphemeStart: 0, graphemeEnd: Int32(n),
-                               wordStart: 0, wordEnd: Int32(n))],
-            ellipsisFont: 0, ellipsisWidth: 10, utf8Count: n, missingGlyphClusters: 0)
+        let text = Self.oneParagraph(of: words)
         #expect((text.words.ends != nil) == tie)
         #expect(text.words.isNarrow == !wide)
         for k in 0..<n {

@@ -8,9 +8,7 @@ import Testing
 /// own answers are quoted in the comments.
 @Suite struct PangoBaselineTests {
     func pango(_ families: [String] = ["Noto Sans", "Noto Sans CJK SC"], size: Double = 15) -> TextStyle {
-        var s = TextStyle(families: families, size: size)
-        s.compatibility = .pango
-        return s
+        profiled(.pango, families, size: size)
     }
 
     func font(_ family: String) -> Font {

@@ -15,9 +15,7 @@ import Testing
     static let heightFloor = 0.9875
 
     func pango(_ families: [String] = ["Noto Sans", "Noto Sans CJK SC"], size: Double = 15) -> TextStyle {
-        var s = TextStyle(families: families, size: size)
-        s.compatibility = .pango
-        return s
+        profiled(.pango, families, size: size)
     }
 
     /// A font's metrics as Plumb reads them (hhea, or OS/2 typo where the font asks).

@@ -4,6 +4,15 @@ import Foundation
 /// One engine for the whole test run (fontconfig init is ~5 ms; fonts are shared).
 let engine = TextMeasurer()
 
+/// `families` at `size` points under `profile`.
+func profiled(
+    _ profile: Compatibility, _ families: [String] = ["Noto Sans", "Noto Sans CJK SC"], size: Double = 15
+) -> TextStyle {
+    var s = TextStyle(families: families, size: size)
+    s.compatibility = profile
+    return s
+}
+
 /// The default cascade at 15 pt.
 func style15(_ families: [String] = ["Noto Sans", "Noto Sans CJK SC"]) -> TextStyle {
     TextStyle(families: families, size: 15)
