@@ -69,6 +69,12 @@ final class ClockCache<Value: Sendable>: Sendable {
         var hand: Int = 0
         var bytes: Int = 0
         var stats = CacheStatistics()
+
+        /// The slot holding `key` (the index keeps tags; the slot has the whole key).
+        @inline(__always)
+        func slot(of key: CacheKey) -> Int32? {
+            index.slot(of: key, keyOf: { slots[Int($0)].key })
+        }
     }
 
     static var shardCount: Int { 256 }
@@ -138,7 +144,7 @@ final class ClockCache<Value: Sendable>: Sendable {
     @inline(__always)
     func value(for key: CacheKey) -> Value? {
         withShard(of: key) { shard -> Value? in
-            if let i = shard.index.slot(of: key, keyOf: { shard.slots[Int($0)].key }) {
+            if let i = shard.slot(of: key) {
                 shard.slots[Int(i)].referenced = true
                 shard.stats.hits += 1
                 return shard.slots[Int(i)].value
@@ -156,7 +162,7 @@ final class ClockCache<Value: Sendable>: Sendable {
     @inline(__always)
     func withValue<R>(for key: CacheKey, _ body: (borrowing Value) -> R) -> R? {
         withShard(of: key) { shard -> R? in
-            guard let i = shard.index.slot(of: key, keyOf: { shard.slots[Int($0)].key }) else {
+            guard let i = shard.slot(of: key) else {
                 shard.stats.misses += 1
                 return nil
             }
@@ -187,7 +193,7 @@ final class ClockCache<Value: Sendable>: Sendable {
         let cost = payload + Self.overheadPerEntry
         guard cost <= shardBudget, cost <= Int(UInt32.max) else { return false }
         return withShard(of: key) { shard -> Bool in
-            if let i = shard.index.slot(of: key, keyOf: { shard.slots[Int($0)].key }) {
+            if let i = shard.slot(of: key) {
                 shard.bytes += cost - Int(shard.slots[Int(i)].bytes)
                 shard.slots[Int(i)] = Slot(key: key, value: value, bytes: UInt32(cost), referenced: true)
             } else {
@@ -237,7 +243,7 @@ final class ClockCache<Value: Sendable>: Sendable {
     @discardableResult
     func remove(_ key: CacheKey) -> Bool {
         withShard(of: key) { shard in
-            guard let i = shard.index.slot(of: key, keyOf: { shard.slots[Int($0)].key }) else { return false }
+            guard let i = shard.slot(of: key) else { return false }
             shard.index.remove(key, slot: i)
             shard.bytes -= Int(shard.slots[Int(i)].bytes)
             shard.slots[Int(i)].value = nil
