@@ -146,20 +146,41 @@ static const uint8_t plumb_ascii_line_class[128] = {
 /* `plumb_simple_line_class_icu` of U+0000–U+07FF (Latin, Greek, Cyrillic, Armenian, Hebrew,
  * Arabic) and U+3000–U+30FF (CJK punctuation, kana), filled once per process from ICU
  * (`plumb_fill_line_tables`, ~2,300 look-ups). */
-static uint8_t plumb_low_line_class[0x800];
-static uint8_t plumb_kana_line_class[0x100];
+/* A per-code-point property asked for every code point of a text: one byte per code point
+ * below U+0800 and in U+3000-U+30FF (CJK punctuation, kana), filled once from its rule; the
+ * CJK Unified Ideographs (and Extension A) and the Hangul syllables share one value; any other
+ * code point asks the rule. Used for Line_Break classes and Grapheme_Cluster_Break. */
+typedef struct {
+    uint8_t low[0x800];
+    uint8_t kana[0x100];
+} plumb_code_point_memo;
+
+static void plumb_memo_fill(plumb_code_point_memo *m, int (*rule)(UChar32)) {
+    for (UChar32 c = 0; c < 0x800; c++) m->low[c] = (uint8_t)rule(c);
+    for (UChar32 c = 0; c < 0x100; c++) m->kana[c] = (uint8_t)rule(0x3000 + c);
+}
+
+static inline int plumb_memo_value(const plumb_code_point_memo *m, UChar32 c, int ideographs, int (*rule)(UChar32)) {
+    if (c < 0x800) return m->low[c];
+    if ((c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0x3400 && c <= 0x4DBF)) return ideographs;
+    if (c >= 0x3000 && c <= 0x30FF) return m->kana[c - 0x3000];
+    return rule(c);
+}
+
+static plumb_code_point_memo plumb_line_classes;
 static pthread_once_t plumb_line_tables_once = PTHREAD_ONCE_INIT;
 static void plumb_fill_line_tables(void);
 
 /* `plumb_simple_line_class_icu` with ASCII from the literal table, the blocks above from
  * theirs and the blocks that are ID throughout (CJK Unified Ideographs and Extension A,
  * Hangul syllables) by range. The tables must be filled (`plumb_line_tables_once`). */
+static int plumb_line_class_rule(UChar32 c) {
+    return c < 0x80 ? plumb_ascii_line_class[c] : plumb_simple_line_class_icu(c);
+}
+
 static inline int plumb_simple_line_class(UChar32 c) {
     if (c < 0x80) return plumb_ascii_line_class[c];
-    if (c < 0x800) return plumb_low_line_class[c];
-    if ((c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0x3400 && c <= 0x4DBF)) return SL_ID;
-    if (c >= 0x3000 && c <= 0x30FF) return plumb_kana_line_class[c - 0x3000];
-    return plumb_simple_line_class_icu(c);
+    return plumb_memo_value(&plumb_line_classes, c, SL_ID, plumb_simple_line_class_icu);
 }
 
 int32_t plumb_simple_line_class_of(int32_t c, int32_t through_table) {
@@ -260,8 +281,7 @@ static int plumb_context_breaks(int previous, int b, int beforeSpaces, int numbe
 
 /* Fills the class, action and number tables from ICU and the rules above (once per process). */
 static void plumb_fill_line_tables(void) {
-    for (UChar32 c = 0; c < 0x800; c++) plumb_low_line_class[c] = c < 0x80 ? plumb_ascii_line_class[c] : (uint8_t)plumb_simple_line_class_icu(c);
-    for (UChar32 c = 0; c < 0x100; c++) plumb_kana_line_class[c] = (uint8_t)plumb_simple_line_class_icu(0x3000 + c);
+    plumb_memo_fill(&plumb_line_classes, plumb_line_class_rule);
     for (int state = 0; state < 3; state++) {
         for (int cls = 0; cls < SL_STATES; cls++) plumb_number_after[state][cls] = (uint8_t)plumb_next_number_state(state, cls);
     }
@@ -381,32 +401,27 @@ static int plumb_breaks_around(int32_t gcb) {
 
 /* `plumb_breaks_around` of U+0000–U+07FF and U+3000–U+30FF, filled once per process from ICU
  * (`plumb_fill_grapheme_tables`). */
-static uint8_t plumb_low_breaks_around[0x800];
-static uint8_t plumb_kana_breaks_around[0x100];
+static plumb_code_point_memo plumb_grapheme_breaks_around;
 static pthread_once_t plumb_grapheme_tables_once = PTHREAD_ONCE_INIT;
 
+static int plumb_grapheme_rule(UChar32 c) {
+    return plumb_breaks_around(u_getIntPropertyValue(c, UCHAR_GRAPHEME_CLUSTER_BREAK));
+}
+
 static void plumb_fill_grapheme_tables(void) {
-    for (UChar32 c = 0; c < 0x800; c++)
-        plumb_low_breaks_around[c] = (uint8_t)plumb_breaks_around(u_getIntPropertyValue(c, UCHAR_GRAPHEME_CLUSTER_BREAK));
-    for (UChar32 c = 0; c < 0x100; c++)
-        plumb_kana_breaks_around[c] =
-            (uint8_t)plumb_breaks_around(u_getIntPropertyValue(0x3000 + c, UCHAR_GRAPHEME_CLUSTER_BREAK));
+    plumb_memo_fill(&plumb_grapheme_breaks_around, plumb_grapheme_rule);
 }
 
 /* Whether `c` breaks around (`plumb_breaks_around` of its Grapheme_Cluster_Break): from the
  * tables above, Han and Hangul syllables (Other, LV, LVT) by range, else ICU. The tables must
  * be filled (`plumb_grapheme_tables_once`). */
 static inline int plumb_code_point_breaks_around(UChar32 c) {
-    if (c < 0x800) return plumb_low_breaks_around[c];
-    if ((c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0x3400 && c <= 0x4DBF)) return 1;
-    if (c >= 0x3000 && c <= 0x30FF) return plumb_kana_breaks_around[c - 0x3000];
-    return plumb_breaks_around(u_getIntPropertyValue(c, UCHAR_GRAPHEME_CLUSTER_BREAK));
+    return plumb_memo_value(&plumb_grapheme_breaks_around, c, 1, plumb_grapheme_rule);
 }
 
 int32_t plumb_grapheme_breaks_around_of(int32_t c, int32_t through_table) {
     pthread_once(&plumb_grapheme_tables_once, plumb_fill_grapheme_tables);
-    return through_table ? plumb_code_point_breaks_around(c)
-                         : plumb_breaks_around(u_getIntPropertyValue(c, UCHAR_GRAPHEME_CLUSTER_BREAK));
+    return through_table ? plumb_code_point_breaks_around(c) : plumb_grapheme_rule(c);
 }
 
 /* The boundaries after byte `from` (itself a boundary) of text whose code points all break
