@@ -50,21 +50,26 @@ extension PreparedText {
     ///
     /// - Thread safety: immutable views into the owning `PreparedText`.
     struct Advances: @unchecked Sendable {
-        let units: PackedInt32<Int16>
-        let flags: Packed<GraphemeFlags>
-        let fonts: GraphemeFonts
+        let columns: GraphemeColumns
         let scales: Packed<AdvanceScale>
 
-        var count: Int { units.count }
+        var count: Int { columns.count }
 
-        /// - Complexity: O(1).
+        /// - Complexity: O(1): the grapheme's flags, font and unit (one palette entry or three
+        ///   column reads), then its font's scale.
         @inline(__always)
         subscript(g: Int) -> Double {
-            let f = flags[g]
+            let f: GraphemeFlags, font: UInt8, units: Int32
+            if columns.palette != nil {
+                let e = columns.entry(g)
+                (f, font, units) = (e.flags, e.font, Int32(e.unit))
+            } else {
+                (f, font, units) = (columns.flags(g), columns.font(g), columns.unitColumn[g])
+            }
             if f.contains(.tab) { return 0 }
-            let scale = scales[Int(fonts[g])]
+            let scale = scales[Int(font)]
             if f.contains(.inlineBox) { return scale.boxWidth }
-            return scale.points(units: units[g])
+            return scale.points(units: units)
         }
     }
 }

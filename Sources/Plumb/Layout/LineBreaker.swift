@@ -61,13 +61,9 @@ struct LineBreaker {
     func run<Sink: LineSink>(_ out: inout Sink) {
         do {
             let words = text.words
-            text.flags.withUnsafeBufferPointer { flags in
-                text.cutAdjustments.withUnsafeBufferPointer { cutAdjustments in
-                    let v = Views(
-                        words: words, flags: flags, advances: text.advances, fonts: text.graphemeFonts,
-                        cutAdjustments: cutAdjustments)
-                    run(v, into: &out)
-                }
+            text.cutAdjustments.withUnsafeBufferPointer { cutAdjustments in
+                let v = Views(words: words, advances: text.advances, cutAdjustments: cutAdjustments)
+                run(v, into: &out)
             }
         }
     }
@@ -93,9 +89,10 @@ struct LineBreaker {
     /// property loads in the inner loops).
     fileprivate struct Views {
         let words: PreparedText.Words
-        let flags: UnsafeBufferPointer<PreparedText.GraphemeFlags>
+        /// The grapheme columns' views share `advances`' columns (one copy in `Views`).
         let advances: PreparedText.Advances
-        let fonts: PreparedText.GraphemeFonts
+        var flags: PreparedText.GraphemeFlagsColumn { .init(columns: advances.columns) }
+        var fonts: PreparedText.GraphemeFonts { .init(columns: advances.columns) }
         /// `PreparedText.cutAdjustments` (empty unless `LayoutConventions.reshapesLineEnds`).
         let cutAdjustments: UnsafeBufferPointer<Float>
 

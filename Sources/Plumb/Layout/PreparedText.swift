@@ -319,68 +319,52 @@ final class PreparedText: Sendable {
         var strut: UInt8 = 255
     }
     /// Where each grapheme starts (UTF-8 offset): the previous grapheme's end inside a
-    /// paragraph, the paragraph's start at its first grapheme — derived, not stored (4 bytes
-    /// per grapheme saved).
-    var graphemeStarts: GraphemeStarts { GraphemeStarts(ends: graphemeEnds, flags: flags, paragraphs: paragraphs) }
-
-    /// Grapheme starts derived from the ends (``graphemeStarts``).
-    struct GraphemeStarts {
-        let ends: PackedInt32<UInt16>
-        let flags: Packed<GraphemeFlags>
-        let paragraphs: Packed<Paragraph>
-
-        var count: Int { ends.count }
-
-        /// - Complexity: O(1) inside a paragraph; O(log paragraphs) at a paragraph's start.
-        @inline(__always)
-        subscript(g: Int) -> Int32 {
-            if !flags[g].contains(.startsParagraph) { return ends[g - 1] }
-            var lo = 0
-            var hi = paragraphs.count - 1
-            while lo < hi {  // the last paragraph whose first grapheme is ≤ g
-                let mid = (lo + hi + 1) >> 1
-                if Int(paragraphs[mid].graphemeStart) <= g { lo = mid } else { hi = mid - 1 }
-            }
-            return paragraphs[lo].byteStart
-        }
-    }
-    /// Where each grapheme ends (UTF-8 offset), in 16 bits for a text under 64 KiB.
-    @inline(__always) var graphemeEnds: PackedInt32<UInt16> { narrowView(place.ends, place.graphemes, place.narrowEnds) }
+    /// paragraph, the paragraph's start at its first grapheme — derived, not stored.
+    @inline(__always) var graphemeStarts: GraphemeStarts { GraphemeStarts(columns: graphemeColumns) }
+    /// Where each grapheme ends (UTF-8 offset): in 16 bits for a text under 64 KiB, or
+    /// derived from the palette's checkpoints (``GraphemeColumns``).
+    @inline(__always) var graphemeEnds: GraphemeEnds { GraphemeEnds(columns: graphemeColumns) }
     /// Per grapheme, its cluster's shaped advance in font units (pair kerning included; 0
     /// for tabs and inline boxes): `advances` turns them into points.
-    @inline(__always) var units: PackedInt32<Int16> { narrowView(place.units, place.graphemes, place.narrowUnits) }
+    @inline(__always) var units: GraphemeUnits { GraphemeUnits(columns: graphemeColumns) }
     /// Per local font, how its units become points.
     @inline(__always) var scales: Packed<AdvanceScale> { Packed(base: scalesBase, count: Int(place.scaleCount)) }
     /// Per grapheme, its advance in points (letter spacing included; recomputed from `units`).
-    @inline(__always) var advances: Advances { Advances(units: units, flags: flags, fonts: graphemeFonts, scales: scales) }
-    @inline(__always) var flags: Packed<GraphemeFlags> { view(place.flags, place.graphemes) }
+    @inline(__always) var advances: Advances { Advances(columns: graphemeColumns, scales: scales) }
+    @inline(__always) var flags: GraphemeFlagsColumn { GraphemeFlagsColumn(columns: graphemeColumns) }
     /// Per grapheme, its local font (one byte for the whole text when it has one font).
-    @inline(__always) var graphemeFonts: GraphemeFonts {
-        GraphemeFonts(
-            base: UnsafePointer((storage + Int(place.fonts)).assumingMemoryBound(to: UInt8.self)),
-            count: Int(place.graphemes), mask: place.singleFont ? 0 : -1)
+    @inline(__always) var graphemeFonts: GraphemeFonts { GraphemeFonts(columns: graphemeColumns) }
+    /// The per-grapheme columns in either form (a palette or explicit columns), which the
+    /// views above read.
+    @inline(__always) var graphemeColumns: GraphemeColumns {
+        let palette = place.paletteCount != 0
+        return GraphemeColumns(
+            count: Int(place.graphemes),
+            bytes: UnsafePointer((storage + Int(place.flags)).assumingMemoryBound(to: UInt8.self)),
+            palette: palette ? UnsafePointer((storage + Int(place.units)).assumingMemoryBound(to: PaletteEntry.self)) : nil,
+            fonts: UnsafePointer((storage + Int(place.fonts)).assumingMemoryBound(to: UInt8.self)),
+            fontMask: place.singleFont ? 0 : -1,
+            ends: UnsafeRawPointer(storage + Int(place.ends)), units: UnsafeRawPointer(storage + Int(place.units)),
+            paragraphs: UnsafePointer((storage + Int(place.paragraphs)).assumingMemoryBound(to: Paragraph.self)),
+            paragraphCount: place.paragraphCount, narrowEnds: place.narrowEnds, narrowUnits: place.narrowUnits)
     }
+    /// Whether the grapheme columns are a palette (``GraphemeColumns``).
+    var hasGraphemePalette: Bool { place.paletteCount != 0 }
 
-    /// The local font of each grapheme: a column of one byte per grapheme, or one byte
-    /// standing for every grapheme of a text of one font (most texts of one script): read as
-    /// `base[g & mask]`, no branch.
+    /// The local font of each grapheme: from the palette, or a column of one byte per
+    /// grapheme, or one byte standing for every grapheme of a text of one font (most texts of
+    /// one script): read as `base[g & mask]`, no branch.
     ///
     /// - Thread safety: an immutable view into the owning `PreparedText`.
     struct GraphemeFonts: RandomAccessCollection, @unchecked Sendable {
-        let base: UnsafePointer<UInt8>?
-        let count: Int
-        /// All ones, or 0 when one byte stands for every grapheme.
-        let mask: Int
+        let columns: GraphemeColumns
 
         var startIndex: Int { 0 }
-        var endIndex: Int { count }
+        var endIndex: Int { columns.count }
 
-        /// - Complexity: O(1): one load.
+        /// - Complexity: O(1): one or two loads.
         @inline(__always)
-        subscript(g: Int) -> UInt8 {
-            assert(g >= 0 && g < count, "grapheme \(g) out of 0..<\(count)")
-            return base.unsafelyUnwrapped[g & mask]
-        }
+        subscript(g: Int) -> UInt8 { columns.font(g) }
 
         /// How many bytes the column stores for `fonts`: 1 when every grapheme has the same
         /// font (0 for no grapheme), else one per grapheme.
@@ -430,13 +414,19 @@ final class PreparedText: Sendable {
         var tailsPerWord = false, narrowEnds = false, narrowUnits = false, narrowWords = false, storesEnds = false
         /// One font byte for every grapheme (``GraphemeFonts``; graphemes > 0).
         var singleFont = false
+        /// The entries of the grapheme palette, 0 for explicit columns (``GraphemeColumns``):
+        /// then `ends` holds the checkpoints, `units` the palette, `flags` the indexes, and
+        /// there is no font column.
+        var paletteCount: UInt16 = 0
 
-        /// Grapheme flags, right after the cut adjustments.
+        /// Grapheme flags (or palette indexes), right after the cut adjustments.
         var flags: UInt32 { cuts &+ UInt32(cutCount) &* 4 }
         /// Grapheme fonts, right after the flags.
         var fonts: UInt32 { flags &+ UInt32(graphemes) }
-        /// Word tail indexes, right after the fonts (one byte of them for a text of one font).
-        var tailIndexes: UInt32 { fonts &+ (singleFont ? 1 : UInt32(graphemes)) }
+        /// The font column's bytes: none with a palette, one for a text of one font.
+        var fontBytes: UInt32 { paletteCount != 0 ? 0 : singleFont ? 1 : UInt32(graphemes) }
+        /// Word tail indexes, right after the fonts.
+        var tailIndexes: UInt32 { fonts &+ fontBytes }
         /// The storage's size: the tail indexes end it.
         var byteCount: UInt32 { tailIndexes &+ UInt32(wordCount) }
     }
@@ -559,6 +549,9 @@ final class PreparedText: Sendable {
         /// as soon as it is copied, so a huge text's peak is its result plus one column, not
         /// plus all of them (the builder of a text over 64 KiB).
         var freesGraphemeColumns = false
+        /// Whether the grapheme columns may be stored as a palette (``GraphemeColumns``);
+        /// false keeps the explicit columns (tests compare the two).
+        var allowsPalette = true
     }
 
     /// A prepared text whose plain columns are copied from `columns` into one allocation.
@@ -592,15 +585,24 @@ final class PreparedText: Sendable {
         at.tails = UInt32(layout.add(WordTail.self, tailCount))
         at.packedWords = UInt32(at.narrowWords ? layout.add(UInt32.self, c.words.count) : layout.add(UInt64.self, c.words.count))
         at.paragraphs = UInt32(layout.add(Paragraph.self, c.paragraphs.count))
-        at.narrowEnds = PackedInt32<UInt16>.fitsNarrow(c.graphemeEnds)
-        at.narrowUnits = PackedInt32<Int16>.fitsNarrow(c.units)
-        at.ends = UInt32(at.narrowEnds ? layout.add(UInt16.self, c.graphemeEnds.count) : layout.add(Int32.self, c.graphemeEnds.count))
-        at.units = UInt32(at.narrowUnits ? layout.add(Int16.self, c.units.count) : layout.add(Int32.self, c.units.count))
+        var palette = PaletteBuilder(c)
+        defer { palette.release() }
+        at.paletteCount = UInt16(palette.entryCount)
+        if palette.entryCount > 0 {
+            // The palette: checkpoints in place of the ends, entries in place of the units.
+            at.ends = UInt32(layout.add(UInt16.self, Self.checkpointCount(graphemes: c.graphemeEnds.count)))
+            at.units = UInt32(layout.add(PaletteEntry.self, palette.entryCount))
+        } else {
+            at.narrowEnds = PackedInt32<UInt16>.fitsNarrow(c.graphemeEnds)
+            at.narrowUnits = PackedInt32<Int16>.fitsNarrow(c.units)
+            at.ends = UInt32(at.narrowEnds ? layout.add(UInt16.self, c.graphemeEnds.count) : layout.add(Int32.self, c.graphemeEnds.count))
+            at.units = UInt32(at.narrowUnits ? layout.add(Int16.self, c.units.count) : layout.add(Int32.self, c.units.count))
+        }
         at.cuts = UInt32(layout.add(Float.self, c.cutAdjustments.count))
         let flagsAt = layout.add(GraphemeFlags.self, c.flags.count)
         let storedFonts = GraphemeFonts.storedCount(c.graphemeFonts)
         at.singleFont = storedFonts == 1 && c.graphemeFonts.count > 1
-        let fontsAt = layout.add(UInt8.self, at.singleFont ? 1 : c.graphemeFonts.count)
+        let fontsAt = layout.add(UInt8.self, palette.entryCount > 0 ? 0 : at.singleFont ? 1 : c.graphemeFonts.count)
         let tailIndexesAt = layout.add(UInt8.self, c.words.count)
         at.tailsPerWord = distinctTails == 0
         at.graphemes = Int32(c.graphemeEnds.count)
@@ -625,21 +627,28 @@ final class PreparedText: Sendable {
             indexes: (raw + Int(at.tailIndexes)).bindMemory(to: UInt8.self, capacity: c.words.count), perWord: at.tailsPerWord)
         _ = PackedLayout.fill(raw, Int(at.runs), from: c.runEnds)
         func handOver<T>(_ column: UnsafeBufferPointer<T>) { if c.freesGraphemeColumns { column.deallocate() } }
-        PackedInt32<Int16>.fill(raw, Int(at.units), from: c.units, narrow: at.narrowUnits)
-        handOver(c.units)
         _ = PackedLayout.fill(raw, Int(at.paragraphs), from: c.paragraphs)
-        PackedInt32<UInt16>.fill(raw, Int(at.ends), from: c.graphemeEnds, narrow: at.narrowEnds)
-        handOver(c.graphemeEnds)
         _ = PackedLayout.fill(raw, Int(at.cuts), from: c.cutAdjustments)
         handOver(c.cutAdjustments)
-        let flags = PackedLayout.fill(raw, Int(at.flags), from: c.flags)
-        handOver(c.flags)
-        // Mark each paragraph's first grapheme, which `graphemeStarts` needs.
-        let mutableFlags = UnsafeMutablePointer(mutating: flags.base)
-        for p in c.paragraphs where p.graphemeStart < p.graphemeEnd {
-            mutableFlags.unsafelyUnwrapped[Int(p.graphemeStart)].insert(.startsParagraph)
+        if palette.entryCount > 0 {
+            palette.write(
+                entries: (raw + Int(at.units)).bindMemory(to: PaletteEntry.self, capacity: palette.entryCount),
+                indexes: (raw + Int(at.flags)).bindMemory(to: UInt8.self, capacity: c.flags.count),
+                checkpoints: (raw + Int(at.ends)).bindMemory(to: UInt16.self, capacity: Self.checkpointCount(graphemes: c.graphemeEnds.count)))
+        } else {
+            PackedInt32<Int16>.fill(raw, Int(at.units), from: c.units, narrow: at.narrowUnits)
+            PackedInt32<UInt16>.fill(raw, Int(at.ends), from: c.graphemeEnds, narrow: at.narrowEnds)
+            let flags = PackedLayout.fill(raw, Int(at.flags), from: c.flags)
+            // Mark each paragraph's first grapheme, which `graphemeStarts` needs.
+            let mutableFlags = UnsafeMutablePointer(mutating: flags.base)
+            for p in c.paragraphs where p.graphemeStart < p.graphemeEnd {
+                mutableFlags.unsafelyUnwrapped[Int(p.graphemeStart)].insert(.startsParagraph)
+            }
+            _ = PackedLayout.fill(raw, Int(at.fonts), from: UnsafeBufferPointer(rebasing: c.graphemeFonts[..<Int(at.fontBytes)]))
         }
-        _ = PackedLayout.fill(raw, Int(at.fonts), from: UnsafeBufferPointer(rebasing: c.graphemeFonts[..<(at.singleFont ? 1 : c.graphemeFonts.count)]))
+        handOver(c.units)
+        handOver(c.graphemeEnds)
+        handOver(c.flags)
         handOver(c.graphemeFonts)
         at.utf8Count = Int32(clamping: utf8Count)
         at.missingGlyphClusters = Int32(clamping: missingGlyphClusters)

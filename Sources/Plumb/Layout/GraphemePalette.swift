@@ -1,0 +1,362 @@
+/// A prepared text's per-grapheme columns as a palette: most texts have few distinct
+/// (unit, flags, font, UTF-8 length) tuples — a 150-character cell has ~145 graphemes and ~27
+/// distinct tuples — so each grapheme stores one byte, its tuple's index in a per-text table
+/// of 6-byte ``PreparedText/PaletteEntry``s, instead of a 2-byte end, a 2-byte unit, a flag
+/// byte and a font byte. Grapheme boundaries are derived: a 16-bit checkpoint every
+/// ``PreparedText/paletteSpan`` graphemes holds where that grapheme starts, and a grapheme's
+/// start is the nearer checkpoint plus (or minus) the `step`s of the graphemes between.
+///
+/// A text the palette cannot hold (over 256 tuples, a cluster or the bytes between two
+/// graphemes over 255, a unit outside 16 bits, over 65,535 UTF-8 bytes, graphemes not
+/// covered by their paragraphs in order) keeps the explicit columns: every view reads both.
+extension PreparedText {
+    /// One distinct grapheme tuple of a palette text. 6 bytes.
+    struct PaletteEntry: Sendable, BitwiseCopyable, Equatable {
+        /// The cluster's shaped advance in font units (``PreparedText/units``).
+        var unit: Int16
+        var flags: GraphemeFlags
+        /// The local font.
+        var font: UInt8
+        /// The cluster's UTF-8 length.
+        var length: UInt8
+        /// Bytes from the grapheme's start to the next grapheme's start: `length`, plus the
+        /// hard-break characters between two paragraphs after a paragraph's last grapheme.
+        var step: UInt8
+
+        /// The entry as 48 bits (the hash key while a palette is built).
+        @inline(__always)
+        var key: UInt64 {
+            UInt64(UInt16(bitPattern: unit)) | UInt64(flags.rawValue) << 16 | UInt64(font) << 24
+                | UInt64(length) << 32 | UInt64(step) << 40
+        }
+
+        @inline(__always)
+        init(unit: Int16, flags: GraphemeFlags, font: UInt8, length: UInt8, step: UInt8) {
+            self.unit = unit
+            self.flags = flags
+            self.font = font
+            self.length = length
+            self.step = step
+        }
+
+        /// The entry whose ``key`` is the low 48 bits of `key`.
+        @inline(__always)
+        init(key: UInt64) {
+            unit = Int16(truncatingIfNeeded: key)
+            flags = GraphemeFlags(rawValue: UInt8(truncatingIfNeeded: key >> 16))
+            font = UInt8(truncatingIfNeeded: key >> 24)
+            length = UInt8(truncatingIfNeeded: key >> 32)
+            step = UInt8(truncatingIfNeeded: key >> 40)
+        }
+    }
+
+    /// log₂ of the graphemes between two checkpoints of a palette text (16: a random read
+    /// sums at most 8 steps; 32 saved 0.6 B per grapheme and cost more per read, see
+    /// Documentation/Decisions.md "Grapheme palette").
+    static let paletteShift = 4
+    /// Graphemes between two checkpoints of a palette text.
+    static let paletteSpan = 1 << paletteShift
+
+    /// The number of checkpoints of a palette text of `graphemes` graphemes: one at every
+    /// ``paletteSpan``-th grapheme and one at the end.
+    @inline(__always)
+    static func checkpointCount(graphemes: Int) -> Int { (graphemes + paletteSpan - 1) >> paletteShift + 1 }
+
+    /// The per-grapheme columns of a text, palette or explicit, read by the views
+    /// (``flags``, ``graphemeFonts``, ``units``, ``advances``, ``graphemeEnds``,
+    /// ``graphemeStarts``): one branch per read on which form the text has.
+    ///
+    /// - Thread safety: an immutable view into the owning `PreparedText`.
+    struct GraphemeColumns: @unchecked Sendable {
+        let count: Int
+        /// Per grapheme: its palette index, or (explicit columns) its flags.
+        let bytes: UnsafePointer<UInt8>?
+        /// The palette; nil for explicit columns.
+        let palette: UnsafePointer<PaletteEntry>?
+        /// Explicit columns: the fonts (`fonts[g & fontMask]`, ``GraphemeFonts``).
+        let fonts: UnsafePointer<UInt8>?
+        let fontMask: Int
+        /// Explicit columns: the ends (``PackedInt32``, narrow when `narrowEnds`); a palette:
+        /// its checkpoints, where grapheme `k · paletteSpan` starts (the last: the text's end).
+        let ends: UnsafeRawPointer?
+        /// Explicit columns: the units (narrow when `narrowUnits`).
+        let units: UnsafeRawPointer?
+        let paragraphs: UnsafePointer<Paragraph>?
+        let paragraphCount: Int32
+        let narrowEnds: Bool, narrowUnits: Bool
+
+        /// Explicit columns: the ends.
+        @inline(__always)
+        private var endColumn: PackedInt32<UInt16> { PackedInt32(base: ends, count: count, isNarrow: narrowEnds) }
+        /// Explicit columns: the units.
+        @inline(__always)
+        var unitColumn: PackedInt32<Int16> { PackedInt32(base: units, count: count, isNarrow: narrowUnits) }
+
+        /// The palette entry of grapheme `g` (palette texts only).
+        @inline(__always)
+        func entry(_ g: Int) -> PaletteEntry {
+            palette.unsafelyUnwrapped[Int(bytes.unsafelyUnwrapped[g])]
+        }
+
+        /// - Complexity: O(1): one or two loads.
+        @inline(__always)
+        func flags(_ g: Int) -> GraphemeFlags {
+            assert(g >= 0 && g < count, "grapheme \(g) out of 0..<\(count)")
+            let b = bytes.unsafelyUnwrapped[g]
+            return palette == nil ? GraphemeFlags(rawValue: b) : palette.unsafelyUnwrapped[Int(b)].flags
+        }
+
+        /// - Complexity: O(1).
+        @inline(__always)
+        func font(_ g: Int) -> UInt8 {
+            assert(g >= 0 && g < count, "grapheme \(g) out of 0..<\(count)")
+            return palette == nil ? fonts.unsafelyUnwrapped[g & fontMask] : entry(g).font
+        }
+
+        /// - Complexity: O(1).
+        @inline(__always)
+        func unit(_ g: Int) -> Int32 {
+            palette == nil ? unitColumn[g] : Int32(entry(g).unit)
+        }
+
+        /// Where grapheme `g` starts (UTF-8 offset).
+        ///
+        /// - Complexity: palette: O(``paletteSpan``/2) steps from the nearer checkpoint;
+        ///   explicit: O(1) inside a paragraph, O(log paragraphs) at a paragraph's start.
+        @inline(__always)
+        func start(_ g: Int) -> Int32 {
+            assert(g >= 0 && g < count, "grapheme \(g) out of 0..<\(count)")
+            if palette != nil { return position(g) }
+            if !GraphemeFlags(rawValue: bytes.unsafelyUnwrapped[g]).contains(.startsParagraph) { return endColumn[g - 1] }
+            return paragraphStart(g)
+        }
+
+        /// Where grapheme `g` ends (UTF-8 offset).
+        ///
+        /// - Complexity: as ``start(_:)``, O(1) for explicit columns.
+        @inline(__always)
+        func end(_ g: Int) -> Int32 {
+            assert(g >= 0 && g < count, "grapheme \(g) out of 0..<\(count)")
+            if palette == nil { return endColumn[g] }
+            return position(g) &+ Int32(entry(g).length)
+        }
+
+        /// The byte start of the paragraph whose first grapheme is `g` (explicit columns).
+        private func paragraphStart(_ g: Int) -> Int32 {
+            let paragraphs = paragraphs.unsafelyUnwrapped
+            var lo = 0
+            var hi = Int(paragraphCount) - 1
+            while lo < hi {  // the last paragraph whose first grapheme is ≤ g
+                let mid = (lo + hi + 1) >> 1
+                if Int(paragraphs[mid].graphemeStart) <= g { lo = mid } else { hi = mid - 1 }
+            }
+            return paragraphs[lo].byteStart
+        }
+
+        /// Palette: where grapheme `g` starts (`g` ≤ count), from the nearer checkpoint.
+        @inline(__always)
+        private func position(_ g: Int) -> Int32 {
+            let idx = bytes.unsafelyUnwrapped, pal = palette.unsafelyUnwrapped, marks = ends.unsafelyUnwrapped.assumingMemoryBound(to: UInt16.self)
+            let lo = g & ~(PreparedText.paletteSpan - 1)
+            let hi = Swift.min(lo &+ PreparedText.paletteSpan, count)
+            var i: Int
+            var p: Int32
+            if g &- lo <= hi &- g {
+                i = lo
+                p = Int32(marks[lo &>> PreparedText.paletteShift])
+                while i < g {
+                    p &+= Int32(pal[Int(idx[i])].step)
+                    i &+= 1
+                }
+            } else {
+                i = hi
+                p = Int32(marks[lo &>> PreparedText.paletteShift &+ 1])
+                while i > g {
+                    i &-= 1
+                    p &-= Int32(pal[Int(idx[i])].step)
+                }
+            }
+            return p
+        }
+
+        /// Each grapheme's start and end in `range`, in order: O(range + ``paletteSpan``),
+        /// for callers that walk graphemes one after another (drawing, caret maps).
+        func bounds(_ range: Range<Int>) -> [(start: Int32, end: Int32)] {
+            guard let first = range.first else { return [] }
+            var out: [(start: Int32, end: Int32)] = []
+            out.reserveCapacity(range.count)
+            if palette == nil {
+                for g in range { out.append((start(g), endColumn[g])) }
+                return out
+            }
+            var p = position(first)
+            for g in range {
+                let e = entry(g)
+                out.append((p, p &+ Int32(e.length)))
+                p &+= Int32(e.step)
+            }
+            return out
+        }
+    }
+
+    /// Per grapheme, its flags (``GraphemeColumns``).
+    ///
+    /// - Thread safety: an immutable view into the owning `PreparedText`.
+    struct GraphemeFlagsColumn: RandomAccessCollection, @unchecked Sendable {
+        let columns: GraphemeColumns
+        var startIndex: Int { 0 }
+        var endIndex: Int { columns.count }
+        /// - Complexity: O(1): one or two loads.
+        @inline(__always) subscript(g: Int) -> GraphemeFlags { columns.flags(g) }
+    }
+
+    /// Per grapheme, its cluster's shaped advance in font units (``GraphemeColumns``).
+    ///
+    /// - Thread safety: an immutable view into the owning `PreparedText`.
+    struct GraphemeUnits: RandomAccessCollection, @unchecked Sendable {
+        let columns: GraphemeColumns
+        var startIndex: Int { 0 }
+        var endIndex: Int { columns.count }
+        /// - Complexity: O(1).
+        @inline(__always) subscript(g: Int) -> Int32 { columns.unit(g) }
+    }
+
+    /// Where each grapheme ends (UTF-8 offset; ``GraphemeColumns``).
+    ///
+    /// - Thread safety: an immutable view into the owning `PreparedText`.
+    struct GraphemeEnds: RandomAccessCollection, @unchecked Sendable {
+        let columns: GraphemeColumns
+        var startIndex: Int { 0 }
+        var endIndex: Int { columns.count }
+        /// - Complexity: O(1) for explicit columns, O(``PreparedText/paletteSpan``) for a palette.
+        @inline(__always) subscript(g: Int) -> Int32 { columns.end(g) }
+    }
+
+    /// Grapheme starts derived from the ends (``graphemeStarts``).
+    ///
+    /// - Thread safety: an immutable view into the owning `PreparedText`.
+    struct GraphemeStarts: RandomAccessCollection, @unchecked Sendable {
+        let columns: GraphemeColumns
+        var startIndex: Int { 0 }
+        var endIndex: Int { columns.count }
+        /// - Complexity: O(1) inside a paragraph and O(log paragraphs) at its start for
+        ///   explicit columns; O(``PreparedText/paletteSpan``) for a palette.
+        @inline(__always) subscript(g: Int) -> Int32 { columns.start(g) }
+    }
+
+    /// The palette of a text's grapheme columns while it is built, in one scratch allocation
+    /// freed by ``release()``: a hash table of the distinct entries (512 slots of a 16-bit
+    /// entry number, open addressing; the only part zeroed), the entries' keys, each
+    /// grapheme's index and the checkpoints.
+    struct PaletteBuilder {
+        /// The distinct entries (0 when the text keeps its explicit columns).
+        private(set) var entryCount = 0
+        private var scratch: UnsafeMutableRawPointer?
+        private var graphemes = 0
+
+        private static let slotCount = 512
+        private static let maximumEntries = 256
+        /// Byte offsets in the scratch: the keys, the checkpoints, the indexes.
+        private static let keysAt = slotCount * 2
+        private static let checkpointsAt = keysAt + maximumEntries * 8
+
+        /// Builds the palette of `c`, or leaves `entryCount` 0 when the text cannot have one.
+        ///
+        /// - Complexity: O(graphemes): one hash probe per grapheme, 1 KB zeroed.
+        init(_ c: Columns) {
+            let n = c.graphemeEnds.count
+            guard c.allowsPalette, n > 0, n == c.flags.count, n == c.units.count, n == c.graphemeFonts.count,
+                  let last = c.graphemeEnds.last, last >= 0, last <= Int32(UInt16.max)
+            else { return }
+            let marks = PreparedText.checkpointCount(graphemes: n)
+            let raw = UnsafeMutableRawPointer.allocate(byteCount: Self.checkpointsAt + marks * 2 + n, alignment: 8)
+            let slots = raw.bindMemory(to: UInt16.self, capacity: Self.slotCount)
+            slots.initialize(repeating: 0, count: Self.slotCount)
+            scratch = raw
+            graphemes = n
+            guard let count = Self.fill(
+                c, slots: slots, keys: (raw + Self.keysAt).bindMemory(to: UInt64.self, capacity: Self.maximumEntries),
+                checkpoints: (raw + Self.checkpointsAt).bindMemory(to: UInt16.self, capacity: marks),
+                indexes: (raw + Self.checkpointsAt + marks * 2).bindMemory(to: UInt8.self, capacity: n))
+            else {
+                release()
+                return
+            }
+            entryCount = count
+        }
+
+        /// Hashes each grapheme's entry into `slots` and `keys`, writes its index and the
+        /// checkpoints; nil when the text cannot have a palette.
+        private static func fill(
+            _ c: Columns, slots: UnsafeMutablePointer<UInt16>, keys: UnsafeMutablePointer<UInt64>,
+            checkpoints: UnsafeMutablePointer<UInt16>, indexes: UnsafeMutablePointer<UInt8>
+        ) -> Int? {
+            let ends = c.graphemeEnds, units = c.units, flags = c.flags, fonts = c.graphemeFonts
+            let paragraphs = c.paragraphs
+            var count = 0, g = 0, k = 0
+            var start: Int32 = 0
+            while k < paragraphs.count {
+                let p = paragraphs[k]
+                k += 1
+                guard p.graphemeStart < p.graphemeEnd else { continue }
+                guard Int(p.graphemeStart) == g, Int(p.graphemeEnd) <= ends.count else { return nil }
+                start = p.byteStart
+                // Where the next paragraph's first grapheme starts (the last grapheme's step).
+                var next = k
+                while next < paragraphs.count && paragraphs[next].graphemeStart == paragraphs[next].graphemeEnd { next += 1 }
+                let last = Int(p.graphemeEnd) - 1
+                let nextStart = next < paragraphs.count ? paragraphs[next].byteStart : ends[last]
+                while g <= last {
+                    let end = ends[g]
+                    let following = g < last ? end : nextStart
+                    let length = end &- start, step = following &- start, unit = units[g]
+                    guard length >= 0, length <= 255, step >= length, step <= 255, unit >= Int32(Int16.min), unit <= Int32(Int16.max)
+                    else { return nil }
+                    if g & (PreparedText.paletteSpan - 1) == 0 { checkpoints[g >> PreparedText.paletteShift] = UInt16(truncatingIfNeeded: start) }
+                    var f = flags[g]
+                    if g == Int(p.graphemeStart) { f.insert(.startsParagraph) }
+                    let key = PaletteEntry(unit: Int16(unit), flags: f, font: fonts[g], length: UInt8(length), step: UInt8(step)).key
+                    var s = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 55)
+                    while true {
+                        let v = Int(slots[s])
+                        if v == 0 {
+                            guard count < maximumEntries else { return nil }
+                            keys[count] = key
+                            count += 1
+                            slots[s] = UInt16(count)
+                            indexes[g] = UInt8(count - 1)
+                            break
+                        }
+                        if keys[v - 1] == key {
+                            indexes[g] = UInt8(v - 1)
+                            break
+                        }
+                        s = (s + 1) & (slotCount - 1)
+                    }
+                    start = following
+                    g += 1
+                }
+            }
+            guard g == ends.count else { return nil }
+            checkpoints[PreparedText.checkpointCount(graphemes: g) - 1] = UInt16(truncatingIfNeeded: start)
+            return count
+        }
+
+        /// Writes the palette (`entryCount` entries), each grapheme's index and the
+        /// checkpoints (``checkpointCount(graphemes:)``) into a text's storage.
+        func write(entries: UnsafeMutablePointer<PaletteEntry>, indexes: UnsafeMutablePointer<UInt8>, checkpoints: UnsafeMutablePointer<UInt16>) {
+            let raw = scratch.unsafelyUnwrapped
+            let keys = (raw + Self.keysAt).assumingMemoryBound(to: UInt64.self)
+            for i in 0..<entryCount { entries[i] = PaletteEntry(key: keys[i]) }
+            let marks = PreparedText.checkpointCount(graphemes: graphemes)
+            checkpoints.update(from: (raw + Self.checkpointsAt).assumingMemoryBound(to: UInt16.self), count: marks)
+            indexes.update(from: (raw + Self.checkpointsAt + marks * 2).assumingMemoryBound(to: UInt8.self), count: graphemes)
+        }
+
+        /// Frees the scratch allocation.
+        mutating func release() {
+            scratch?.deallocate()
+            scratch = nil
+        }
+    }
+}
