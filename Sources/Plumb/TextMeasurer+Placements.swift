@@ -68,6 +68,8 @@ extension TextMeasurer {
     ) -> CaretMap {
         var map = CaretMap()
         map.clusters.reserveCapacity(p.graphemeStarts.count)
+        // Every grapheme's bytes walked once (a palette text derives each from a checkpoint).
+        let bounds = p.graphemeColumns.bounds(0..<p.graphemeStarts.count)
         for (index, placed) in layout.lines.enumerated() {
             let first = map.clusters.count
             let line = lines[index]
@@ -78,7 +80,7 @@ extension TextMeasurer {
                 if let extent = reordered?[g] { (minX, maxX) = extent }
                 map.clusters.append(
                     CaretMap.Cluster(
-                        utf8Start: p.graphemeStarts[Int(g)], utf8End: p.graphemeEnds[Int(g)], line: Int32(index),
+                        utf8Start: bounds[Int(g)].start, utf8End: bounds[Int(g)].end, line: Int32(index),
                         minX: minX, maxX: maxX))
             }
             map.lineClusters.append(first..<map.clusters.count)

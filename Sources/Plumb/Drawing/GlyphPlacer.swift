@@ -179,11 +179,14 @@ enum GlyphPlacer {
         }
         // A grapheme belongs to the run that holds its first byte (runs split at characters,
         // and a cluster's marks take their base's level).
+        // The starts walked once (a palette text derives each from a checkpoint).
+        let bounds = p.graphemeColumns.bounds(Int(range.lowerBound)..<Int(range.upperBound))
+        func startOf(_ g: Int32) -> Int { Int(bounds[Int(g - range.lowerBound)].start) }
         return Bidi.visualRuns(bytes, paragraph: paragraph).compactMap { run in
             var lo = range.lowerBound
-            while lo < range.upperBound && Int(p.graphemeStarts[Int(lo)]) - start < run.bytes.lowerBound { lo += 1 }
+            while lo < range.upperBound && startOf(lo) - start < run.bytes.lowerBound { lo += 1 }
             var hi = lo
-            while hi < range.upperBound && Int(p.graphemeStarts[Int(hi)]) - start < run.bytes.upperBound { hi += 1 }
+            while hi < range.upperBound && startOf(hi) - start < run.bytes.upperBound { hi += 1 }
             return lo < hi ? (lo..<hi, run.direction) : nil
         }
     }
@@ -199,6 +202,9 @@ enum GlyphPlacer {
         var items: [DrawItem] = []
         var g = Int(range.lowerBound)
         let end = Int(range.upperBound)
+        // The starts walked once (a palette text derives each from a checkpoint).
+        let bounds = p.graphemeColumns.bounds(g..<end)
+        func startOf(_ k: Int) -> Int32 { bounds[k - Int(range.lowerBound)].start }
         while g < end {
             if p.flags[g].contains(.tab) {
                 items.append(.tab(g, width: tabs[Int32(g)] ?? 0))
@@ -211,10 +217,10 @@ enum GlyphPlacer {
                 continue
             }
             // The run's end byte: a font run stops there (plain text: never).
-            let runEndByte = source.run(atByte: p.graphemeStarts[g]).map { Int32(source.runs[$0].byteEnd) } ?? .max
+            let runEndByte = source.run(atByte: startOf(g)).map { Int32(source.runs[$0].byteEnd) } ?? .max
             var runEnd = g + 1
             while runEnd < end && p.flags[runEnd].isDisjoint(with: blank) && p.graphemeFonts[runEnd] == p.graphemeFonts[g]
-                && p.graphemeStarts[runEnd] < runEndByte
+                && startOf(runEnd) < runEndByte
             {
                 runEnd += 1
             }

@@ -245,8 +245,8 @@ extension PreparedText {
     }
 
     /// The palette of a text's grapheme columns while it is built, in one scratch allocation
-    /// freed by ``release()``: a hash table of the distinct entries (512 slots of a 16-bit
-    /// entry number, open addressing; the only part zeroed), the entries' keys, each
+    /// freed by ``release()``: a hash table of the distinct entries (up to 512 slots of a
+    /// 16-bit entry number, open addressing, at most half full; the only part zeroed), the entries' keys, each
     /// grapheme's index and the checkpoints.
     struct PaletteBuilder {
         /// The distinct entries (0 when the text keeps its explicit columns).
@@ -262,7 +262,7 @@ extension PreparedText {
 
         /// Builds the palette of `c`, or leaves `entryCount` 0 when the text cannot have one.
         ///
-        /// - Complexity: O(graphemes): one hash probe per grapheme, 1 KB zeroed.
+        /// - Complexity: O(graphemes): one hash probe per grapheme, up to 1 KB zeroed.
         init(_ c: Columns) {
             let n = c.graphemeEnds.count
             guard c.allowsPalette, n > 0, n == c.flags.count, n == c.units.count, n == c.graphemeFonts.count,
@@ -270,12 +270,15 @@ extension PreparedText {
             else { return }
             let marks = PreparedText.checkpointCount(graphemes: n)
             let raw = UnsafeMutableRawPointer.allocate(byteCount: Self.checkpointsAt + marks * 2 + n, alignment: 8)
-            let slots = raw.bindMemory(to: UInt16.self, capacity: Self.slotCount)
-            slots.initialize(repeating: 0, count: Self.slotCount)
+            // At most half full: twice the entries there can be, up to 512.
+            var slotCount = 32
+            while slotCount < 2 * n && slotCount < Self.slotCount { slotCount <<= 1 }
+            let slots = raw.bindMemory(to: UInt16.self, capacity: slotCount)
+            slots.initialize(repeating: 0, count: slotCount)
             scratch = raw
             graphemes = n
             guard let count = Self.fill(
-                c, slots: slots, keys: (raw + Self.keysAt).bindMemory(to: UInt64.self, capacity: Self.maximumEntries),
+                c, slots: slots, mask: slotCount - 1, keys: (raw + Self.keysAt).bindMemory(to: UInt64.self, capacity: Self.maximumEntries),
                 checkpoints: (raw + Self.checkpointsAt).bindMemory(to: UInt16.self, capacity: marks),
                 indexes: (raw + Self.checkpointsAt + marks * 2).bindMemory(to: UInt8.self, capacity: n))
             else {
@@ -288,7 +291,7 @@ extension PreparedText {
         /// Hashes each grapheme's entry into `slots` and `keys`, writes its index and the
         /// checkpoints; nil when the text cannot have a palette.
         private static func fill(
-            _ c: Columns, slots: UnsafeMutablePointer<UInt16>, keys: UnsafeMutablePointer<UInt64>,
+            _ c: Columns, slots: UnsafeMutablePointer<UInt16>, mask: Int, keys: UnsafeMutablePointer<UInt64>,
             checkpoints: UnsafeMutablePointer<UInt16>, indexes: UnsafeMutablePointer<UInt8>
         ) -> Int? {
             let ends = c.graphemeEnds, units = c.units, flags = c.flags, fonts = c.graphemeFonts
@@ -306,17 +309,20 @@ extension PreparedText {
                 while next < paragraphs.count && paragraphs[next].graphemeStart == paragraphs[next].graphemeEnd { next += 1 }
                 let last = Int(p.graphemeEnd) - 1
                 let nextStart = next < paragraphs.count ? paragraphs[next].byteStart : ends[last]
+                // Out-of-range lengths, steps and units set bits here (checked once per paragraph).
+                var outOfRange: Int32 = 0
+                var first = GraphemeFlags.startsParagraph.rawValue
                 while g <= last {
                     let end = ends[g]
                     let following = g < last ? end : nextStart
                     let length = end &- start, step = following &- start, unit = units[g]
-                    guard length >= 0, length <= 255, step >= length, step <= 255, unit >= Int32(Int16.min), unit <= Int32(Int16.max)
-                    else { return nil }
+                    outOfRange |= (length | step | (step &- length)) & ~0xFF | (unit &+ 0x8000) & ~0xFFFF
                     if g & (PreparedText.paletteSpan - 1) == 0 { checkpoints[g >> PreparedText.paletteShift] = UInt16(truncatingIfNeeded: start) }
-                    var f = flags[g]
-                    if g == Int(p.graphemeStart) { f.insert(.startsParagraph) }
-                    let key = PaletteEntry(unit: Int16(unit), flags: f, font: fonts[g], length: UInt8(length), step: UInt8(step)).key
-                    var s = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 55)
+                    let key = UInt64(UInt16(truncatingIfNeeded: unit)) | UInt64(flags[g].rawValue | first) << 16
+                        | UInt64(fonts[g]) << 24 | UInt64(UInt8(truncatingIfNeeded: length)) << 32
+                        | UInt64(UInt8(truncatingIfNeeded: step)) << 40
+                    first = 0
+                    var s = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 55) & mask
                     while true {
                         let v = Int(slots[s])
                         if v == 0 {
@@ -331,11 +337,12 @@ extension PreparedText {
                             indexes[g] = UInt8(v - 1)
                             break
                         }
-                        s = (s + 1) & (slotCount - 1)
+                        s = (s + 1) & mask
                     }
                     start = following
                     g += 1
                 }
+                guard outOfRange == 0 else { return nil }
             }
             guard g == ends.count else { return nil }
             checkpoints[PreparedText.checkpointCount(graphemes: g) - 1] = UInt16(truncatingIfNeeded: start)
