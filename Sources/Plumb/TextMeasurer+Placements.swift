@@ -68,8 +68,8 @@ extension TextMeasurer {
     ) -> CaretMap {
         var map = CaretMap()
         map.clusters.reserveCapacity(p.graphemeStarts.count)
-        // Every grapheme's bytes walked once (a palette text derives each from a checkpoint).
-        let bounds = p.graphemeColumns.bounds(0..<p.graphemeStarts.count)
+        // Bounds read in order (a palette text derives each from a checkpoint otherwise).
+        var cursor = PreparedText.GraphemeCursor(p.graphemeColumns)
         for (index, placed) in layout.lines.enumerated() {
             let first = map.clusters.count
             let line = lines[index]
@@ -78,9 +78,10 @@ extension TextMeasurer {
                 var minX = line.direction == .rightToLeft ? line.rect.maxX - x : line.rect.x + start
                 var maxX = minX + (x - start)
                 if let extent = reordered?[g] { (minX, maxX) = extent }
+                let bounds = cursor.bounds(Int(g))
                 map.clusters.append(
                     CaretMap.Cluster(
-                        utf8Start: bounds[Int(g)].start, utf8End: bounds[Int(g)].end, line: Int32(index),
+                        utf8Start: bounds.start, utf8End: bounds.end, line: Int32(index),
                         minX: minX, maxX: maxX))
             }
             map.lineClusters.append(first..<map.clusters.count)

@@ -54,7 +54,7 @@ import Testing
     }
 
     /// The first difference between the grapheme views of `a` and `b` (nil when none),
-    /// `bounds` of every range that starts or ends at a checkpoint's neighbours included.
+    /// a cursor's reads in order from several starts (checkpoints' neighbours) included.
     static func difference(_ a: PreparedText, _ b: PreparedText) -> String? {
         guard a.graphemeEnds.count == b.graphemeEnds.count else { return "counts \(a.graphemeEnds.count) ≠ \(b.graphemeEnds.count)" }
         let n = a.graphemeEnds.count
@@ -68,9 +68,14 @@ import Testing
         }
         for lo in Set([0, 1, n / 3, n / 2, max(0, n - 17), 15, 16, 17]) where lo <= n {
             for hi in Set([n, lo, lo + 1, lo + 16, lo + 33]) where hi >= lo && hi <= n {
-                let x = a.graphemeColumns.bounds(lo..<hi), y = b.graphemeColumns.bounds(lo..<hi)
-                let expected = (lo..<hi).map { (a.graphemeStarts[$0], a.graphemeEnds[$0]) }
-                if !x.elementsEqual(y, by: ==) || !x.elementsEqual(expected, by: ==) { return "bounds of \(lo)..<\(hi)" }
+                var (x, y) = (PreparedText.GraphemeCursor(a.graphemeColumns), PreparedText.GraphemeCursor(b.graphemeColumns))
+                for g in lo..<hi {
+                    let expected = (a.graphemeStarts[g], a.graphemeEnds[g])
+                    // In order, and the same grapheme twice.
+                    if x.bounds(g) != expected || y.bounds(g) != expected || x.bounds(g) != expected {
+                        return "cursor bounds of \(g) from \(lo)"
+                    }
+                }
             }
         }
         return nil

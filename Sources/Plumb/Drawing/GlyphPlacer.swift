@@ -179,9 +179,9 @@ enum GlyphPlacer {
         }
         // A grapheme belongs to the run that holds its first byte (runs split at characters,
         // and a cluster's marks take their base's level).
-        // The starts walked once (a palette text derives each from a checkpoint).
-        let bounds = p.graphemeColumns.bounds(Int(range.lowerBound)..<Int(range.upperBound))
-        func startOf(_ g: Int32) -> Int { Int(bounds[Int(g - range.lowerBound)].start) }
+        // Starts read in order (a palette text derives each from a checkpoint otherwise).
+        var cursor = PreparedText.GraphemeCursor(p.graphemeColumns)
+        func startOf(_ g: Int32) -> Int { Int(cursor.bounds(Int(g)).start) }
         return Bidi.visualRuns(bytes, paragraph: paragraph).compactMap { run in
             var lo = range.lowerBound
             while lo < range.upperBound && startOf(lo) - start < run.bytes.lowerBound { lo += 1 }
@@ -202,9 +202,9 @@ enum GlyphPlacer {
         var items: [DrawItem] = []
         var g = Int(range.lowerBound)
         let end = Int(range.upperBound)
-        // The starts walked once (a palette text derives each from a checkpoint).
-        let bounds = p.graphemeColumns.bounds(g..<end)
-        func startOf(_ k: Int) -> Int32 { bounds[k - Int(range.lowerBound)].start }
+        // Starts read in order (a palette text derives each from a checkpoint otherwise).
+        var cursor = PreparedText.GraphemeCursor(p.graphemeColumns)
+        func startOf(_ k: Int) -> Int32 { cursor.bounds(k).start }
         while g < end {
             if p.flags[g].contains(.tab) {
                 items.append(.tab(g, width: tabs[Int32(g)] ?? 0))

@@ -179,23 +179,43 @@ extension PreparedText {
             return p
         }
 
-        /// Each grapheme's start and end in `range`, in order: O(range + ``paletteSpan``),
-        /// for callers that walk graphemes one after another (drawing, caret maps).
-        func bounds(_ range: Range<Int>) -> [(start: Int32, end: Int32)] {
-            guard let first = range.first else { return [] }
-            var out: [(start: Int32, end: Int32)] = []
-            out.reserveCapacity(range.count)
-            if palette == nil {
-                for g in range { out.append((start(g), endColumn[g])) }
-                return out
+        /// Palette: where grapheme `g` starts, for ``GraphemeCursor``.
+        @inline(__always)
+        fileprivate func paletteStart(_ g: Int) -> Int32 { position(g) }
+    }
+
+    /// Reads grapheme bounds one after another in O(1) each (a palette text's starts are
+    /// summed on from the last grapheme read instead of from a checkpoint), for callers
+    /// that walk graphemes in order: drawing, caret maps.
+    ///
+    /// - Thread safety: a value; its columns are an immutable view into the owning text.
+    struct GraphemeCursor {
+        let columns: GraphemeColumns
+        /// The grapheme after the last one read, and where it starts (palette texts).
+        private var next = -1
+        private var nextStart: Int32 = 0
+        /// The last grapheme read and its bounds.
+        private var last = -1
+        private var lastBounds: (start: Int32, end: Int32) = (0, 0)
+
+        init(_ columns: GraphemeColumns) { self.columns = columns }
+
+        /// Where grapheme `g` starts and ends (UTF-8 offsets).
+        ///
+        /// - Complexity: O(1) for the grapheme read last or the one after it; else as
+        ///   ``GraphemeColumns/start(_:)``.
+        @inline(__always)
+        mutating func bounds(_ g: Int) -> (start: Int32, end: Int32) {
+            if g == last { return lastBounds }
+            guard columns.palette != nil else {
+                (last, lastBounds) = (g, (columns.start(g), columns.end(g)))
+                return lastBounds
             }
-            var p = position(first)
-            for g in range {
-                let e = entry(g)
-                out.append((p, p &+ Int32(e.length)))
-                p &+= Int32(e.step)
-            }
-            return out
+            let start = g == next ? nextStart : columns.paletteStart(g)
+            let e = columns.entry(g)
+            (last, lastBounds) = (g, (start, start &+ Int32(e.length)))
+            (next, nextStart) = (g &+ 1, start &+ Int32(e.step))
+            return lastBounds
         }
     }
 
