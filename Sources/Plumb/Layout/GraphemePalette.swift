@@ -3,7 +3,7 @@
 /// distinct tuples — so each grapheme stores one byte, its tuple's index in a per-text table
 /// of 6-byte ``PreparedText/PaletteEntry``s, instead of a 2-byte end, a 2-byte unit, a flag
 /// byte and a font byte. Grapheme boundaries are derived: a 16-bit checkpoint every
-/// ``PreparedText/paletteSpan`` graphemes holds where that grapheme starts, and a grapheme's
+/// ``PreparedText/paletteSpan`` (32) graphemes holds where that grapheme starts, and a grapheme's
 /// start is the nearer checkpoint plus (or minus) the `step`s of the graphemes between.
 ///
 /// A text the palette cannot hold (over 256 tuples, a cluster or the bytes between two
@@ -50,10 +50,10 @@ extension PreparedText {
         }
     }
 
-    /// log₂ of the graphemes between two checkpoints of a palette text (16: a random read
-    /// sums at most 8 steps; 32 saved 0.6 B per grapheme and cost more per read, see
+    /// log₂ of the graphemes between two checkpoints of a palette text (32: a random read
+    /// sums at most 16 steps; 16 cost 10 B more per 150-character cell, see
     /// Documentation/Decisions.md "Grapheme palette").
-    static let paletteShift = 4
+    static let paletteShift = 5
     /// Graphemes between two checkpoints of a palette text.
     static let paletteSpan = 1 << paletteShift
 
