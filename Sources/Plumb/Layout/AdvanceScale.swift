@@ -45,7 +45,7 @@ struct AdvanceScale: Sendable, BitwiseCopyable {
 
 extension PreparedText {
     /// Each grapheme's advance in points, recomputed from its shaped units and its font's
-    /// `AdvanceScale` (4 bytes per grapheme stored instead of 8): a tab's is 0 (its width
+    /// `AdvanceScale` (a palette entry's or a 2–4-byte unit instead of 8 bytes): a tab's is 0 (its width
     /// depends on the line), an inline box's is the box's width.
     ///
     /// - Thread safety: immutable views into the owning `PreparedText`.
