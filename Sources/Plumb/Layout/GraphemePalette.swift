@@ -331,37 +331,54 @@ extension PreparedText {
                 let nextStart = next < paragraphs.count ? paragraphs[next].byteStart : ends[last]
                 // Out-of-range lengths, steps and units set bits here (checked once per paragraph).
                 var outOfRange: Int32 = 0
-                var first = GraphemeFlags.startsParagraph.rawValue
-                while g <= last {
-                    let end = ends[g]
-                    let following = g < last ? end : nextStart
-                    let length = end &- start, step = following &- start, unit = units[g]
-                    outOfRange |= (length | step | (step &- length)) & ~0xFF | (unit &+ 0x8000) & ~0xFFFF
-                    if g & (PreparedText.paletteSpan - 1) == 0 { checkpoints[g >> PreparedText.paletteShift] = UInt16(truncatingIfNeeded: start) }
-                    let key = UInt64(UInt16(truncatingIfNeeded: unit)) | UInt64(flags[g].rawValue | first) << 16
-                        | UInt64(fonts[g]) << 24 | UInt64(UInt8(truncatingIfNeeded: length)) << 32
-                        | UInt64(UInt8(truncatingIfNeeded: step)) << 40
-                    first = 0
+                var first = UInt64(GraphemeFlags.startsParagraph.rawValue) << 16
+                /// Interns `key` as grapheme `g`'s entry; false past 256 entries.
+                @inline(__always)
+                func intern(_ key: UInt64, _ g: Int) -> Bool {
                     var s = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 55) & mask
                     while true {
                         let v = Int(slots[s])
                         if v == 0 {
-                            guard count < maximumEntries else { return nil }
+                            guard count < maximumEntries else { return false }
                             keys[count] = key
                             count += 1
                             slots[s] = UInt16(count)
                             indexes[g] = UInt8(count - 1)
-                            break
+                            return true
                         }
                         if keys[v - 1] == key {
                             indexes[g] = UInt8(v - 1)
-                            break
+                            return true
                         }
                         s = (s + 1) & mask
                     }
-                    start = following
+                }
+                /// Grapheme `g`'s key but its length and step (`first`: the paragraph's).
+                @inline(__always)
+                func base(_ g: Int) -> UInt64 {
+                    let unit = units[g]
+                    outOfRange |= (unit &+ 0x8000) & ~0xFFFF
+                    if g & (PreparedText.paletteSpan - 1) == 0 { checkpoints[g >> PreparedText.paletteShift] = UInt16(truncatingIfNeeded: start) }
+                    return UInt64(UInt16(truncatingIfNeeded: unit)) | UInt64(flags[g].rawValue) << 16 | first | UInt64(fonts[g]) << 24
+                }
+                // Every grapheme but the last: its step is its length.
+                while g < last {
+                    let end = ends[g]
+                    let length = end &- start
+                    outOfRange |= length & ~0xFF
+                    let key = base(g) | UInt64(UInt8(truncatingIfNeeded: length)) &* 0x101 << 32
+                    first = 0
+                    guard intern(key, g) else { return nil }
+                    start = end
                     g += 1
                 }
+                // The last: its step reaches the next paragraph's first grapheme.
+                let length = ends[g] &- start, step = nextStart &- start
+                outOfRange |= (length | step | (step &- length)) & ~0xFF
+                let key = base(g) | UInt64(UInt8(truncatingIfNeeded: length)) << 32 | UInt64(UInt8(truncatingIfNeeded: step)) << 40
+                guard intern(key, g) else { return nil }
+                start = nextStart
+                g += 1
                 guard outOfRange == 0 else { return nil }
             }
             guard g == ends.count else { return nil }
