@@ -606,8 +606,8 @@ final class PreparedText: Sendable {
         }
         at.cuts = UInt32(layout.add(Float.self, c.cutAdjustments.count))
         let flagsAt = layout.add(GraphemeFlags.self, c.flags.count)
-        let storedFonts = GraphemeFonts.storedCount(c.graphemeFonts)
-        at.singleFont = storedFonts == 1 && c.graphemeFonts.count > 1
+        // (A palette holds the fonts: no column to size.)
+        at.singleFont = palette.entryCount == 0 && c.graphemeFonts.count > 1 && GraphemeFonts.storedCount(c.graphemeFonts) == 1
         let fontsAt = layout.add(UInt8.self, palette.entryCount > 0 ? 0 : at.singleFont ? 1 : c.graphemeFonts.count)
         let tailIndexesAt = layout.add(UInt8.self, c.words.count)
         at.tailsPerWord = distinctTails == 0
