@@ -68,23 +68,26 @@ extension TextMeasurer {
     ) -> CaretMap {
         var map = CaretMap()
         map.clusters.reserveCapacity(p.graphemeStarts.count)
-        // Bounds read in order (a palette text derives each from a checkpoint otherwise).
+        // Bounds read in order (a palette text derives each from a checkpoint otherwise),
+        // through a pointer: a captured `var` would be checked for exclusivity per read.
         var cursor = PreparedText.GraphemeCursor(p.graphemeColumns)
-        for (index, placed) in layout.lines.enumerated() {
-            let first = map.clusters.count
-            let line = lines[index]
-            let reordered = visual[index]?.graphemes
-            walkPens(of: placed, p, tabInterval: tabInterval) { g, start, x in
-                var minX = line.direction == .rightToLeft ? line.rect.maxX - x : line.rect.x + start
-                var maxX = minX + (x - start)
-                if let extent = reordered?[g] { (minX, maxX) = extent }
-                let bounds = cursor.bounds(Int(g))
-                map.clusters.append(
-                    CaretMap.Cluster(
-                        utf8Start: bounds.start, utf8End: bounds.end, line: Int32(index),
-                        minX: minX, maxX: maxX))
+        withUnsafeMutablePointer(to: &cursor) { cursor in
+            for (index, placed) in layout.lines.enumerated() {
+                let first = map.clusters.count
+                let line = lines[index]
+                let reordered = visual[index]?.graphemes
+                walkPens(of: placed, p, tabInterval: tabInterval) { g, start, x in
+                    var minX = line.direction == .rightToLeft ? line.rect.maxX - x : line.rect.x + start
+                    var maxX = minX + (x - start)
+                    if let extent = reordered?[g] { (minX, maxX) = extent }
+                    let bounds = cursor.pointee.bounds(Int(g))
+                    map.clusters.append(
+                        CaretMap.Cluster(
+                            utf8Start: bounds.start, utf8End: bounds.end, line: Int32(index),
+                            minX: minX, maxX: maxX))
+                }
+                map.lineClusters.append(first..<map.clusters.count)
             }
-            map.lineClusters.append(first..<map.clusters.count)
         }
         return map
     }
