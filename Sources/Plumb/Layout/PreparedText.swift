@@ -403,13 +403,12 @@ final class PreparedText: Sendable {
     var storageBytes: Int { max(1, Int(place.byteCount)) }
 
     private struct Placement {
-        /// Byte offsets of the columns in `storage` (the last three one-byte columns follow
-        /// the cut adjustments back to back: their offsets are sums, not stored).
-        var words: UInt32 = 0, packedWords: UInt32 = 0, wordEnds: UInt32 = 0, tails: UInt32 = 0
-        var paragraphs: UInt32 = 0, ends: UInt32 = 0, units: UInt32 = 0, cuts: UInt32 = 0, runs: UInt32 = 0
-        var graphemes: Int32 = 0, cutCount: Int32 = 0, wordCount: Int32 = 0, paragraphCount: Int32 = 0
-        /// The font table's lines and scales.
-        var lineCount: Int32 = 0, scaleCount: Int32 = 0
+        /// Byte offsets of the columns in `storage` (the word ends and run ends follow the
+        /// visible ends, the last three one-byte columns the cut adjustments, back to back:
+        /// their offsets are sums, not stored).
+        var words: UInt32 = 0, packedWords: UInt32 = 0, tails: UInt32 = 0
+        var paragraphs: UInt32 = 0, ends: UInt32 = 0, units: UInt32 = 0, cuts: UInt32 = 0
+        var graphemes: Int32 = 0, wordCount: Int32 = 0, paragraphCount: Int32 = 0
         var runCount: Int32 = 0
         /// `utf8Count`, `missingGlyphClusters` (kept here, not as `Int` fields: 8 bytes less
         /// per object).
@@ -424,6 +423,18 @@ final class PreparedText: Sendable {
         /// then `ends` holds the checkpoints, `units` the palette, `flags` the indexes, and
         /// there is no font column.
         var paletteCount: UInt16 = 0
+        /// The font table's lines and scales (local fonts are numbered in a byte; a text's
+        /// scales are fewer than 2¹⁶, checked).
+        var lineCount: UInt16 = 0, scaleCount: UInt16 = 0
+        /// One cut adjustment per grapheme (chromium profile), else none.
+        var hasCuts = false
+
+        /// Every word's end, right after the visible ends (when `storesEnds`).
+        var wordEnds: UInt32 { words &+ UInt32(wordCount) &* 8 }
+        /// The run ends, right after the word ends (8-byte aligned like them).
+        var runs: UInt32 { wordEnds &+ (storesEnds ? UInt32(wordCount) &* 8 : 0) }
+        /// Cut adjustments: one per grapheme, or none.
+        var cutCount: Int32 { hasCuts ? graphemes : 0 }
 
         /// Grapheme flags (or palette indexes), right after the cut adjustments.
         var flags: UInt32 { cuts &+ UInt32(cutCount) &* 4 }
@@ -586,8 +597,8 @@ final class PreparedText: Sendable {
         at.narrowWords = Words.fitNarrow(c.words)
         at.storesEnds = !Words.endsFollow(c.words)
         at.words = UInt32(layout.add(Double.self, c.words.count))
-        at.wordEnds = UInt32(layout.add(Double.self, at.storesEnds ? c.words.count : 0))
-        at.runs = UInt32(layout.add(RunEnd.self, c.runEnds.count))
+        let wordEndsAt = layout.add(Double.self, at.storesEnds ? c.words.count : 0)
+        let runsAt = layout.add(RunEnd.self, c.runEnds.count)
         at.tails = UInt32(layout.add(WordTail.self, tailCount))
         at.packedWords = UInt32(at.narrowWords ? layout.add(UInt32.self, c.words.count) : layout.add(UInt64.self, c.words.count))
         at.paragraphs = UInt32(layout.add(Paragraph.self, c.paragraphs.count))
@@ -612,9 +623,10 @@ final class PreparedText: Sendable {
         let tailIndexesAt = layout.add(UInt8.self, c.words.count)
         at.tailsPerWord = distinctTails == 0
         at.graphemes = Int32(c.graphemeEnds.count)
-        at.lineCount = Int32(tableLines.count)
-        at.scaleCount = Int32(tableScales.count)
-        at.cutCount = Int32(c.cutAdjustments.count)
+        precondition(tableLines.count <= Int(UInt16.max) && tableScales.count <= Int(UInt16.max), "2¹⁶ fonts in a text")
+        at.lineCount = UInt16(tableLines.count)
+        at.scaleCount = UInt16(tableScales.count)
+        at.hasCuts = !c.cutAdjustments.isEmpty
         at.wordCount = Int32(c.words.count)
         at.paragraphCount = Int32(c.paragraphs.count)
         at.runCount = Int32(c.runEnds.count)
@@ -626,6 +638,8 @@ final class PreparedText: Sendable {
         precondition(
             Int(at.flags) == flagsAt && Int(at.fonts) == fontsAt && Int(at.tailIndexes) == tailIndexesAt
                 && Int(at.byteCount) == layout.byteCount, "the one-byte columns end the storage back to back")
+        precondition(
+            Int(at.wordEnds) == wordEndsAt && Int(at.runs) == runsAt, "word ends and run ends follow the visible ends")
         let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, layout.byteCount), alignment: 16)
         Self.writeWords(c.words, to: raw, at)
         Self.writeTails(
