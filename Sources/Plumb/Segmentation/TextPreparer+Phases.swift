@@ -413,8 +413,12 @@ extension TextPreparer {
             if reshapes && !f.contains(.hangingSpace) && !f.contains(.inlineBox) && g + 1 < range.upperBound
                 && b.graphemeFonts[g] == b.graphemeFonts[g + 1]
             {
-                let alone = aloneAdvance(input.text, at: g, script: scratch.paragraph[g], &b)
-                b.cutAdjustments[g] = Float(alone - advance)
+                let alone = aloneUnits(input.text, at: g, &b)
+                // Equal units give the very advance (one scale, one function): the
+                // adjustment stays the 0 `classifyClusters` wrote (a tab's advance is 0).
+                if alone != b.units[g] || f.contains(.tab) {
+                    b.cutAdjustments[g] = Float(b.scales[Int(b.graphemeFonts[g])].points(units: alone) - advance)
+                }
             }
             if f.contains(.hangingSpace) {
                 hanging = lastSpaceOnlyHangs ? advance : hanging + advance
