@@ -73,6 +73,25 @@ extension TextPreparer {
         b.beginRun(input.runs[run])
         scratch.asciiFonts.forget()
         var runEnd = Int32(input.runs[run].byteEnd) - base
+        // ASCII without CR: every byte is a cluster (UAX #29 keeps only CR × LF together
+        // among these), so no boundaries are asked for.
+        if Self.isASCIIWithoutCR(para) {
+            while Int(start) < para.count {
+                while start >= runEnd && run + 1 < input.runs.count {
+                    run += 1
+                    b.beginRun(input.runs[run])
+                    scratch.asciiFonts.forget()
+                    runEnd = Int32(input.runs[run].byteEnd) - base
+                }
+                if let box = input.runs[run].box {
+                    previousFont = appendBox(box, base: base, start: start, end: start + 1, into: &b)
+                } else {
+                    previousFont = appendASCIICluster(
+                        para[Int(start)], base: base, end: start + 1, previousFont: previousFont, into: &b)
+                }
+                start += 1
+            }
+        }
         // ICU's boundaries in windows (one for any ordinary paragraph).
         while Int(start) < para.count {
             for boundary in iterators.graphemeBreaks(para, from: start, limit: Self.graphemeWindow) {
@@ -101,6 +120,32 @@ extension TextPreparer {
         }
         input.graphemes = first..<b.graphemeEnds.count
         scratch.paragraph.attach(paragraph: para, base: base, ends: b.graphemeEnds)
+    }
+
+    /// Whether every byte of `para` is ASCII other than CR (8 bytes at a time).
+    ///
+    /// - Complexity: O(n).
+    static func isASCIIWithoutCR(_ para: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = para.baseAddress else { return true }
+        let n = para.count
+        var i = 0
+        var high: UInt64 = 0
+        var cr: UInt64 = 0
+        while i + 8 <= n {
+            let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            high |= w
+            // A byte equal to 0x0D: its XOR with 0x0D is 0 (the classic exact "has a zero
+            // byte" test).
+            let x = w ^ 0x0D0D_0D0D_0D0D_0D0D
+            cr |= (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+            i += 8
+        }
+        while i < n {
+            high |= UInt64(base[i])
+            if base[i] == 0x0D { return false }
+            i += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0 && cr == 0
     }
 
     /// Grapheme boundaries are asked of ICU this many at a time (64 KiB of offsets).
