@@ -230,20 +230,25 @@ extension TextPreparer {
             fontIndex = previousFont
         } else {
             if byte == 0x20 { flags.insert(.hangingSpace) }
-            if let known = scratch.asciiFonts[byte] {
-                fontIndex = known
-            } else {
-                scratch.scalars.removeAll()
-                scratch.scalars.append(Unicode.Scalar(byte))
-                let choice = chooseIndexed(&b)
-                fontIndex = localFont(of: choice, previousFont: previousFont, into: &b)
-                // A cascade font is the byte's font wherever it stands in the run.
-                if case .cascade = choice { scratch.asciiFonts[byte] = fontIndex }
-            }
+            fontIndex = scratch.asciiFonts[byte] ?? chooseASCIIFont(byte, previousFont: previousFont, into: &b)
         }
         let folded = byte | 0x20  // A–Z onto a–z
         scratch.paragraph.append(script: folded >= 0x61 && folded <= 0x7A ? Self.latinScript : 0)
         Self.appendGrapheme(end: base + end, font: fontIndex, flags: flags, into: &b)
+        return fontIndex
+    }
+
+    /// The local font of ASCII `byte` not yet known in this run (out of line, so the common
+    /// path of ``appendASCIICluster(_:base:end:previousFont:into:)`` stays small enough to
+    /// inline into the cluster loops).
+    @inline(never)
+    private func chooseASCIIFont(_ byte: UInt8, previousFont: UInt8, into b: inout PreparedTextBuilder) -> UInt8 {
+        scratch.scalars.removeAll()
+        scratch.scalars.append(Unicode.Scalar(byte))
+        let choice = chooseIndexed(&b)
+        let fontIndex = localFont(of: choice, previousFont: previousFont, into: &b)
+        // A cascade font is the byte's font wherever it stands in the run.
+        if case .cascade = choice { scratch.asciiFonts[byte] = fontIndex }
         return fontIndex
     }
 
