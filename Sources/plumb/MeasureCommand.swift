@@ -198,7 +198,8 @@ struct MeasureCommand {
         for (i, input) in batch.enumerated() {
             out.reset()
             out.beginObject()
-            out.field("id", input.id)
+            out.key(literal: "id")
+            out.write(input.id)
             if let error = input.error ?? measured.measurements[i].flatMap(Self.tooLong) {
                 errors += 1
                 out.field("line", input.line)
@@ -228,10 +229,15 @@ struct MeasureCommand {
     }
 
     func write(_ m: TextMeasurement, layout: TextLayout?, input: Input, to out: inout JSONWriter) {
-        out.field("height", m.height)
-        out.field("width", m.width)
-        out.field("lines", m.lineCount)
-        out.field("truncated", m.isTruncated)
+        // The fields of every line, keys copied as they are (`key(literal:)`).
+        out.key(literal: "height")
+        out.write(m.height)
+        out.key(literal: "width")
+        out.write(m.width)
+        out.key(literal: "lines")
+        out.write(m.lineCount)
+        out.key(literal: "truncated")
+        out.write(m.isTruncated)
         if m.isFallback { out.field("fallback", true) }
         if let layout {
             let converter = OffsetUnit.Converter(offsets)

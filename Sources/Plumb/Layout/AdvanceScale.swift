@@ -34,7 +34,10 @@ struct AdvanceScale: Sendable, BitwiseCopyable {
             let atStrike = (Double(units) * strikePPEM / upem).rounded()
             points = (atStrike * size / strikePPEM * 65536).rounded() / 65536
         } else if freeType {
-            let magnitude = ((Double(units.magnitude) * freeTypeXScale + 32) / 64).rounded(.down)
+            // ⌊x⌋ by truncation where that is exact (0 < x < 2⁵², as `PixelGrid.roundedDown`,
+            // a layer above): no libm call per advance; `rounded(.down)` elsewhere.
+            let x = (Double(units.magnitude) * freeTypeXScale + 32) / 64
+            let magnitude = x > 0 && x < 0x1p52 ? Double(Int64(x)) : x.rounded(.down)
             points = (units < 0 ? -magnitude : magnitude) / 65536
         } else {
             points = Double(units) * size / upem

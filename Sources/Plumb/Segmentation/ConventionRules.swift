@@ -93,6 +93,13 @@ extension TextPreparer {
                 if spaceRuns && !isSpace(g + 1) && !ascii.isNoBreakSpace(g + 1) { b.flags[g].insert(.breakAfter) }
                 continue
             }
+            // Without a break after g, the rules below can only add one after `-`, `?` or a
+            // maqaf (lead byte 0xD6), or before an opening bracket: any other pair is left
+            // as it is (removing an absent break changes nothing).
+            if !b.flags[g].contains(.breakAfter) {
+                let (lead, nextLead) = ascii.leadBytes(g)
+                guard ASCIIClusters.mayBreakAfter(lead: lead, nextLead: nextLead) else { continue }
+            }
             if asciiPairs, let c = byte(g), let next = byte(g + 1), ASCIIClusters.isPrintable(c),
                 ASCIIClusters.isPrintable(next)
             {

@@ -73,6 +73,25 @@ extension TextPreparer {
         b.beginRun(input.runs[run])
         scratch.asciiFonts.forget()
         var runEnd = Int32(input.runs[run].byteEnd) - base
+        // ASCII without CR: every byte is a cluster (UAX #29 keeps only CR × LF together
+        // among these), so no boundaries are asked for.
+        if Self.isASCIIWithoutCR(para) {
+            while Int(start) < para.count {
+                while start >= runEnd && run + 1 < input.runs.count {
+                    run += 1
+                    b.beginRun(input.runs[run])
+                    scratch.asciiFonts.forget()
+                    runEnd = Int32(input.runs[run].byteEnd) - base
+                }
+                if let box = input.runs[run].box {
+                    previousFont = appendBox(box, base: base, start: start, end: start + 1, into: &b)
+                } else {
+                    previousFont = appendASCIICluster(
+                        para[Int(start)], base: base, end: start + 1, previousFont: previousFont, into: &b)
+                }
+                start += 1
+            }
+        }
         // ICU's boundaries in windows (one for any ordinary paragraph).
         while Int(start) < para.count {
             for boundary in iterators.graphemeBreaks(para, from: start, limit: Self.graphemeWindow) {
@@ -101,6 +120,32 @@ extension TextPreparer {
         }
         input.graphemes = first..<b.graphemeEnds.count
         scratch.paragraph.attach(paragraph: para, base: base, ends: b.graphemeEnds)
+    }
+
+    /// Whether every byte of `para` is ASCII other than CR (8 bytes at a time).
+    ///
+    /// - Complexity: O(n).
+    static func isASCIIWithoutCR(_ para: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = para.baseAddress else { return true }
+        let n = para.count
+        var i = 0
+        var high: UInt64 = 0
+        var cr: UInt64 = 0
+        while i + 8 <= n {
+            let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            high |= w
+            // A byte equal to 0x0D: its XOR with 0x0D is 0 (the classic exact "has a zero
+            // byte" test).
+            let x = w ^ 0x0D0D_0D0D_0D0D_0D0D
+            cr |= (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+            i += 8
+        }
+        while i < n {
+            high |= UInt64(base[i])
+            if base[i] == 0x0D { return false }
+            i += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0 && cr == 0
     }
 
     /// Grapheme boundaries are asked of ICU this many at a time (64 KiB of offsets).
@@ -185,20 +230,25 @@ extension TextPreparer {
             fontIndex = previousFont
         } else {
             if byte == 0x20 { flags.insert(.hangingSpace) }
-            if let known = scratch.asciiFonts[byte] {
-                fontIndex = known
-            } else {
-                scratch.scalars.removeAll()
-                scratch.scalars.append(Unicode.Scalar(byte))
-                let choice = chooseIndexed(&b)
-                fontIndex = localFont(of: choice, previousFont: previousFont, into: &b)
-                // A cascade font is the byte's font wherever it stands in the run.
-                if case .cascade = choice { scratch.asciiFonts[byte] = fontIndex }
-            }
+            fontIndex = scratch.asciiFonts[byte] ?? chooseASCIIFont(byte, previousFont: previousFont, into: &b)
         }
         let folded = byte | 0x20  // A–Z onto a–z
         scratch.paragraph.append(script: folded >= 0x61 && folded <= 0x7A ? Self.latinScript : 0)
         Self.appendGrapheme(end: base + end, font: fontIndex, flags: flags, into: &b)
+        return fontIndex
+    }
+
+    /// The local font of ASCII `byte` not yet known in this run (out of line, so the common
+    /// path of ``appendASCIICluster(_:base:end:previousFont:into:)`` stays small enough to
+    /// inline into the cluster loops).
+    @inline(never)
+    private func chooseASCIIFont(_ byte: UInt8, previousFont: UInt8, into b: inout PreparedTextBuilder) -> UInt8 {
+        scratch.scalars.removeAll()
+        scratch.scalars.append(Unicode.Scalar(byte))
+        let choice = chooseIndexed(&b)
+        let fontIndex = localFont(of: choice, previousFont: previousFont, into: &b)
+        // A cascade font is the byte's font wherever it stands in the run.
+        if case .cascade = choice { scratch.asciiFonts[byte] = fontIndex }
         return fontIndex
     }
 
@@ -413,8 +463,12 @@ extension TextPreparer {
             if reshapes && !f.contains(.hangingSpace) && !f.contains(.inlineBox) && g + 1 < range.upperBound
                 && b.graphemeFonts[g] == b.graphemeFonts[g + 1]
             {
-                let alone = aloneAdvance(input.text, at: g, script: scratch.paragraph[g], &b)
-                b.cutAdjustments[g] = Float(alone - advance)
+                let alone = aloneUnits(input.text, at: g, &b)
+                // Equal units give the very advance (one scale, one function): the
+                // adjustment stays the 0 `classifyClusters` wrote (a tab's advance is 0).
+                if alone != b.units[g] || f.contains(.tab) {
+                    b.cutAdjustments[g] = Float(b.scales[Int(b.graphemeFonts[g])].points(units: alone) - advance)
+                }
             }
             if f.contains(.hangingSpace) {
                 hanging = lastSpaceOnlyHangs ? advance : hanging + advance

@@ -47,7 +47,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         var batchStarts = GrowableBuffer<Int32>()
         var batchUnits = GrowableBuffer<Int32>()
         var batchMembers = GrowableBuffer<Int32>()
-        /// Nominal advances of single scalars (``TextPreparer/aloneAdvance(_:at:script:_:)``)
+        /// Nominal advances of single scalars (``TextPreparer/aloneUnits(_:at:_:)``)
         /// and first advances of short kerning pairs (``TextPreparer/applyPairKerning(_:at:script:into:)``).
         var nominalAdvances = AdvanceMemo()
         var pairAdvances = AdvanceMemo()
@@ -85,7 +85,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     }
 
     /// A direct-mapped memo of advances (font units) by a two-word key, per preparer (no lock,
-    /// no hashing of bytes): single scalars' nominal advances (``TextPreparer/aloneAdvance(_:at:script:_:)``:
+    /// no hashing of bytes): single scalars' nominal advances (``TextPreparer/aloneUnits(_:at:_:)``:
     /// the chromium profile asks for nearly every cluster, and a `cmap` and `hmtx` look-up
     /// through HarfBuzz cost ~200 instructions) and the first cluster's advance of short
     /// kerning pairs (``TextPreparer/applyPairKerning(_:at:script:into:)``: a segment-cache
@@ -93,7 +93,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// Keys hold everything the value depends on (font ids are process-unique, never reused),
     /// so a hit is exact; a collision replaces the slot.
     struct AdvanceMemo: ~Copyable {
-        private static let slots = 1024
+        private static let slots = 4096
         /// Per slot: the key (`first` 0 = empty) and the advance.
         private let firsts = UnsafeMutablePointer<UInt64>.allocate(capacity: slots)
         private let seconds = UnsafeMutablePointer<UInt64>.allocate(capacity: slots)
@@ -109,7 +109,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
 
         @inline(__always)
         private static func slot(_ first: UInt64, _ second: UInt64) -> Int {
-            Int(truncatingIfNeeded: ((first ^ second &* 0xC2B2_AE3D_27D4_EB4F) &* 0x9E37_79B9_7F4A_7C15) >> 54)
+            Int(truncatingIfNeeded: ((first ^ second &* 0xC2B2_AE3D_27D4_EB4F) &* 0x9E37_79B9_7F4A_7C15) >> 52)
         }
 
         /// The remembered advance for key (`first`, `second`); `first` must not be 0.
@@ -289,36 +289,50 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             handingOverColumns: utf8.count > Self.retainedScratchBytes, fontTable: sharedFontTable)
     }
 
-    /// The advance of cluster `g` shaped alone: for one scalar its own glyph's advance
+    /// The units of cluster `g` shaped alone: for one scalar its own glyph's advance
     /// (`Shaper.nominalAdvance`, no shaping, remembered in ``AdvanceMemo``); for a sequence
-    /// (marks, jamo, emoji) the cluster shaped by itself through the segment cache.
+    /// (marks, jamo, emoji) the cluster shaped by itself through the segment cache
+    /// (``aloneSequenceUnits(_:start:end:at:_:)``). In points: the font's `AdvanceScale`.
     ///
     /// - Parameter b: `inout` only so the builder is not copied (it is read, not changed).
-    func aloneAdvance(_ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, _ b: inout PreparedTextBuilder) -> Double {
+    /// - Complexity: O(1) for one scalar remembered (one memo probe).
+    @inline(__always)
+    func aloneUnits(_ text: UnsafeBufferPointer<UInt8>, at g: Int, _ b: inout PreparedTextBuilder) -> Int32 {
         let start = Int(b.graphemeStart(g))
         let end = Int(b.graphemeEnds[g])
-        let local = Int(b.graphemeFonts[g])
         let lead = text[start]
         let firstLength = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
-        let units: Int32
-        if start + firstLength >= end {
-            let scalar = ParagraphScratch.scalar(in: text, at: start)
-            let fontID = b.fontList[local].id
-            let key = UInt64(scalar) | 1 << 32  // never 0
-            if let known = scratch.nominalAdvances.units(key, UInt64(fontID)) {
-                units = known
-            } else {
-                units = Shaper.nominalAdvance(
-                    of: CollectionOfOne(Unicode.Scalar(scalar) ?? "\u{FFFD}"), font: b.fontList[local].font)
-                scratch.nominalAdvances.remember(units, key, UInt64(fontID))
-            }
-        } else {
-            let bytes = UnsafeBufferPointer(rebasing: text[start..<end])
-            units = cachedUnits(
-                of: bytes, clusters: 1, clusterEnd: { _ in Int32(bytes.count) }, fontID: b.fontList[local].id,
-                script: script, font: { b.fontList[local].font })[0]
-        }
-        return b.fontList[local].scale.points(units: units)
+        guard start + firstLength >= end else { return aloneSequenceUnits(text, start: start, end: end, at: g, &b) }
+        let scalar = lead < 0x80 ? UInt32(lead) : ParagraphScratch.scalar(in: text, at: start)
+        let local = Int(b.graphemeFonts[g])
+        let fontID = UInt64(b.fontList[local].id)
+        let key = UInt64(scalar) | 1 << 32  // never 0
+        if let known = scratch.nominalAdvances.units(key, fontID) { return known }
+        return nominalUnits(scalar, key: key, fontID: fontID, local: local, &b)
+    }
+
+    /// A single scalar's nominal advance, not yet remembered (see ``aloneUnits(_:at:_:)``).
+    @inline(never)
+    private func nominalUnits(
+        _ scalar: UInt32, key: UInt64, fontID: UInt64, local: Int, _ b: inout PreparedTextBuilder
+    ) -> Int32 {
+        let units = Shaper.nominalAdvance(
+            of: CollectionOfOne(Unicode.Scalar(scalar) ?? "\u{FFFD}"), font: b.fontList[local].font)
+        scratch.nominalAdvances.remember(units, key, fontID)
+        return units
+    }
+
+    /// A cluster of several scalars shaped by itself (through the segment cache, in the
+    /// script of grapheme `g`).
+    @inline(never)
+    private func aloneSequenceUnits(
+        _ text: UnsafeBufferPointer<UInt8>, start: Int, end: Int, at g: Int, _ b: inout PreparedTextBuilder
+    ) -> Int32 {
+        let local = Int(b.graphemeFonts[g])
+        let bytes = UnsafeBufferPointer(rebasing: text[start..<end])
+        return cachedUnits(
+            of: bytes, clusters: 1, clusterEnd: { _ in Int32(bytes.count) }, fontID: b.fontList[local].id,
+            script: scratch.paragraph[g], font: { b.fontList[local].font })[0]
     }
 
     /// Scripts whose text breaks between almost every character (CJK) are shaped a whole

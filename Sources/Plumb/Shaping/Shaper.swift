@@ -24,8 +24,15 @@ final class Shaper {
     /// pointer could be) and segment properties: `hb_shape` looks the plan up in the face's
     /// shared list on every call (`hb_shape_plan_create_cached2`, ~4 % of a cold measurement);
     /// a segment is shaped with the very plan it would pick. At most `maximumPlans`.
+    // Exclusivity checked at run time in debug builds only, as `TextPreparer.scratch` (a
+    // shaper belongs to one worker): ~17,000 `swift_beginAccess` calls per 4,000 cold cells.
+    #if DEBUG
     private var plans: [(font: Int, props: hb_segment_properties_t, plan: OpaquePointer)] = []
     private var lastPlan = -1
+    #else
+    @exclusivity(unchecked) private var plans: [(font: Int, props: hb_segment_properties_t, plan: OpaquePointer)] = []
+    @exclusivity(unchecked) private var lastPlan = -1
+    #endif
     private static let maximumPlans = 64
 
     /// The language to shape with: the script's sample language, or the document's ("en"),
@@ -49,9 +56,10 @@ final class Shaper {
         for i in 0..<advances.count { advances[i] = 0 }
         guard let glyphs = run(text, font: font, script: script) else { return 0 }
         var missing = 0
+        var hint = 0
         for i in 0..<glyphs.count {
             let cluster = Int32(bitPattern: glyphs.infos[i].cluster)
-            let g = Self.graphemeIndex(containing: cluster, in: graphemeEnds)
+            let g = Self.graphemeIndex(containing: cluster, in: graphemeEnds, hint: &hint)
             if g < advances.count { advances[g] &+= glyphs.positions[i].x_advance }
             if glyphs.infos[i].codepoint == 0 { missing += 1 }
         }
@@ -83,9 +91,10 @@ final class Shaper {
         let state = edgeStates.reserve(count)
         for i in 0..<count { state[i] = 2 }
         if let glyphs = run(text, font: font, script: script) {
+            var hint = 0
             for i in 0..<glyphs.count {
                 let cluster = Int32(bitPattern: glyphs.infos[i].cluster)
-                let g = Self.graphemeIndex(containing: cluster, in: graphemeEnds)
+                let g = Self.graphemeIndex(containing: cluster, in: graphemeEnds, hint: &hint)
                 guard g < count else { continue }
                 advances[g] &+= glyphs.positions[i].x_advance
                 guard cluster == (g == 0 ? 0 : graphemeEnds[g - 1]) else { continue }
@@ -286,8 +295,28 @@ final class Shaper {
     }()
     nonisolated(unsafe) private static let english = hb_language_from_string("en", -1)
 
+    /// ``graphemeIndex(containing:in:)`` starting from the previous glyph's grapheme `hint`:
+    /// glyph clusters come in ascending order in a left-to-right run
+    /// (`HB_BUFFER_CLUSTER_LEVEL_MONOTONE_GRAPHEMES`), so the answer is found by stepping
+    /// forward (O(glyphs + graphemes) for a run instead of a binary search per glyph); a
+    /// cluster before the hint (right-to-left text) is searched for.
     @inline(__always)
-    private static func graphemeIndex(containing offset: Int32, in ends: UnsafeBufferPointer<Int32>) -> Int {
+    static func graphemeIndex(containing offset: Int32, in ends: UnsafeBufferPointer<Int32>, hint: inout Int) -> Int {
+        var g = hint
+        if g > ends.count || (g > 0 && ends[g - 1] > offset) {
+            g = graphemeIndex(containing: offset, in: ends)
+        } else {
+            // Every end before `g` is ≤ offset: the first end after it wins.
+            while g < ends.count && ends[g] <= offset { g += 1 }
+        }
+        hint = g
+        return g
+    }
+
+    /// The index of the grapheme containing byte `offset`: the first whose end is after it
+    /// (`ends.count` if none).
+    @inline(__always)
+    static func graphemeIndex(containing offset: Int32, in ends: UnsafeBufferPointer<Int32>) -> Int {
         var lo = 0
         var hi = ends.count
         while lo < hi {
