@@ -67,7 +67,8 @@ struct PackedColumnsTests {
     /// A word's end is stored as its visible end and put back by adding its hanging width;
     /// where that sum rounds to another double (a tie: 118.42906923326062 − 4.997999222368016
     /// + 4.997999222368016 is one ulp less), the text stores every end. Grapheme ends and bits
-    /// take 32 bits only while a word index fits 13 bits.
+    /// take 32 bits only while a word index fits 12 bits; the flag of a run of one-grapheme words
+    /// reads back at both widths.
     @Test(arguments: [(false, false), (true, false), (false, true), (true, true)])
     func wordEndsAndWideWordsReadBackBitForBit(tie: Bool, wide: Bool) {
         let n = 12
@@ -79,7 +80,8 @@ struct PackedColumnsTests {
             var w = PreparedText.Word(
                 graphemeEnd: Int32(k + 1), hangingWidth: tie && k == 5 ? h : Double(k % 2) * 2.5,
                 fontMask: 1, hasTab: false, mandatoryBreakAfter: k == 3, end: end)
-            w.nextMaskChange = wide ? 9_000 : Int32(n)
+            w.nextMaskChange = wide ? 4_096 : 4_095
+            w.breaksAfterEveryGrapheme = k % 3 == 0
             words.append(w)
         }
         let text = Self.oneParagraph(of: words)
@@ -90,7 +92,8 @@ struct PackedColumnsTests {
             #expect(a.end.bitPattern == b.end.bitPattern && a.visibleEnd.bitPattern == b.visibleEnd.bitPattern
                 && a.hangingWidth == b.hangingWidth && a.hasHangingWidth == b.hasHangingWidth
                 && a.graphemeEnd == b.graphemeEnd && a.nextMaskChange == b.nextMaskChange
-                && a.mandatoryBreakAfter == b.mandatoryBreakAfter && a.hasTab == b.hasTab, "word \(k)")
+                && a.mandatoryBreakAfter == b.mandatoryBreakAfter && a.hasTab == b.hasTab
+                && a.breaksAfterEveryGrapheme == b.breaksAfterEveryGrapheme, "word \(k)")
         }
     }
 }

@@ -84,10 +84,15 @@ final class PreparedText: Sendable {
     /// advances, summed again where needed: `LineBreaker`'s general loop; a line's width comes
     /// from `end`), nor the chromium profile's end adjustment (its last grapheme's cut
     /// adjustment, `LineBreaker.Views`); the flags share a word with `nextMaskChange`.
+    ///
+    /// A stored word may stand for a run of words of one grapheme each
+    /// (``breaksAfterEveryGrapheme``: CJK ideographs, kana, Hangul syllables), with the
+    /// run's last word's ends: the breaker re-sums the advances inside it (Decisions.md,
+    /// "Runs of one-grapheme words").
     struct Word: Sendable {
         var graphemeEnd: Int32
-        /// `nextMaskChange` (bits 0–28), `hasHangingWidth` (bit 29), `hasTab` (bit 30),
-        /// `mandatoryBreakAfter` (bit 31).
+        /// `nextMaskChange` (bits 0–27), `breaksAfterEveryGrapheme` (bit 28),
+        /// `hasHangingWidth` (bit 29), `hasTab` (bit 30), `mandatoryBreakAfter` (bit 31).
         fileprivate var bits: UInt32
         /// Advance of the trailing hanging whitespace (included in `width`).
         var hangingWidth: Double
@@ -100,8 +105,9 @@ final class PreparedText: Sendable {
         /// the word's visible content ends. Stored per word; `end` is put back from it.
         var visibleEnd: Double
 
-        fileprivate static let hangingBit: UInt32 = 1 << 29, tabBit: UInt32 = 1 << 30, mandatoryBit: UInt32 = 1 << 31
-        fileprivate static let indexBits: UInt32 = hangingBit - 1
+        fileprivate static let runBit: UInt32 = 1 << 28, hangingBit: UInt32 = 1 << 29, tabBit: UInt32 = 1 << 30
+        fileprivate static let mandatoryBit: UInt32 = 1 << 31
+        fileprivate static let indexBits: UInt32 = runBit - 1
 
         /// A word put back together from its stored pieces (no checks: they were made from
         /// a checked word).
@@ -116,13 +122,21 @@ final class PreparedText: Sendable {
         }
 
         /// Index of the next word of the paragraph with another font mask (or the paragraph's
-        /// word end): OR-ing a line's masks visits runs, not words. Below 2²⁹.
+        /// word end): OR-ing a line's masks visits runs, not words. Below 2²⁸.
         var nextMaskChange: Int32 {
             @inline(__always) get { Int32(bitPattern: bits & Self.indexBits) }
             set {
-                precondition(newValue >= 0 && UInt32(newValue) <= Self.indexBits, "2²⁹ words in a paragraph")
+                precondition(newValue >= 0 && UInt32(newValue) <= Self.indexBits, "2²⁸ words in a paragraph")
                 bits = bits & ~Self.indexBits | UInt32(bitPattern: newValue)
             }
+        }
+        /// Whether the word stands for a run of words of one grapheme each, which had no
+        /// hanging width, tab or mandatory break and this word's font mask: a line may break
+        /// after any of its graphemes, where the old word ended at the previous one's end plus
+        /// the grapheme's advance (`LineBreaker` sums them again, in that order).
+        var breaksAfterEveryGrapheme: Bool {
+            @inline(__always) get { bits & Self.runBit != 0 }
+            set { bits = newValue ? bits | Self.runBit : bits & ~Self.runBit }
         }
         /// Whether trailing whitespace hangs (`hangingWidth` ≠ 0), without reading it.
         var hasHangingWidth: Bool {
@@ -139,7 +153,7 @@ final class PreparedText: Sendable {
             graphemeEnd: Int32, hangingWidth: Double, fontMask: UInt64, hasTab: Bool,
             mandatoryBreakAfter: Bool, end: Double = 0, nextMaskChange: Int32 = 0
         ) {
-            precondition(nextMaskChange >= 0 && UInt32(nextMaskChange) <= Self.indexBits, "2²⁹ words in a paragraph")
+            precondition(nextMaskChange >= 0 && UInt32(nextMaskChange) <= Self.indexBits, "2²⁸ words in a paragraph")
             self.graphemeEnd = graphemeEnd
             bits = UInt32(nextMaskChange) | (hangingWidth != 0 ? Self.hangingBit : 0) | (hasTab ? Self.tabBit : 0)
                 | (mandatoryBreakAfter ? Self.mandatoryBit : 0)
@@ -175,7 +189,7 @@ final class PreparedText: Sendable {
 
     /// The words of a text, read as `Word`s from their stored columns: per word its visible
     /// end (8 bytes), its grapheme end and bits (4 bytes when every grapheme end fits 16 bits
-    /// and every word index 13, else 8) and a one-byte index into the text's table of
+    /// and every word index 12, else 8) and a one-byte index into the text's table of
     /// distinct ``WordTail``s — 13 bytes per word instead of 32. `end` is `visibleEnd +
     /// hangingWidth`, which the text checked gives the word's end bit for bit; a text where
     /// it does not for some word stores every end (`ends`).
@@ -224,12 +238,12 @@ final class PreparedText: Sendable {
             return Word(visibleEnd: visible, end: end, graphemeEnd: graphemeEnd, bits: bits, tail: t)
         }
 
-        /// `nextMaskChange` in a narrow word: 13 bits (16 to 28 of the packed value), the
+        /// `nextMaskChange` in a narrow word: 12 bits (16 to 27 of the packed value), the
         /// flags above them in their own places.
-        static let narrowIndexBits: UInt32 = 0x1FFF
+        static let narrowIndexBits: UInt32 = 0xFFF
 
         /// Whether `words` can be stored narrow (every grapheme end in 16 bits, every
-        /// `nextMaskChange` in 13).
+        /// `nextMaskChange` in 12).
         static func fitNarrow(_ words: UnsafeBufferPointer<Word>) -> Bool {
             words.allSatisfy { $0.graphemeEnd >= 0 && $0.graphemeEnd <= 0xFFFF && UInt32($0.nextMaskChange) <= narrowIndexBits }
         }
