@@ -133,8 +133,10 @@ import Testing
             for k in g..<(g + length) { width += advances[k] }
             end += width
             g += length
-            let w = PreparedText.Word(graphemeEnd: Int32(g), hangingWidth: 0, fontMask: 1, hasTab: false, mandatoryBreakAfter: false, end: end)
-            if merged && length == 1 && previousIsOne {
+            let mask = (g - length..<g).reduce(UInt64(0)) { $0 | PreparedText.fontBit(fonts[$1]) }
+            let w = PreparedText.Word(graphemeEnd: Int32(g), hangingWidth: 0, fontMask: mask, hasTab: false, mandatoryBreakAfter: false, end: end)
+            // A run's graphemes share a local font (`TextPreparer.mergeOneGraphemeWords`).
+            if merged && length == 1 && previousIsOne && fonts[g - 1] == fonts[g - 2] {
                 words[words.count - 1] = w
                 words[words.count - 1].breaksAfterEveryGrapheme = true
             } else {
@@ -142,7 +144,11 @@ import Testing
             }
             previousIsOne = length == 1
         }
-        for k in words.indices { words[k].nextMaskChange = Int32(words.count) }
+        var next = Int32(words.count)
+        for k in words.indices.reversed() {
+            words[k].nextMaskChange = next
+            if k > 0 && words[k - 1].fontMask != words[k].fontMask { next = Int32(k) }
+        }
         let font = engine.fonts.cascade(for: FontDescriptor()).primary
         let use = PreparedText.FontUse(font: font, ascender: 8, descender: -2, lineGap: 1)
         return PreparedText(
@@ -151,7 +157,7 @@ import Testing
             advances: advances, cutAdjustments: (0..<n).map { cuts[$0 % cuts.count] },
             flags: Array(repeating: [], count: n), graphemeFonts: fonts, words: words,
             paragraphs: [.init(byteStart: 0, byteEnd: Int32(n), graphemeStart: 0, graphemeEnd: Int32(n), wordStart: 0,
-                               wordEnd: Int32(words.count), isSimple: true, uniformMask: 1)],
+                               wordEnd: Int32(words.count), isSimple: true)],
             ellipsisFont: 0, ellipsisWidth: 10, utf8Count: n, missingGlyphClusters: 0, lineFit: lineFit)
     }
 

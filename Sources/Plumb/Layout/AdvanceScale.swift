@@ -68,3 +68,42 @@ extension PreparedText {
         }
     }
 }
+
+extension PreparedText.Advances {
+    /// Adds the advances of graphemes `g..<end` — of local font `font`, neither tabs nor
+    /// inline boxes (a run of one-grapheme words, `Word.breaksAfterEveryGrapheme`) — one by
+    /// one onto `x` while `fits(sum, advance, g)` holds for the sum with grapheme `g`'s
+    /// advance: the first grapheme that does not fit (`end` if all do) and the sum before it.
+    /// Each advance is the font's `points(units:)`, the same bits as the subscript's; it is
+    /// computed again only where the units change (a run of ideographs has mostly one width),
+    /// and the column's width is tested once, not per grapheme.
+    ///
+    /// - Complexity: O(graphemes added).
+    @inline(__always)
+    func sum(
+        from g: Int, to end: Int, font: UInt8, onto x: Double, while fits: (_ sum: Double, _ advance: Double, _ g: Int) -> Bool
+    ) -> (end: Int, sum: Double) {
+        let scale = scales[Int(font)]
+        @inline(__always) func add<T: FixedWidthInteger>(_ units: UnsafePointer<T>) -> (end: Int, sum: Double) {
+            var g = g
+            var sum = x
+            var lastUnits = Int32(truncatingIfNeeded: units[g])
+            var advance = scale.points(units: lastUnits)
+            while g < end {
+                let u = Int32(truncatingIfNeeded: units[g])
+                if u != lastUnits {
+                    lastUnits = u
+                    advance = scale.points(units: u)
+                }
+                let next = sum + advance
+                guard fits(next, advance, g) else { break }
+                sum = next
+                g += 1
+            }
+            return (g, sum)
+        }
+        guard g < end else { return (g, x) }
+        let base = units.base.unsafelyUnwrapped
+        return units.isNarrow ? add(base.assumingMemoryBound(to: Int16.self)) : add(base.assumingMemoryBound(to: Int32.self))
+    }
+}

@@ -160,7 +160,7 @@ struct LineBreaker {
     /// A stored word that stands for a run of one-grapheme words
     /// (`Word.breaksAfterEveryGrapheme`) is searched as one word (its end is its last
     /// member's); when the line ends inside it, its graphemes are scanned for the last member
-    /// that fits (``lastFit(inRun:from:at:_:limit:_:_:)``), and the next line starts there.
+    /// that fits (``lastFit(inRunEndingAt:from:at:_:limit:_:_:)``), and the next line starts there.
     private func breakSimpleParagraph<Sink: LineSink, Width: LineWidthArithmetic>(
         _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, _ width: Width.Type, limit: Double,
         into out: inout Sink
@@ -196,7 +196,8 @@ struct LineBreaker {
                 let run = lo + 1
                 let from = run == w ? startGrapheme : words[lo].graphemeEnd
                 let cut = Self.lastFit(
-                    inRun: words[run], from: from, at: run == w ? base : words[lo].end, start, limit: limit, width, v)
+                    inRunEndingAt: words[run].graphemeEnd, from: from, at: run == w ? base : words[lo].end, start, limit: limit,
+                    width, v)
                 if cut.grapheme > from {
                     out.append(
                         LineBox(
@@ -273,8 +274,9 @@ struct LineBreaker {
         return mask
     }
 
-    /// Where a line from `start` ends inside run `word` (`Word.breaksAfterEveryGrapheme`)
-    /// whose graphemes from `from` start at paragraph-relative `x`: the end of its last member
+    /// Where a line from `start` ends inside the run (`Word.breaksAfterEveryGrapheme`) that
+    /// ends at grapheme `runEnd` and whose graphemes from `from` start at paragraph-relative
+    /// `x`: the end of its last member
     /// before the run's last that fits, found by summing the advances from `x` one by one —
     /// the members' old ends, bit for bit — and testing each as the simple loop tested the
     /// member word (no hanging width; its end adjustment its grapheme's cut adjustment). The
@@ -283,17 +285,13 @@ struct LineBreaker {
     /// - Complexity: O(graphemes of the run up to the line's end).
     @inline(__always)
     private static func lastFit<Width: LineWidthArithmetic>(
-        inRun word: PreparedText.Word, from: Int32, at x: Double, _ start: Width.LineStart, limit: Double,
+        inRunEndingAt runEnd: Int32, from: Int32, at x: Double, _ start: Width.LineStart, limit: Double,
         _: Width.Type, _ v: Views
     ) -> (grapheme: Int32, end: Double) {
-        var g = Int(from)
-        var end = x
-        let last = Int(word.graphemeEnd) - 1  // its end is the run's, which does not fit
-        while g < last {
-            let next = end + v.advances[g]
-            guard Width.width(ofLineFrom: start, toVisibleEnd: next, lastGrapheme: g, v) <= limit else { break }
-            end = next
-            g += 1
+        // The run's last grapheme ends where the run does, which does not fit.
+        let (g, end) = v.advances.sum(from: Int(from), to: Int(runEnd) - 1, font: v.fonts[Int(from)], onto: x) {
+            sum, advance, g in
+            Width.width(ofLineFrom: start, toVisibleEnd: sum, lastAdvance: advance, grapheme: g, v) <= limit
         }
         return (Int32(g), end)
     }
@@ -494,9 +492,10 @@ private protocol LineWidthArithmetic {
     static func width(ofLineFrom start: LineStart, toEndOf word: PreparedText.Word, _ v: LineBreaker.Views) -> Double
 
     /// ``width(ofLineFrom:toEndOf:_:)`` for a member of a run of one-grapheme words: a word of
-    /// grapheme `g` alone, visible end `visibleEnd`, no hanging width.
-    static func width(ofLineFrom start: LineStart, toVisibleEnd visibleEnd: Double, lastGrapheme g: Int, _ v: LineBreaker.Views)
-        -> Double
+    /// grapheme `g` alone (`lastAdvance` wide), visible end `visibleEnd`, no hanging width.
+    static func width(
+        ofLineFrom start: LineStart, toVisibleEnd visibleEnd: Double, lastAdvance: Double, grapheme g: Int,
+        _ v: LineBreaker.Views) -> Double
 
     /// The width to compare with the limit for a line whose visible content ends at
     /// line-relative `visible` (its last cluster `lastAdvance` wide, `adjustment` its re-shaped
@@ -530,9 +529,10 @@ private enum ExactLineWidth: LineWidthArithmetic {
     }
 
     @inline(__always)
-    static func width(ofLineFrom lineStart: Double, toVisibleEnd visibleEnd: Double, lastGrapheme g: Int, _ v: LineBreaker.Views)
-        -> Double
-    {
+    static func width(
+        ofLineFrom lineStart: Double, toVisibleEnd visibleEnd: Double, lastAdvance: Double, grapheme g: Int,
+        _ v: LineBreaker.Views
+    ) -> Double {
         visibleEnd - lineStart
     }
 
@@ -648,10 +648,11 @@ private enum LayoutUnitLineWidth: LineWidthArithmetic {
     }
 
     @inline(__always)
-    static func width(ofLineFrom start: LineStart, toVisibleEnd visibleEnd: Double, lastGrapheme g: Int, _ v: LineBreaker.Views)
-        -> Double
-    {
-        width(start, visibleEnd: visibleEnd, lastAdvance: v.advances[g], v.cutAdjustment(g))
+    static func width(
+        ofLineFrom start: LineStart, toVisibleEnd visibleEnd: Double, lastAdvance: Double, grapheme g: Int,
+        _ v: LineBreaker.Views
+    ) -> Double {
+        width(start, visibleEnd: visibleEnd, lastAdvance: lastAdvance, v.cutAdjustment(g))
     }
 
     @inline(__always)

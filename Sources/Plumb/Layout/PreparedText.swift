@@ -131,7 +131,8 @@ final class PreparedText: Sendable {
             }
         }
         /// Whether the word stands for a run of words of one grapheme each, which had no
-        /// hanging width, tab or mandatory break and this word's font mask: a line may break
+        /// hanging width, tab, mandatory break or inline box and this word's font mask and one
+        /// local font (`TextPreparer.mergeOneGraphemeWords`): a line may break
         /// after any of its graphemes, where the old word ended at the previous one's end plus
         /// the grapheme's advance (`LineBreaker` sums them again, in that order).
         var breaksAfterEveryGrapheme: Bool {

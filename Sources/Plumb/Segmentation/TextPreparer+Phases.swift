@@ -511,9 +511,10 @@ extension TextPreparer {
     /// Phase 6a: stores each run of two or more consecutive words of one grapheme each (CJK
     /// ideographs, kana, Hangul syllables: a break opportunity after every grapheme) as one
     /// word, `Word.breaksAfterEveryGrapheme` set, with the run's last word's ends. A member
-    /// has no hanging width, tab or mandatory break (nor a grapheme flagged so), the run's
-    /// font mask, and its end is the previous word's end plus its grapheme's advance, bit for
-    /// bit — what `LineBreaker` sums again to break inside the run. Runs after phase 5b
+    /// has no hanging width, tab or mandatory break (nor a grapheme flagged so, nor an inline
+    /// box), the run's font mask and local font, and its end is the previous word's end plus
+    /// its grapheme's advance, bit for bit — what `LineBreaker` sums again to break inside the
+    /// run (`PreparedText.Advances.OneFont`). Runs after phase 5b
     /// (which reads the words one by one).
     ///
     /// - Complexity: O(words of the paragraph), in place.
@@ -527,6 +528,7 @@ extension TextPreparer {
             var last = k
             if isRunMember(w, start: start, previousEnd: previousEnd, b) {
                 while last + 1 < n, b.words[last + 1].fontMask == w.fontMask,
+                    b.graphemeFonts[Int(b.words[last].graphemeEnd)] == b.graphemeFonts[start],
                     isRunMember(b.words[last + 1], start: Int(b.words[last].graphemeEnd), previousEnd: b.words[last].end, b)
                 {
                     last += 1
@@ -550,7 +552,7 @@ extension TextPreparer {
     @inline(__always)
     private static func isRunMember(_ w: PreparedText.Word, start: Int, previousEnd: Double, _ b: PreparedTextBuilder) -> Bool {
         guard Int(w.graphemeEnd) == start + 1, w.hangingWidth.bitPattern == 0, !w.hasTab, !w.mandatoryBreakAfter,
-            b.flags[start].isDisjoint(with: [.hangingSpace, .tab, .mandatoryBreakAfter])
+            b.flags[start].isDisjoint(with: [.hangingSpace, .tab, .mandatoryBreakAfter, .inlineBox])
         else { return false }
         return (previousEnd + b.advance(start)).bitPattern == w.end.bitPattern && w.visibleEnd.bitPattern == w.end.bitPattern
     }
