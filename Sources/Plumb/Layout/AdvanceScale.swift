@@ -43,6 +43,15 @@ struct AdvanceScale: Sendable, BitwiseCopyable {
     }
 }
 
+extension AdvanceScale {
+    /// `scale.pointee.points(units:)`, out of line: a loop that calls it rarely keeps the
+    /// scale's fields out of its registers.
+    @inline(never)
+    static func points(_ scale: UnsafePointer<AdvanceScale>, units: Int32) -> Double {
+        scale.pointee.points(units: units)
+    }
+}
+
 extension PreparedText {
     /// Each grapheme's advance in points, recomputed from its shaped units and its font's
     /// `AdvanceScale` (4 bytes per grapheme stored instead of 8): a tab's is 0 (its width
@@ -83,17 +92,17 @@ extension PreparedText.Advances {
     func sum(
         from g: Int, to end: Int, font: UInt8, onto x: Double, while fits: (_ sum: Double, _ advance: Double, _ g: Int) -> Bool
     ) -> (end: Int, sum: Double) {
-        let scale = scales[Int(font)]
+        let scale = scales.base.unsafelyUnwrapped + Int(font)
         @inline(__always) func add<T: FixedWidthInteger>(_ units: UnsafePointer<T>) -> (end: Int, sum: Double) {
             var g = g
             var sum = x
             var lastUnits = Int32(truncatingIfNeeded: units[g])
-            var advance = scale.points(units: lastUnits)
+            var advance = AdvanceScale.points(scale, units: lastUnits)
             while g < end {
                 let u = Int32(truncatingIfNeeded: units[g])
                 if u != lastUnits {
                     lastUnits = u
-                    advance = scale.points(units: u)
+                    advance = AdvanceScale.points(scale, units: u)
                 }
                 let next = sum + advance
                 guard fits(next, advance, g) else { break }
