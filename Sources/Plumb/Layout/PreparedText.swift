@@ -78,7 +78,7 @@ final class PreparedText: Sendable {
     }
 
     /// Graphemes between two break opportunities: the unit of word wrapping, as the breaker
-    /// reads it (stored in 13 bytes: ``Words``). The word's first grapheme is not stored (the
+    /// reads it (stored in 12 bytes: ``Words``). The word's first grapheme is not stored (the
     /// previous word's end, or the paragraph's first grapheme:
     /// ``PreparedText/graphemeStart(ofWord:in:words:)``), nor its width (the sum of its
     /// advances, summed again where needed: `LineBreaker`'s general loop; a line's width comes
@@ -189,9 +189,10 @@ final class PreparedText: Sendable {
     }
 
     /// The words of a text, read as `Word`s from their stored columns: per word its visible
-    /// end (8 bytes), its grapheme end and bits (4 bytes when every grapheme end fits 16 bits
-    /// and every word index 12, else 8) and a one-byte index into the text's table of
-    /// distinct ``WordTail``s — 13 bytes per word instead of 32, and a run of one-grapheme
+    /// end (8 bytes) and, packed in 4 bytes when every grapheme end fits 16 bits (else 8), its
+    /// grapheme end, flags, the index of its ``WordTail`` in the text's table of distinct
+    /// ones and the jump to its `nextMaskChange` (capped, ``narrowJumps``) — 12 bytes per
+    /// word instead of 32, and a run of one-grapheme
     /// words (``Word/breaksAfterEveryGrapheme``) is one word: 53.8 words per text of the
     /// benchmark's 120–180-character cells became 30.2 (1,885 → 1,579 B per text). `end` is
     /// `visibleEnd + hangingWidth`, which the text checked gives the word's end bit for bit;
@@ -205,17 +206,16 @@ final class PreparedText: Sendable {
     struct Words: RandomAccessCollection, @unchecked Sendable {
         let visibleEnds: UnsafePointer<Double>?
         let count: Int
-        /// Per word, its grapheme end and bits: `UInt32`s (``isNarrow``) or `UInt64`s.
+        /// Per word, its grapheme end, flags, tail index and mask jump: `UInt32`s
+        /// (``isNarrow``) or `UInt64`s (``narrow(_:word:tail:)``, ``wide(_:word:tail:)``).
         let packed: UnsafeRawPointer?
         let isNarrow: Bool
         /// Every word's end, when some word's is not `visibleEnd + hangingWidth`; else nil.
         let ends: UnsafePointer<Double>?
         let tails: UnsafePointer<WordTail>?
-        /// Per word, its tail's index (all 0 when the text has over 256 distinct tails and
-        /// stores one per word).
-        let tailIndexes: UnsafePointer<UInt8>?
-        /// 0, or all ones when tails are stored one per word: the tail of word k is
-        /// `tails[index(k) + (k & perWord)]`, so reading a word never branches on the case.
+        /// 0, or all ones when tails are stored one per word (their indexes then 0): the tail
+        /// of word k is `tails[index(k) + (k & perWord)]`, so reading a word never branches
+        /// on the case.
         let perWord: Int
 
         var startIndex: Int { 0 }
@@ -226,41 +226,53 @@ final class PreparedText: Sendable {
         subscript(k: Int) -> Word {
             assert(k >= 0 && k < count, "word \(k) out of 0..<\(count)")
             let visible = visibleEnds.unsafelyUnwrapped[k]
-            let t = tails.unsafelyUnwrapped[Int(tailIndexes.unsafelyUnwrapped[k]) &+ (k & perWord)]
-            let graphemeEnd: Int32, bits: UInt32
+            let graphemeEnd: Int32, high: UInt32, jump: UInt32, tail: Int
             if isNarrow {
                 let p = packed.unsafelyUnwrapped.load(fromByteOffset: k &<< 2, as: UInt32.self)
                 graphemeEnd = Int32(p & 0xFFFF)
-                bits = (p >> 16) & Self.narrowIndexBits | p & ~Word.indexBits
+                (high, jump, tail) = (p, (p >> 16) & Self.narrowJumps, Int((p >> 20) & 0xFF))
             } else {
                 let p = packed.unsafelyUnwrapped.load(fromByteOffset: k &<< 3, as: UInt64.self)
                 graphemeEnd = Int32(truncatingIfNeeded: p)
-                bits = UInt32(truncatingIfNeeded: p >> 32)
+                high = UInt32(truncatingIfNeeded: p >> 32)
+                (jump, tail) = (high & Self.wideJumps, Int((high >> 20) & 0xFF))
             }
+            let t = tails.unsafelyUnwrapped[tail &+ (k & perWord)]
+            let bits = UInt32(truncatingIfNeeded: k) &+ jump | high & ~Word.indexBits
             let end = ends == nil ? visible + t.hangingWidth : ends.unsafelyUnwrapped[k]
             return Word(visibleEnd: visible, end: end, graphemeEnd: graphemeEnd, bits: bits, tail: t)
         }
 
-        /// `nextMaskChange` in a narrow word: 12 bits (16 to 27 of the packed value), the
-        /// flags above them in their own places.
-        static let narrowIndexBits: UInt32 = 0xFFF
+        /// The longest jump from a word to its `nextMaskChange` that is stored, narrow (4 bits,
+        /// 16 to 19 of the packed value) and wide (20 bits, 32 to 51): a longer one is stored
+        /// as this, and reading masks from it visits a word of the same mask again (OR-ing a
+        /// line's masks visits at least every 15th word, which changes no mask).
+        static let narrowJumps: UInt32 = 0xF, wideJumps: UInt32 = 0xF_FFFF
 
-        /// Whether `words` can be stored narrow (every grapheme end in 16 bits, every
-        /// `nextMaskChange` in 12).
+        /// Whether `words` can be stored narrow (every grapheme end in 16 bits).
         static func fitNarrow(_ words: UnsafeBufferPointer<Word>) -> Bool {
-            words.allSatisfy { $0.graphemeEnd >= 0 && $0.graphemeEnd <= 0xFFFF && UInt32($0.nextMaskChange) <= narrowIndexBits }
+            words.allSatisfy { $0.graphemeEnd >= 0 && $0.graphemeEnd <= 0xFFFF }
         }
 
-        /// `w`'s grapheme end and bits, packed narrow (``fitNarrow(_:)``).
+        /// The jump from word `k` to its `nextMaskChange`, capped at `cap` (at least 1).
         @inline(__always)
-        static func narrow(_ w: Word) -> UInt32 {
-            UInt32(w.graphemeEnd) | (w.bits & narrowIndexBits) << 16 | w.bits & ~Word.indexBits
+        static func jump(_ w: Word, word k: Int, cap: UInt32) -> UInt32 {
+            UInt32(Swift.max(1, Swift.min(Int(w.nextMaskChange) - k, Int(cap))))
         }
 
-        /// `w`'s grapheme end and bits, packed wide.
+        /// Word `k`, `w`, packed narrow (``fitNarrow(_:)``) with its tail's index: grapheme end
+        /// (bits 0–15), jump (16–19), tail index (20–27), flags (28–31).
         @inline(__always)
-        static func wide(_ w: Word) -> UInt64 {
-            UInt64(UInt32(bitPattern: w.graphemeEnd)) | UInt64(w.bits) << 32
+        static func narrow(_ w: Word, word k: Int, tail: UInt8) -> UInt32 {
+            UInt32(w.graphemeEnd) | jump(w, word: k, cap: narrowJumps) << 16 | UInt32(tail) << 20 | w.bits & ~Word.indexBits
+        }
+
+        /// Word `k`, `w`, packed wide with its tail's index: grapheme end (bits 0–31), jump
+        /// (32–51), tail index (52–59), flags (60–63).
+        @inline(__always)
+        static func wide(_ w: Word, word k: Int, tail: UInt8) -> UInt64 {
+            let high = jump(w, word: k, cap: wideJumps) | UInt32(tail) << 20 | w.bits & ~Word.indexBits
+            return UInt64(UInt32(bitPattern: w.graphemeEnd)) | UInt64(high) << 32
         }
 
         /// Whether every word's end is `visibleEnd + hangingWidth`, bit for bit (almost
@@ -418,7 +430,6 @@ final class PreparedText: Sendable {
             isNarrow: place.narrowWords,
             ends: place.storesEnds ? UnsafePointer((storage + Int(place.wordEnds)).assumingMemoryBound(to: Double.self)) : nil,
             tails: UnsafePointer((storage + Int(place.tails)).assumingMemoryBound(to: WordTail.self)),
-            tailIndexes: UnsafePointer((storage + Int(place.tailIndexes)).assumingMemoryBound(to: UInt8.self)),
             perWord: place.tailsPerWord ? -1 : 0)
     }
     /// Chromium profile, text of several style runs only (empty otherwise): the runs of each
@@ -430,7 +441,7 @@ final class PreparedText: Sendable {
     var storageBytes: Int { max(1, Int(place.byteCount)) }
 
     private struct Placement {
-        /// Byte offsets of the columns in `storage` (the last three one-byte columns follow
+        /// Byte offsets of the columns in `storage` (the last two one-byte columns follow
         /// the cut adjustments back to back: their offsets are sums, not stored).
         var words: UInt32 = 0, packedWords: UInt32 = 0, wordEnds: UInt32 = 0, tails: UInt32 = 0
         var paragraphs: UInt32 = 0, ends: UInt32 = 0, units: UInt32 = 0, cuts: UInt32 = 0, runs: UInt32 = 0
@@ -452,10 +463,8 @@ final class PreparedText: Sendable {
         var flags: UInt32 { cuts &+ UInt32(cutCount) &* 4 }
         /// Grapheme fonts, right after the flags.
         var fonts: UInt32 { flags &+ UInt32(graphemes) }
-        /// Word tail indexes, right after the fonts (one byte of them for a text of one font).
-        var tailIndexes: UInt32 { fonts &+ (singleFont ? 1 : UInt32(graphemes)) }
-        /// The storage's size: the tail indexes end it.
-        var byteCount: UInt32 { tailIndexes &+ UInt32(wordCount) }
+        /// The storage's size: the fonts end it (one byte of them for a text of one font).
+        var byteCount: UInt32 { fonts &+ (singleFont ? 1 : UInt32(graphemes)) }
     }
 
     /// The column of `count` elements at byte `offset` of `storage`.
@@ -618,7 +627,6 @@ final class PreparedText: Sendable {
         let storedFonts = GraphemeFonts.storedCount(c.graphemeFonts)
         at.singleFont = storedFonts == 1 && c.graphemeFonts.count > 1
         let fontsAt = layout.add(UInt8.self, at.singleFont ? 1 : c.graphemeFonts.count)
-        let tailIndexesAt = layout.add(UInt8.self, c.words.count)
         at.tailsPerWord = distinctTails == 0
         at.graphemes = Int32(c.graphemeEnds.count)
         at.lineCount = Int32(tableLines.count)
@@ -633,13 +641,9 @@ final class PreparedText: Sendable {
                 && (c.cutAdjustments.isEmpty || c.cutAdjustments.count == c.graphemeEnds.count),
             "one flag, one font (and one cut adjustment or none) per grapheme")
         precondition(
-            Int(at.flags) == flagsAt && Int(at.fonts) == fontsAt && Int(at.tailIndexes) == tailIndexesAt
-                && Int(at.byteCount) == layout.byteCount, "the one-byte columns end the storage back to back")
+            Int(at.flags) == flagsAt && Int(at.fonts) == fontsAt && Int(at.byteCount) == layout.byteCount, "the one-byte columns end the storage back to back")
         let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, layout.byteCount), alignment: 16)
-        Self.writeWords(c.words, to: raw, at)
-        Self.writeTails(
-            c.words, table: (raw + Int(at.tails)).bindMemory(to: WordTail.self, capacity: tailCount),
-            indexes: (raw + Int(at.tailIndexes)).bindMemory(to: UInt8.self, capacity: c.words.count), perWord: at.tailsPerWord)
+        Self.writeWords(c.words, to: raw, at, tails: (raw + Int(at.tails)).bindMemory(to: WordTail.self, capacity: tailCount))
         _ = PackedLayout.fill(raw, Int(at.runs), from: c.runEnds)
         func handOver<T>(_ column: UnsafeBufferPointer<T>) { if c.freesGraphemeColumns { column.deallocate() } }
         PackedInt32<Int16>.fill(raw, Int(at.units), from: c.units, narrow: at.narrowUnits)
@@ -672,21 +676,25 @@ final class PreparedText: Sendable {
 
     deinit { storage.deallocate() }
 
-    /// Writes the words' visible ends, packed grapheme ends and bits, and (when
-    /// `at.storesEnds`) ends into their columns of `raw`.
-    private static func writeWords(_ words: UnsafeBufferPointer<Word>, to raw: UnsafeMutableRawPointer, _ at: Placement) {
+    /// Writes the words' visible ends, (when `at.storesEnds`) ends, their table of distinct
+    /// tails `tails` and the packed grapheme ends, flags, tail indexes and mask jumps into
+    /// their columns of `raw`.
+    private static func writeWords(
+        _ words: UnsafeBufferPointer<Word>, to raw: UnsafeMutableRawPointer, _ at: Placement, tails: UnsafeMutablePointer<WordTail>
+    ) {
         let visible = (raw + Int(at.words)).bindMemory(to: Double.self, capacity: words.count)
         for (k, w) in words.enumerated() { visible[k] = w.visibleEnd }
         if at.storesEnds {
             let ends = (raw + Int(at.wordEnds)).bindMemory(to: Double.self, capacity: words.count)
             for (k, w) in words.enumerated() { ends[k] = w.end }
         }
-        if at.narrowWords {
-            let packed = (raw + Int(at.packedWords)).bindMemory(to: UInt32.self, capacity: words.count)
-            for (k, w) in words.enumerated() { packed[k] = Words.narrow(w) }
-        } else {
-            let packed = (raw + Int(at.packedWords)).bindMemory(to: UInt64.self, capacity: words.count)
-            for (k, w) in words.enumerated() { packed[k] = Words.wide(w) }
+        let packed = raw + Int(at.packedWords)
+        writeTails(words, table: tails, perWord: at.tailsPerWord) { k, tail in
+            if at.narrowWords {
+                packed.storeBytes(of: Words.narrow(words[k], word: k, tail: tail), toByteOffset: k << 2, as: UInt32.self)
+            } else {
+                packed.storeBytes(of: Words.wide(words[k], word: k, tail: tail), toByteOffset: k << 3, as: UInt64.self)
+            }
         }
     }
 
@@ -730,16 +738,16 @@ final class PreparedText: Sendable {
         }
     }
 
-    /// Writes the tail table of `words` and each word's index into it (as
-    /// ``distinctTailCount(_:)`` counted them); `perWord`: one tail per word, indexes 0.
+    /// Writes the tail table of `words` (as ``distinctTailCount(_:)`` counted them) and
+    /// hands each word's index into it to `index`; `perWord`: one tail per word, indexes 0.
     private static func writeTails(
-        _ words: UnsafeBufferPointer<Word>, table: UnsafeMutablePointer<WordTail>, indexes: UnsafeMutablePointer<UInt8>,
-        perWord: Bool
+        _ words: UnsafeBufferPointer<Word>, table: UnsafeMutablePointer<WordTail>, perWord: Bool,
+        index: (_ word: Int, _ tail: UInt8) -> Void
     ) {
         guard !perWord else {
             for (k, w) in words.enumerated() {
                 table[k] = tail(w)
-                indexes[k] = 0
+                index(k, 0)
             }
             return
         }
@@ -751,7 +759,7 @@ final class PreparedText: Sendable {
                 table[count] = t
                 count += 1
             }
-            indexes[k] = UInt8(last)
+            index(k, UInt8(last))
         }
     }
 
