@@ -239,7 +239,8 @@ final class PreparedText: Sendable {
                 (jump, tail) = (high & Self.wideJumps, Int((high >> 20) & 0xFF))
             }
             let t = tails.unsafelyUnwrapped[tail &+ (k & perWord)]
-            let bits = UInt32(truncatingIfNeeded: k) &+ jump | high & ~Word.indexBits
+            // The index masked: the flags above it are the stored ones (read alone, no add).
+            let bits = (UInt32(truncatingIfNeeded: k) &+ jump) & Word.indexBits | high & ~Word.indexBits
             let end = ends == nil ? visible + t.hangingWidth : ends.unsafelyUnwrapped[k]
             return Word(visibleEnd: visible, end: end, graphemeEnd: graphemeEnd, bits: bits, tail: t)
         }
