@@ -188,7 +188,7 @@ struct LineBreaker {
             var lo = w - 1
             if fits(w) {
                 lo = Self.lastFitting(from: w, through: last, guess: previousCount, fits)
-                previousCount = lo - w + 1
+                previousCount = lo &- w &+ 1
             }
             // A run after it may hold the line's end (a line starting inside a run starts
             // with it: w, from `startGrapheme`).
@@ -205,7 +205,7 @@ struct LineBreaker {
                             usedWidth: cut.end - base + Double(v.cutAdjustment(Int(cut.grapheme) - 1)),
                             hangingWidth: 0, fontMask: lineMask(paragraph, from: w, through: run, words), paragraph: p,
                             endsParagraph: false, endsInsideWord: false))
-                    previousCount = run - w + 1
+                    previousCount = run &- w &+ 1
                     base = cut.end
                     startGrapheme = cut.grapheme
                     w = run
@@ -234,28 +234,29 @@ struct LineBreaker {
 
     /// The last of words `w...last` for which `fits` (monotone) holds, given that it holds
     /// for `w`: a few steps from `w + previousCount − 1`, then binary search. The result `lo`
-    /// is a boundary: `lo == last` or `fits(lo + 1)` was found false.
+    /// is a boundary: `lo == last` or `fits(lo + 1)` was found false. Word indices are below
+    /// 2²⁸ (`Word.nextMaskChange`): the arithmetic cannot overflow and is not checked.
     @inline(__always)
     private static func lastFitting(from w: Int, through last: Int, guess previousCount: Int, _ fits: (Int) -> Bool) -> Int {
         var lo = w  // fits
         var hi = last  // the last candidate
         if previousCount > 0 {
-            let guess = min(last, w + previousCount - 1)
+            let guess = min(last, w &+ previousCount &- 1)
             if fits(guess) {
                 lo = guess
                 var steps = 0
                 while lo < last && steps < 4 && fits(lo + 1) { lo += 1; steps += 1 }
                 if lo == last || steps < 4 { hi = lo }
             } else {
-                hi = guess - 1
+                hi = guess &- 1
                 var steps = 0
-                while hi > lo && steps < 4 && !fits(hi) { hi -= 1; steps += 1 }
+                while hi > lo && steps < 4 && !fits(hi) { hi &-= 1; steps &+= 1 }
                 if fits(hi) { lo = hi }
             }
         }
         while lo < hi {
-            let mid = (lo + hi + 1) >> 1
-            if fits(mid) { lo = mid } else { hi = mid - 1 }
+            let mid = (lo &+ hi &+ 1) >> 1
+            if fits(mid) { lo = mid } else { hi = mid &- 1 }
         }
         return lo
     }
