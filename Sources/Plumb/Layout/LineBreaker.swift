@@ -185,15 +185,15 @@ struct LineBreaker {
             // The line's last whole word: the last one that fits (w − 1: none does). Lines of a
             // paragraph hold similar numbers of words, so start from the previous line's
             // count and step; fall back to binary search after a few steps.
-            var lo = w - 1
+            var lo = w &- 1
             if fits(w) {
                 lo = Self.lastFitting(from: w, through: last, guess: previousCount, fits)
                 previousCount = lo &- w &+ 1
             }
             // A run after it may hold the line's end (a line starting inside a run starts
             // with it: w, from `startGrapheme`).
-            if lo < last && words[lo + 1].breaksAfterEveryGrapheme {
-                let run = lo + 1
+            if lo < last && words[lo &+ 1].breaksAfterEveryGrapheme {
+                let run = lo &+ 1
                 let from = run == w ? startGrapheme : words[lo].graphemeEnd
                 let cut = Self.lastFit(
                     inRunEndingAt: words[run].graphemeEnd, from: from, at: run == w ? base : words[lo].end, start, limit: limit,
@@ -202,7 +202,7 @@ struct LineBreaker {
                     out.append(
                         LineBox(
                             graphemeStart: startGrapheme, graphemeEnd: cut.grapheme,
-                            usedWidth: cut.end - base + Double(v.cutAdjustment(Int(cut.grapheme) - 1)),
+                            usedWidth: cut.end - base + Double(v.cutAdjustment(Int(cut.grapheme) &- 1)),
                             hangingWidth: 0, fontMask: lineMask(paragraph, from: w, through: run, words), paragraph: p,
                             endsParagraph: false, endsInsideWord: false))
                     previousCount = run &- w &+ 1
@@ -228,7 +228,7 @@ struct LineBreaker {
                     endsInsideWord: false))
             base = end.end
             startGrapheme = end.graphemeEnd
-            w = lo + 1
+            w = lo &+ 1
         }
     }
 
