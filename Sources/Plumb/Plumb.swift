@@ -88,7 +88,13 @@ public final class TextMeasurer: Sendable {
     ///   resolver is given; the caches reserve address space and commit memory as they fill.
     /// - Thread safety: engines are independent; one engine is safe to use from any number of
     ///   threads at once.
-    public init(configuration: Configuration = Configuration(), fonts: FontResolver? = nil) {
+    public convenience init(configuration: Configuration = Configuration(), fonts: FontResolver? = nil) {
+        self.init(configuration: configuration, fonts: fonts, mergesWordRuns: true)
+    }
+
+    /// An engine whose preparers store runs of one-grapheme words as one word each or not
+    /// (`TextPreparer.mergesWordRuns`: tests compare both).
+    init(configuration: Configuration, fonts: FontResolver?, mergesWordRuns: Bool) {
         self.configuration = configuration
         // Fonts loaded here are as fresh as a periodic check would make them: the first one
         // is due ten seconds from now (a check reloads fontconfig's configuration, ~30 M
@@ -101,7 +107,7 @@ public final class TextMeasurer: Sendable {
         self.preparedCache = ClockCache(budgetBytes: configuration.preparedCacheBytes)
         self.preparedAdmission = ScanAdmission()
         self.resultCache = ResultCache(budgetBytes: configuration.resultCacheBytes)
-        self.pool = PreparerPool(locale: configuration.breakLocale, segmentCache: segmentCache)
+        self.pool = PreparerPool(locale: configuration.breakLocale, segmentCache: segmentCache, mergesWordRuns: mergesWordRuns)
         self.saltStorage = Atomic(Self.salt(fonts: fonts, locale: configuration.breakLocale))
         self.resolverID = Atomic(fonts.id)
     }

@@ -26,10 +26,10 @@ struct PackedColumnsTests {
         #expect(roundTrip([-32_769], as: Int16.self) == (false, [-32_769]))
     }
 
-    /// A hand-built text of one paragraph: `words.count` graphemes of one byte and advance 10
-    /// each, in the default cascade's primary font, the words as given.
-    static func oneParagraph(of words: [PreparedText.Word]) -> PreparedText {
-        let n = words.count
+    /// A hand-built text of one paragraph: `graphemes` (default `words.count`) graphemes of
+    /// one byte and advance 10 each, in the default cascade's primary font, the words as given.
+    static func oneParagraph(of words: [PreparedText.Word], graphemes: Int? = nil) -> PreparedText {
+        let n = graphemes ?? words.count
         let font = engine.fonts.cascade(for: FontDescriptor()).primary
         let use = PreparedText.FontUse(font: font, ascender: 8, descender: -2, lineGap: 1)
         return PreparedText(
@@ -39,6 +39,12 @@ struct PackedColumnsTests {
             paragraphs: [.init(byteStart: 0, byteEnd: Int32(n), graphemeStart: 0, graphemeEnd: Int32(n),
                                wordStart: 0, wordEnd: Int32(n))],
             ellipsisFont: 0, ellipsisWidth: 10, utf8Count: n, missingGlyphClusters: 0)
+    }
+
+    /// The `nextMaskChange` word `k` reads back: the stored jump is capped (at 15 words narrow,
+    /// 2²⁰ − 1 wide) and at least 1, which changes no line's mask.
+    static func storedNext(_ w: PreparedText.Word, _ k: Int, narrow: Bool) -> Int32 {
+        Int32(k) + Int32(max(1, min(Int(w.nextMaskChange) - k, narrow ? 15 : 0xF_FFFF)))
     }
 
     /// Words read back with their own hanging widths, masks, ends and flags, whether their
@@ -60,37 +66,60 @@ struct PackedColumnsTests {
             let a = words[k], b = text.words[k]
             #expect(a.graphemeEnd == b.graphemeEnd && a.end == b.end && a.hangingWidth == b.hangingWidth
                 && a.fontMask == b.fontMask && a.hasTab == b.hasTab && a.mandatoryBreakAfter == b.mandatoryBreakAfter
-                && a.nextMaskChange == b.nextMaskChange, "word \(k)")
+                && Self.storedNext(a, k, narrow: true) == b.nextMaskChange, "word \(k)")
         }
     }
 
     /// A word's end is stored as its visible end and put back by adding its hanging width;
     /// where that sum rounds to another double (a tie: 118.42906923326062 − 4.997999222368016
     /// + 4.997999222368016 is one ulp less), the text stores every end. Grapheme ends and bits
-    /// take 32 bits only while a word index fits 13 bits.
+    /// take 32 bits only while every grapheme end fits 16 bits; the jump to the next mask change
+    /// is capped (at 15 words narrow) and the flag of a run of one-grapheme words reads back,
+    /// at both widths.
     @Test(arguments: [(false, false), (true, false), (false, true), (true, true)])
     func wordEndsAndWideWordsReadBackBitForBit(tie: Bool, wide: Bool) {
         let n = 12
         let (e, h) = (118.42906923326062, 4.997999222368016)
         #expect((e - h) + h != e, "the pair rounds away from the end")
         var words: [PreparedText.Word] = []
+        let step = wide ? 6_000 : 1  // the last grapheme end over 65,535
         for k in 0..<n {
             let end = tie && k == 5 ? e : Double(k + 1) * 10
             var w = PreparedText.Word(
-                graphemeEnd: Int32(k + 1), hangingWidth: tie && k == 5 ? h : Double(k % 2) * 2.5,
+                graphemeEnd: Int32((k + 1) * step), hangingWidth: tie && k == 5 ? h : Double(k % 2) * 2.5,
                 fontMask: 1, hasTab: false, mandatoryBreakAfter: k == 3, end: end)
-            w.nextMaskChange = wide ? 9_000 : Int32(n)
+            w.nextMaskChange = k < 6 ? 6 : k == 6 ? 7 + 20 : Int32(n)
+            w.breaksAfterEveryGrapheme = k % 3 == 0
             words.append(w)
         }
-        let text = Self.oneParagraph(of: words)
+        let text = Self.oneParagraph(of: words, graphemes: n * step)
         #expect((text.words.ends != nil) == tie)
         #expect(text.words.isNarrow == !wide)
         for k in 0..<n {
             let a = words[k], b = text.words[k]
             #expect(a.end.bitPattern == b.end.bitPattern && a.visibleEnd.bitPattern == b.visibleEnd.bitPattern
                 && a.hangingWidth == b.hangingWidth && a.hasHangingWidth == b.hasHangingWidth
-                && a.graphemeEnd == b.graphemeEnd && a.nextMaskChange == b.nextMaskChange
-                && a.mandatoryBreakAfter == b.mandatoryBreakAfter && a.hasTab == b.hasTab, "word \(k)")
+                && a.graphemeEnd == b.graphemeEnd && Self.storedNext(a, k, narrow: !wide) == b.nextMaskChange
+                && a.mandatoryBreakAfter == b.mandatoryBreakAfter && a.hasTab == b.hasTab
+                && a.breaksAfterEveryGrapheme == b.breaksAfterEveryGrapheme, "word \(k)")
+        }
+    }
+
+    /// A line's fonts are OR-ed over jumps capped at 15 words: a line of 40 Latin words and
+    /// an ideograph (the mask changes after the cap) has both fonts, at every width.
+    @Test func lineMasksSurviveCappedJumps() {
+        let text = String(repeating: "ab ", count: 40) + "中" + String(repeating: " cd", count: 20)
+        let utf8 = Array(text.utf8)
+        let preparer = TextPreparer(iterators: BreakIterators(locale: "en")!, segmentCache: SegmentCache(budgetBytes: 1 << 20))
+        let cascade = engine.fonts.cascade(for: FontDescriptor(families: ["Noto Sans", "Noto Sans CJK SC"], size: 15))
+        let p = utf8.withUnsafeBufferPointer { preparer.prepare($0, cascade: cascade, size: 15, letterSpacing: 0) }
+        #expect(p.words.isNarrow && p.paragraphs[0].uniformMask == 0)
+        for width in [Double.infinity, 2_000, 300, 90] {
+            for line in LineBreaker(text: p, maxWidth: width, policy: .words, tabInterval: 28, lineLimit: .max).lines() {
+                var expected: UInt64 = 0
+                for g in Int(line.graphemeStart)..<Int(line.graphemeEnd) { expected |= PreparedText.fontBit(p.graphemeFonts[g]) }
+                #expect(line.fontMask == expected, "width \(width), line \(line.graphemeStart)")
+            }
         }
     }
 }

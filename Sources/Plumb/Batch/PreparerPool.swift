@@ -15,8 +15,11 @@ final class PreparerPool: Sendable {
 
     private let state: Mutex<State>
     private let segmentCache: SegmentCache
+    /// `TextPreparer.mergesWordRuns` of the preparers (false only in tests).
+    private let mergesWordRuns: Bool
 
-    init(locale: String, segmentCache: SegmentCache) {
+    init(locale: String, segmentCache: SegmentCache, mergesWordRuns: Bool = true) {
+        self.mergesWordRuns = mergesWordRuns
         guard let prototype = BreakIterators(locale: locale) ?? BreakIterators(locale: "") else {
             fatalError("ICU could not open a line break iterator")
         }
@@ -36,7 +39,7 @@ final class PreparerPool: Sendable {
         if let reused { return reused }
         let iterators = state.withLock { $0.prototype.clone() }
         guard let iterators else { fatalError("ICU could not clone a break iterator") }
-        return TextPreparer(iterators: iterators, segmentCache: segmentCache)
+        return TextPreparer(iterators: iterators, segmentCache: segmentCache, mergesWordRuns: mergesWordRuns)
     }
 
     private func give(_ preparer: TextPreparer) {

@@ -46,6 +46,15 @@ struct AdvanceScale: Sendable, BitwiseCopyable {
     }
 }
 
+extension AdvanceScale {
+    /// `scale.pointee.points(units:)`, out of line: a loop that calls it rarely keeps the
+    /// scale's fields out of its registers.
+    @inline(never)
+    static func points(_ scale: UnsafePointer<AdvanceScale>, units: Int32) -> Double {
+        scale.pointee.points(units: units)
+    }
+}
+
 extension PreparedText {
     /// Each grapheme's advance in points, recomputed from its shaped units and its font's
     /// `AdvanceScale` (a palette entry's or a 2–4-byte unit instead of 8 bytes): a tab's is 0 (its width
@@ -74,5 +83,65 @@ extension PreparedText {
             if f.contains(.inlineBox) { return scale.boxWidth }
             return scale.points(units: units)
         }
+    }
+}
+
+extension PreparedText.Advances {
+    /// Adds the advances of graphemes `g..<end` — of local font `font`, neither tabs nor
+    /// inline boxes (a run of one-grapheme words, `Word.breaksAfterEveryGrapheme`) — one by
+    /// one onto `x` while `fits(sum, advance, g)` holds for the sum with grapheme `g`'s
+    /// advance: the first grapheme that does not fit (`end` if all do) and the sum before it.
+    /// Each advance is the font's `points(units:)`, the same bits as the subscript's; it is
+    /// computed again only where the units change (a run of ideographs has mostly one width),
+    /// and the column's width is tested once, not per grapheme.
+    ///
+    /// - Complexity: O(graphemes added).
+    @inline(__always)
+    func sum(
+        from g: Int, to end: Int, font: UInt8, onto x: Double, while fits: (_ sum: Double, _ advance: Double, _ g: Int) -> Bool
+    ) -> (end: Int, sum: Double) {
+        let scale = scales.base.unsafelyUnwrapped + Int(font)
+        @inline(__always) func add<T: FixedWidthInteger>(_ units: UnsafePointer<T>) -> (end: Int, sum: Double) {
+            var g = g
+            var sum = x
+            var lastUnits = Int32(truncatingIfNeeded: units[g])
+            var advance = AdvanceScale.points(scale, units: lastUnits)
+            while g < end {
+                let u = Int32(truncatingIfNeeded: units[g])
+                if u != lastUnits {
+                    lastUnits = u
+                    advance = AdvanceScale.points(scale, units: u)
+                }
+                let next = sum + advance
+                guard fits(next, advance, g) else { break }
+                sum = next
+                g += 1
+            }
+            return (g, sum)
+        }
+        guard g < end else { return (g, x) }
+        if let palette = columns.palette {
+            // Palette indexes stand for (unit, font, …): the advance changes only where the
+            // index does (members share one font, so equal units give the same advance).
+            let indexes = columns.bytes.unsafelyUnwrapped
+            var g = g
+            var sum = x
+            var lastIndex = indexes[g]
+            var advance = AdvanceScale.points(scale, units: Int32(palette[Int(lastIndex)].unit))
+            while g < end {
+                let i = indexes[g]
+                if i != lastIndex {
+                    lastIndex = i
+                    advance = AdvanceScale.points(scale, units: Int32(palette[Int(i)].unit))
+                }
+                let next = sum + advance
+                guard fits(next, advance, g) else { break }
+                sum = next
+                g += 1
+            }
+            return (g, sum)
+        }
+        let base = columns.units.unsafelyUnwrapped
+        return columns.narrowUnits ? add(base.assumingMemoryBound(to: Int16.self)) : add(base.assumingMemoryBound(to: Int32.self))
     }
 }

@@ -143,7 +143,7 @@ struct LineBreaker {
         } else {
             breakParagraph(
                 p, paragraph, v, width, limit: policy == .none ? .infinity : limit,
-                fromWord: Int(paragraph.wordStart), into: &out)
+                fromWord: Int(paragraph.wordStart), at: paragraph.graphemeStart, x: 0, into: &out)
         }
     }
 
@@ -153,6 +153,11 @@ struct LineBreaker {
     /// then binary search, so a line costs O(1) typically and O(log words) at worst. The
     /// fit test is the greedy one (content up to the word, hanging whitespace excluded, within
     /// the width). A word wider than a whole line hands over to the general loop.
+    ///
+    /// A stored word that stands for a run of one-grapheme words
+    /// (`Word.breaksAfterEveryGrapheme`) is searched as one word (its end is its last
+    /// member's); when the line ends inside it, its graphemes are scanned for the last member
+    /// that fits (``lastFit(inRunEndingAt:from:at:_:limit:_:_:)``), and the next line starts there.
     private func breakSimpleParagraph<Sink: LineSink, Width: LineWidthArithmetic>(
         _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, _ width: Width.Type, limit: Double,
         into out: inout Sink
@@ -174,42 +179,40 @@ struct LineBreaker {
             @inline(__always) func fits(_ i: Int) -> Bool {
                 Width.width(ofLineFrom: start, toEndOf: words[i], v) <= limit
             }
-            if !fits(w) {
+            // The line's last whole word: the last one that fits (w − 1: none does). Lines of a
+            // paragraph hold similar numbers of words, so start from the previous line's
+            // count and step; fall back to binary search after a few steps.
+            var lo = w &- 1
+            if fits(w) {
+                lo = Self.lastFitting(from: w, through: last, guess: previousCount, fits)
+                previousCount = lo &- w &+ 1
+            }
+            // A run after it may hold the line's end (a line starting inside a run starts
+            // with it: w, from `startGrapheme`).
+            if lo < last && words[lo &+ 1].breaksAfterEveryGrapheme {
+                let run = lo &+ 1
+                let from = run == w ? startGrapheme : words[lo].graphemeEnd
+                let cut = Self.lastFit(
+                    inRunEndingAt: words[run].graphemeEnd, from: from, at: run == w ? base : words[lo].end, start, limit: limit,
+                    width, v)
+                if cut.grapheme > from {
+                    out.append(
+                        LineBox(
+                            graphemeStart: startGrapheme, graphemeEnd: cut.grapheme,
+                            usedWidth: cut.end - base + Double(v.cutAdjustment(Int(cut.grapheme) &- 1)),
+                            hangingWidth: 0, fontMask: lineMask(paragraph, from: w, through: run, words), paragraph: p,
+                            endsParagraph: false, endsInsideWord: false))
+                    previousCount = run &- w &+ 1
+                    base = cut.end
+                    startGrapheme = cut.grapheme
+                    w = run
+                    continue
+                }
+            }
+            if lo < w {
                 // An overlong word starts this line: the general algorithm handles the rest.
-                breakParagraph(p, paragraph, v, width, limit: limit, fromWord: w, into: &out)
+                breakParagraph(p, paragraph, v, width, limit: limit, fromWord: w, at: startGrapheme, x: base, into: &out)
                 return
-            }
-            // The line's last word: the last one that fits. Lines of a paragraph hold similar
-            // numbers of words, so start from the previous line's count and step; fall back
-            // to binary search after a few steps.
-            var lo = w  // fits
-            var hi = last  // the last candidate
-            if previousCount > 0 {
-                let guess = min(last, w + previousCount - 1)
-                if fits(guess) {
-                    lo = guess
-                    var steps = 0
-                    while lo < last && steps < 4 && fits(lo + 1) { lo += 1; steps += 1 }
-                    if lo == last || steps < 4 { hi = lo }
-                } else {
-                    hi = guess - 1
-                    var steps = 0
-                    while hi > lo && steps < 4 && !fits(hi) { hi -= 1; steps += 1 }
-                    if fits(hi) { lo = hi }
-                }
-            }
-            while lo < hi {
-                let mid = (lo + hi + 1) >> 1
-                if fits(mid) { lo = mid } else { hi = mid - 1 }
-            }
-            previousCount = lo - w + 1
-            var mask = paragraph.uniformMask
-            if mask == 0 {
-                var k = w
-                while k <= lo {
-                    mask |= words[k].fontMask
-                    k = Int(words[k].nextMaskChange)
-                }
             }
             let end = words[lo]
             out.append(
@@ -218,11 +221,77 @@ struct LineBreaker {
                     graphemeEnd: end.graphemeEnd,
                     usedWidth: end.visibleEnd - base + Double(v.endAdjustment(end)),
                     hangingWidth: end.hangingWidth,
-                    fontMask: mask, paragraph: p, endsParagraph: lo == last, endsInsideWord: false))
+                    fontMask: lineMask(paragraph, from: w, through: lo, words), paragraph: p, endsParagraph: lo == last,
+                    endsInsideWord: false))
             base = end.end
             startGrapheme = end.graphemeEnd
-            w = lo + 1
+            w = lo &+ 1
         }
+    }
+
+    /// The last of words `w...last` for which `fits` (monotone) holds, given that it holds
+    /// for `w`: a few steps from `w + previousCount − 1`, then binary search. The result `lo`
+    /// is a boundary: `lo == last` or `fits(lo + 1)` was found false. Word indices are below
+    /// 2²⁸ (`Word.nextMaskChange`): the arithmetic cannot overflow and is not checked.
+    @inline(__always)
+    private static func lastFitting(from w: Int, through last: Int, guess previousCount: Int, _ fits: (Int) -> Bool) -> Int {
+        var lo = w  // fits
+        var hi = last  // the last candidate
+        if previousCount > 0 {
+            let guess = min(last, w &+ previousCount &- 1)
+            if fits(guess) {
+                lo = guess
+                var steps = 0
+                while lo < last && steps < 4 && fits(lo + 1) { lo += 1; steps += 1 }
+                if lo == last || steps < 4 { hi = lo }
+            } else {
+                hi = guess &- 1
+                var steps = 0
+                while hi > lo && steps < 4 && !fits(hi) { hi &-= 1; steps &+= 1 }
+                if fits(hi) { lo = hi }
+            }
+        }
+        while lo < hi {
+            let mid = (lo &+ hi &+ 1) >> 1
+            if fits(mid) { lo = mid } else { hi = mid &- 1 }
+        }
+        return lo
+    }
+
+    /// The fonts of words `w...lo` of `paragraph` (its uniform mask, or OR-ed run by run).
+    @inline(__always)
+    private func lineMask(_ paragraph: PreparedText.Paragraph, from w: Int, through lo: Int, _ words: PreparedText.Words) -> UInt64 {
+        var mask = paragraph.uniformMask
+        if mask == 0 {
+            var k = w
+            while k <= lo {
+                mask |= words[k].fontMask
+                k = Int(words[k].nextMaskChange)
+            }
+        }
+        return mask
+    }
+
+    /// Where a line from `start` ends inside the run (`Word.breaksAfterEveryGrapheme`) that
+    /// ends at grapheme `runEnd` and whose graphemes from `from` start at paragraph-relative
+    /// `x`: the end of its last member
+    /// before the run's last that fits, found by summing the advances from `x` one by one —
+    /// the members' old ends, bit for bit — and testing each as the simple loop tested the
+    /// member word (no hanging width; its end adjustment its grapheme's cut adjustment). The
+    /// grapheme after that member (`from` when none fits) and its end.
+    ///
+    /// - Complexity: O(graphemes of the run up to the line's end).
+    @inline(__always)
+    private static func lastFit<Width: LineWidthArithmetic>(
+        inRunEndingAt runEnd: Int32, from: Int32, at x: Double, _ start: Width.LineStart, limit: Double,
+        _: Width.Type, _ v: Views
+    ) -> (grapheme: Int32, end: Double) {
+        // The run's last grapheme ends where the run does, which does not fit.
+        let (g, end) = v.advances.sum(from: Int(from), to: Int(runEnd) - 1, font: v.fonts[Int(from)], onto: x) {
+            sum, advance, g in
+            Width.width(ofLineFrom: start, toVisibleEnd: sum, lastAdvance: advance, grapheme: g, v) <= limit
+        }
+        return (Int32(g), end)
     }
 
 
@@ -237,22 +306,23 @@ struct LineBreaker {
         return estimate >= Double(count) ? count : max(1, Int(estimate))
     }
 
-    /// The general greedy loop, from word `startWord` on an empty line.
+    /// The general greedy loop, from word `startWord` on an empty line that starts at its
+    /// grapheme `startGrapheme`, paragraph-relative `x` (inside the word only for a run of
+    /// one-grapheme words: each of its graphemes is a unit, a word of its own).
     ///
     /// - Complexity: O(graphemes) of the words it visits: the rest of a word cut by a line end
     ///   is measured only until it is known not to fit (`measure(_:word:at:stoppingAbove:_:)`),
     ///   so an unbreakable word of n clusters costs O(n), not O(n²).
     private func breakParagraph<Sink: LineSink, Width: LineWidthArithmetic>(
         _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, _: Width.Type, limit: Double,
-        fromWord startWord: Int, into out: inout Sink
+        fromWord startWord: Int, at startGrapheme: Int32, x: Double, into out: inout Sink
     ) {
         let lastSpaceOnlyHangs = text.trailingSpaces == .lastHangs
         // Clusters summed wider than this cannot fit, whatever follows them (see `measure`).
         let hopeless = limit + 1e-3 + limit.magnitude * 1e-9
-        let startGrapheme = PreparedText.graphemeStart(ofWord: startWord, in: paragraph, words: v.words)
         var line = Cursor(start: startGrapheme, end: startGrapheme)
         // Paragraph-relative position of the line's start (for layout-unit rounding).
-        var lineStartX = startWord == Int(paragraph.wordStart) ? 0 : v.words[startWord - 1].end
+        var lineStartX = x
         var lineStart = Width.lineStart(at: lineStartX, grapheme: startGrapheme, in: paragraph, text)
 
         func emit(endsParagraph: Bool, insideWord: Bool) {
@@ -273,8 +343,18 @@ struct LineBreaker {
             guard out.count < lineLimit else { return }
             // The next unit: the rest of the current word, or one grapheme (+ its hanging
             // spaces) when wrapping by characters.
-            let word = v.words[wordIndex]
-            let wordStart = PreparedText.graphemeStart(ofWord: wordIndex, in: paragraph, words: v.words)
+            let stored = v.words[wordIndex]
+            var word = stored
+            var wordStart: Int32
+            if stored.breaksAfterEveryGrapheme {
+                // The run's member word at `unitStart`, as it was stored before the merge.
+                word = PreparedText.Word(
+                    graphemeEnd: unitStart + 1, hangingWidth: 0, fontMask: stored.fontMask, hasTab: false,
+                    mandatoryBreakAfter: false)
+                wordStart = unitStart
+            } else {
+                wordStart = PreparedText.graphemeStart(ofWord: wordIndex, in: paragraph, words: v.words)
+            }
             var unitEnd = word.graphemeEnd
             if policy == .characters {
                 unitEnd = unitStart + 1
@@ -330,7 +410,7 @@ struct LineBreaker {
                 if word.mandatoryBreakAfter {
                     emit(endsParagraph: false, insideWord: false)
                 }
-                wordIndex += 1
+                if unitStart == stored.graphemeEnd { wordIndex += 1 }
             }
         }
         // Every path above leaves the line non-empty when the paragraph ends (an overlong
@@ -409,6 +489,12 @@ private protocol LineWidthArithmetic {
     /// simple-paragraph loop.
     static func width(ofLineFrom start: LineStart, toEndOf word: PreparedText.Word, _ v: LineBreaker.Views) -> Double
 
+    /// ``width(ofLineFrom:toEndOf:_:)`` for a member of a run of one-grapheme words: a word of
+    /// grapheme `g` alone (`lastAdvance` wide), visible end `visibleEnd`, no hanging width.
+    static func width(
+        ofLineFrom start: LineStart, toVisibleEnd visibleEnd: Double, lastAdvance: Double, grapheme g: Int,
+        _ v: LineBreaker.Views) -> Double
+
     /// The width to compare with the limit for a line whose visible content ends at
     /// line-relative `visible` (its last cluster `lastAdvance` wide, `adjustment` its re-shaped
     /// difference at a line end); may update `visible` to the width the line then uses.
@@ -438,6 +524,14 @@ private enum ExactLineWidth: LineWidthArithmetic {
     @inline(__always)
     static func width(ofLineFrom lineStart: Double, toEndOf word: PreparedText.Word, _ v: LineBreaker.Views) -> Double {
         word.visibleEnd - lineStart
+    }
+
+    @inline(__always)
+    static func width(
+        ofLineFrom lineStart: Double, toVisibleEnd visibleEnd: Double, lastAdvance: Double, grapheme g: Int,
+        _ v: LineBreaker.Views
+    ) -> Double {
+        visibleEnd - lineStart
     }
 
     @inline(__always)
@@ -549,6 +643,14 @@ private enum LayoutUnitLineWidth: LineWidthArithmetic {
         width(
             start, visibleEnd: word.visibleEnd,
             lastAdvance: v.advances[Int(word.graphemeEnd) - 1], v.endAdjustment(word))
+    }
+
+    @inline(__always)
+    static func width(
+        ofLineFrom start: LineStart, toVisibleEnd visibleEnd: Double, lastAdvance: Double, grapheme g: Int,
+        _ v: LineBreaker.Views
+    ) -> Double {
+        width(start, visibleEnd: visibleEnd, lastAdvance: lastAdvance, v.cutAdjustment(g))
     }
 
     @inline(__always)

@@ -84,16 +84,21 @@ final class PreparedText: Sendable {
     }
 
     /// Graphemes between two break opportunities: the unit of word wrapping, as the breaker
-    /// reads it (stored in 13 bytes: ``Words``). The word's first grapheme is not stored (the
+    /// reads it (stored in 12 bytes: ``Words``). The word's first grapheme is not stored (the
     /// previous word's end, or the paragraph's first grapheme:
     /// ``PreparedText/graphemeStart(ofWord:in:words:)``), nor its width (the sum of its
     /// advances, summed again where needed: `LineBreaker`'s general loop; a line's width comes
     /// from `end`), nor the chromium profile's end adjustment (its last grapheme's cut
     /// adjustment, `LineBreaker.Views`); the flags share a word with `nextMaskChange`.
+    ///
+    /// A stored word may stand for a run of words of one grapheme each
+    /// (``breaksAfterEveryGrapheme``: CJK ideographs, kana, Hangul syllables), with the
+    /// run's last word's ends: the breaker re-sums the advances inside it (Decisions.md,
+    /// "Runs of one-grapheme words").
     struct Word: Sendable {
         var graphemeEnd: Int32
-        /// `nextMaskChange` (bits 0–28), `hasHangingWidth` (bit 29), `hasTab` (bit 30),
-        /// `mandatoryBreakAfter` (bit 31).
+        /// `nextMaskChange` (bits 0–27), `breaksAfterEveryGrapheme` (bit 28),
+        /// `hasHangingWidth` (bit 29), `hasTab` (bit 30), `mandatoryBreakAfter` (bit 31).
         fileprivate var bits: UInt32
         /// Advance of the trailing hanging whitespace (included in `width`).
         var hangingWidth: Double
@@ -106,8 +111,9 @@ final class PreparedText: Sendable {
         /// the word's visible content ends. Stored per word; `end` is put back from it.
         var visibleEnd: Double
 
-        fileprivate static let hangingBit: UInt32 = 1 << 29, tabBit: UInt32 = 1 << 30, mandatoryBit: UInt32 = 1 << 31
-        fileprivate static let indexBits: UInt32 = hangingBit - 1
+        fileprivate static let runBit: UInt32 = 1 << 28, hangingBit: UInt32 = 1 << 29, tabBit: UInt32 = 1 << 30
+        fileprivate static let mandatoryBit: UInt32 = 1 << 31
+        fileprivate static let indexBits: UInt32 = runBit - 1
 
         /// A word put back together from its stored pieces (no checks: they were made from
         /// a checked word).
@@ -122,13 +128,22 @@ final class PreparedText: Sendable {
         }
 
         /// Index of the next word of the paragraph with another font mask (or the paragraph's
-        /// word end): OR-ing a line's masks visits runs, not words. Below 2²⁹.
+        /// word end): OR-ing a line's masks visits runs, not words. Below 2²⁸.
         var nextMaskChange: Int32 {
             @inline(__always) get { Int32(bitPattern: bits & Self.indexBits) }
             set {
-                precondition(newValue >= 0 && UInt32(newValue) <= Self.indexBits, "2²⁹ words in a paragraph")
+                precondition(newValue >= 0 && UInt32(newValue) <= Self.indexBits, "2²⁸ words in a paragraph")
                 bits = bits & ~Self.indexBits | UInt32(bitPattern: newValue)
             }
+        }
+        /// Whether the word stands for a run of words of one grapheme each, which had no
+        /// hanging width, tab, mandatory break or inline box and this word's font mask and one
+        /// local font (`TextPreparer.mergeOneGraphemeWords`): a line may break
+        /// after any of its graphemes, where the old word ended at the previous one's end plus
+        /// the grapheme's advance (`LineBreaker` sums them again, in that order).
+        var breaksAfterEveryGrapheme: Bool {
+            @inline(__always) get { bits & Self.runBit != 0 }
+            set { bits = newValue ? bits | Self.runBit : bits & ~Self.runBit }
         }
         /// Whether trailing whitespace hangs (`hangingWidth` ≠ 0), without reading it.
         var hasHangingWidth: Bool {
@@ -145,7 +160,7 @@ final class PreparedText: Sendable {
             graphemeEnd: Int32, hangingWidth: Double, fontMask: UInt64, hasTab: Bool,
             mandatoryBreakAfter: Bool, end: Double = 0, nextMaskChange: Int32 = 0
         ) {
-            precondition(nextMaskChange >= 0 && UInt32(nextMaskChange) <= Self.indexBits, "2²⁹ words in a paragraph")
+            precondition(nextMaskChange >= 0 && UInt32(nextMaskChange) <= Self.indexBits, "2²⁸ words in a paragraph")
             self.graphemeEnd = graphemeEnd
             bits = UInt32(nextMaskChange) | (hangingWidth != 0 ? Self.hangingBit : 0) | (hasTab ? Self.tabBit : 0)
                 | (mandatoryBreakAfter ? Self.mandatoryBit : 0)
@@ -180,11 +195,15 @@ final class PreparedText: Sendable {
     }
 
     /// The words of a text, read as `Word`s from their stored columns: per word its visible
-    /// end (8 bytes), its grapheme end and bits (4 bytes when every grapheme end fits 16 bits
-    /// and every word index 13, else 8) and a one-byte index into the text's table of
-    /// distinct ``WordTail``s — 13 bytes per word instead of 32. `end` is `visibleEnd +
-    /// hangingWidth`, which the text checked gives the word's end bit for bit; a text where
-    /// it does not for some word stores every end (`ends`).
+    /// end (8 bytes) and, packed in 4 bytes when every grapheme end fits 16 bits (else 8), its
+    /// grapheme end, flags, the index of its ``WordTail`` in the text's table of distinct
+    /// ones and the jump to its `nextMaskChange` (capped, ``narrowJumps``) — 12 bytes per
+    /// word instead of 32, and a run of one-grapheme
+    /// words (``Word/breaksAfterEveryGrapheme``) is one word: 53.8 words per text of the
+    /// benchmark's 120–180-character cells became 30.2 (1,885 → 1,548 B per text with the
+    /// 12-byte words; corpus cells 828 → 743 B). `end` is
+    /// `visibleEnd + hangingWidth`, which the text checked gives the word's end bit for bit;
+    /// a text where it does not for some word stores every end (`ends`).
     ///
     /// The fit test of the simple-paragraph breaker reads only `visibleEnd`; the tail and
     /// `end` are read where a line ends (the loads of fields a caller does not use are
@@ -194,17 +213,16 @@ final class PreparedText: Sendable {
     struct Words: RandomAccessCollection, @unchecked Sendable {
         let visibleEnds: UnsafePointer<Double>?
         let count: Int
-        /// Per word, its grapheme end and bits: `UInt32`s (``isNarrow``) or `UInt64`s.
+        /// Per word, its grapheme end, flags, tail index and mask jump: `UInt32`s
+        /// (``isNarrow``) or `UInt64`s (``narrow(_:word:tail:)``, ``wide(_:word:tail:)``).
         let packed: UnsafeRawPointer?
         let isNarrow: Bool
         /// Every word's end, when some word's is not `visibleEnd + hangingWidth`; else nil.
         let ends: UnsafePointer<Double>?
         let tails: UnsafePointer<WordTail>?
-        /// Per word, its tail's index (all 0 when the text has over 256 distinct tails and
-        /// stores one per word).
-        let tailIndexes: UnsafePointer<UInt8>?
-        /// 0, or all ones when tails are stored one per word: the tail of word k is
-        /// `tails[index(k) + (k & perWord)]`, so reading a word never branches on the case.
+        /// 0, or all ones when tails are stored one per word (their indexes then 0): the tail
+        /// of word k is `tails[index(k) + (k & perWord)]`, so reading a word never branches
+        /// on the case.
         let perWord: Int
 
         var startIndex: Int { 0 }
@@ -215,41 +233,54 @@ final class PreparedText: Sendable {
         subscript(k: Int) -> Word {
             assert(k >= 0 && k < count, "word \(k) out of 0..<\(count)")
             let visible = visibleEnds.unsafelyUnwrapped[k]
-            let t = tails.unsafelyUnwrapped[Int(tailIndexes.unsafelyUnwrapped[k]) &+ (k & perWord)]
-            let graphemeEnd: Int32, bits: UInt32
+            let graphemeEnd: Int32, high: UInt32, jump: UInt32, tail: Int
             if isNarrow {
                 let p = packed.unsafelyUnwrapped.load(fromByteOffset: k &<< 2, as: UInt32.self)
                 graphemeEnd = Int32(p & 0xFFFF)
-                bits = (p >> 16) & Self.narrowIndexBits | p & ~Word.indexBits
+                (high, jump, tail) = (p, (p >> 16) & Self.narrowJumps, Int((p >> 20) & 0xFF))
             } else {
                 let p = packed.unsafelyUnwrapped.load(fromByteOffset: k &<< 3, as: UInt64.self)
                 graphemeEnd = Int32(truncatingIfNeeded: p)
-                bits = UInt32(truncatingIfNeeded: p >> 32)
+                high = UInt32(truncatingIfNeeded: p >> 32)
+                (jump, tail) = (high & Self.wideJumps, Int((high >> 20) & 0xFF))
             }
+            let t = tails.unsafelyUnwrapped[tail &+ (k & perWord)]
+            // The index masked: the flags above it are the stored ones (read alone, no add).
+            let bits = (UInt32(truncatingIfNeeded: k) &+ jump) & Word.indexBits | high & ~Word.indexBits
             let end = ends == nil ? visible + t.hangingWidth : ends.unsafelyUnwrapped[k]
             return Word(visibleEnd: visible, end: end, graphemeEnd: graphemeEnd, bits: bits, tail: t)
         }
 
-        /// `nextMaskChange` in a narrow word: 13 bits (16 to 28 of the packed value), the
-        /// flags above them in their own places.
-        static let narrowIndexBits: UInt32 = 0x1FFF
+        /// The longest jump from a word to its `nextMaskChange` that is stored, narrow (4 bits,
+        /// 16 to 19 of the packed value) and wide (20 bits, 32 to 51): a longer one is stored
+        /// as this, and reading masks from it visits a word of the same mask again (OR-ing a
+        /// line's masks visits at least every 15th word, which changes no mask).
+        static let narrowJumps: UInt32 = 0xF, wideJumps: UInt32 = 0xF_FFFF
 
-        /// Whether `words` can be stored narrow (every grapheme end in 16 bits, every
-        /// `nextMaskChange` in 13).
+        /// Whether `words` can be stored narrow (every grapheme end in 16 bits).
         static func fitNarrow(_ words: UnsafeBufferPointer<Word>) -> Bool {
-            words.allSatisfy { $0.graphemeEnd >= 0 && $0.graphemeEnd <= 0xFFFF && UInt32($0.nextMaskChange) <= narrowIndexBits }
+            words.allSatisfy { $0.graphemeEnd >= 0 && $0.graphemeEnd <= 0xFFFF }
         }
 
-        /// `w`'s grapheme end and bits, packed narrow (``fitNarrow(_:)``).
+        /// The jump from word `k` to its `nextMaskChange`, capped at `cap` (at least 1).
         @inline(__always)
-        static func narrow(_ w: Word) -> UInt32 {
-            UInt32(w.graphemeEnd) | (w.bits & narrowIndexBits) << 16 | w.bits & ~Word.indexBits
+        static func jump(_ w: Word, word k: Int, cap: UInt32) -> UInt32 {
+            UInt32(Swift.max(1, Swift.min(Int(w.nextMaskChange) - k, Int(cap))))
         }
 
-        /// `w`'s grapheme end and bits, packed wide.
+        /// Word `k`, `w`, packed narrow (``fitNarrow(_:)``) with its tail's index: grapheme end
+        /// (bits 0–15), jump (16–19), tail index (20–27), flags (28–31).
         @inline(__always)
-        static func wide(_ w: Word) -> UInt64 {
-            UInt64(UInt32(bitPattern: w.graphemeEnd)) | UInt64(w.bits) << 32
+        static func narrow(_ w: Word, word k: Int, tail: UInt8) -> UInt32 {
+            UInt32(w.graphemeEnd) | jump(w, word: k, cap: narrowJumps) << 16 | UInt32(tail) << 20 | w.bits & ~Word.indexBits
+        }
+
+        /// Word `k`, `w`, packed wide with its tail's index: grapheme end (bits 0–31), jump
+        /// (32–51), tail index (52–59), flags (60–63).
+        @inline(__always)
+        static func wide(_ w: Word, word k: Int, tail: UInt8) -> UInt64 {
+            let high = jump(w, word: k, cap: wideJumps) | UInt32(tail) << 20 | w.bits & ~Word.indexBits
+            return UInt64(UInt32(bitPattern: w.graphemeEnd)) | UInt64(high) << 32
         }
 
         /// Whether every word's end is `visibleEnd + hangingWidth`, bit for bit (almost
@@ -391,7 +422,6 @@ final class PreparedText: Sendable {
             isNarrow: place.narrowWords,
             ends: place.storesEnds ? UnsafePointer((storage + Int(place.wordEnds)).assumingMemoryBound(to: Double.self)) : nil,
             tails: UnsafePointer((storage + Int(place.tails)).assumingMemoryBound(to: WordTail.self)),
-            tailIndexes: UnsafePointer((storage + Int(place.tailIndexes)).assumingMemoryBound(to: UInt8.self)),
             perWord: place.tailsPerWord ? -1 : 0)
     }
     /// Chromium profile, text of several style runs only (empty otherwise): the runs of each
@@ -442,10 +472,8 @@ final class PreparedText: Sendable {
         var fonts: UInt32 { flags &+ UInt32(graphemes) }
         /// The font column's bytes: none with a palette, one for a text of one font.
         var fontBytes: UInt32 { paletteCount != 0 ? 0 : singleFont ? 1 : UInt32(graphemes) }
-        /// Word tail indexes, right after the fonts.
-        var tailIndexes: UInt32 { fonts &+ fontBytes }
-        /// The storage's size: the tail indexes end it.
-        var byteCount: UInt32 { tailIndexes &+ UInt32(wordCount) }
+        /// The storage's size: the fonts end it.
+        var byteCount: UInt32 { fonts &+ fontBytes }
     }
 
     /// The column of `count` elements at byte `offset` of `storage`.
@@ -620,7 +648,6 @@ final class PreparedText: Sendable {
         // (A palette holds the fonts: no column to size.)
         at.singleFont = palette.entryCount == 0 && c.graphemeFonts.count > 1 && GraphemeFonts.storedCount(c.graphemeFonts) == 1
         let fontsAt = layout.add(UInt8.self, palette.entryCount > 0 ? 0 : at.singleFont ? 1 : c.graphemeFonts.count)
-        let tailIndexesAt = layout.add(UInt8.self, c.words.count)
         at.tailsPerWord = distinctTails == 0
         at.graphemes = Int32(c.graphemeEnds.count)
         precondition(tableLines.count <= Int(UInt16.max) && tableScales.count <= Int(UInt16.max), "2¹⁶ fonts in a text")
@@ -636,15 +663,12 @@ final class PreparedText: Sendable {
                 && (c.cutAdjustments.isEmpty || c.cutAdjustments.count == c.graphemeEnds.count),
             "one flag, one font (and one cut adjustment or none) per grapheme")
         precondition(
-            Int(at.flags) == flagsAt && Int(at.fonts) == fontsAt && Int(at.tailIndexes) == tailIndexesAt
-                && Int(at.byteCount) == layout.byteCount, "the one-byte columns end the storage back to back")
+            Int(at.flags) == flagsAt && Int(at.fonts) == fontsAt && Int(at.byteCount) == layout.byteCount,
+            "the one-byte columns end the storage back to back")
         precondition(
             Int(at.wordEnds) == wordEndsAt && Int(at.runs) == runsAt, "word ends and run ends follow the visible ends")
         let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, layout.byteCount), alignment: 16)
-        Self.writeWords(c.words, to: raw, at)
-        Self.writeTails(
-            c.words, table: (raw + Int(at.tails)).bindMemory(to: WordTail.self, capacity: tailCount),
-            indexes: (raw + Int(at.tailIndexes)).bindMemory(to: UInt8.self, capacity: c.words.count), perWord: at.tailsPerWord)
+        Self.writeWords(c.words, to: raw, at, tails: (raw + Int(at.tails)).bindMemory(to: WordTail.self, capacity: tailCount))
         _ = PackedLayout.fill(raw, Int(at.runs), from: c.runEnds)
         func handOver<T>(_ column: UnsafeBufferPointer<T>) { if c.freesGraphemeColumns { column.deallocate() } }
         _ = PackedLayout.fill(raw, Int(at.paragraphs), from: c.paragraphs)
@@ -684,21 +708,25 @@ final class PreparedText: Sendable {
 
     deinit { storage.deallocate() }
 
-    /// Writes the words' visible ends, packed grapheme ends and bits, and (when
-    /// `at.storesEnds`) ends into their columns of `raw`.
-    private static func writeWords(_ words: UnsafeBufferPointer<Word>, to raw: UnsafeMutableRawPointer, _ at: Placement) {
+    /// Writes the words' visible ends, (when `at.storesEnds`) ends, their table of distinct
+    /// tails `tails` and the packed grapheme ends, flags, tail indexes and mask jumps into
+    /// their columns of `raw`.
+    private static func writeWords(
+        _ words: UnsafeBufferPointer<Word>, to raw: UnsafeMutableRawPointer, _ at: Placement, tails: UnsafeMutablePointer<WordTail>
+    ) {
         let visible = (raw + Int(at.words)).bindMemory(to: Double.self, capacity: words.count)
         for (k, w) in words.enumerated() { visible[k] = w.visibleEnd }
         if at.storesEnds {
             let ends = (raw + Int(at.wordEnds)).bindMemory(to: Double.self, capacity: words.count)
             for (k, w) in words.enumerated() { ends[k] = w.end }
         }
-        if at.narrowWords {
-            let packed = (raw + Int(at.packedWords)).bindMemory(to: UInt32.self, capacity: words.count)
-            for (k, w) in words.enumerated() { packed[k] = Words.narrow(w) }
-        } else {
-            let packed = (raw + Int(at.packedWords)).bindMemory(to: UInt64.self, capacity: words.count)
-            for (k, w) in words.enumerated() { packed[k] = Words.wide(w) }
+        let packed = raw + Int(at.packedWords)
+        writeTails(words, table: tails, perWord: at.tailsPerWord) { k, tail in
+            if at.narrowWords {
+                packed.storeBytes(of: Words.narrow(words[k], word: k, tail: tail), toByteOffset: k << 2, as: UInt32.self)
+            } else {
+                packed.storeBytes(of: Words.wide(words[k], word: k, tail: tail), toByteOffset: k << 3, as: UInt64.self)
+            }
         }
     }
 
@@ -742,16 +770,16 @@ final class PreparedText: Sendable {
         }
     }
 
-    /// Writes the tail table of `words` and each word's index into it (as
-    /// ``distinctTailCount(_:)`` counted them); `perWord`: one tail per word, indexes 0.
+    /// Writes the tail table of `words` (as ``distinctTailCount(_:)`` counted them) and
+    /// hands each word's index into it to `index`; `perWord`: one tail per word, indexes 0.
     private static func writeTails(
-        _ words: UnsafeBufferPointer<Word>, table: UnsafeMutablePointer<WordTail>, indexes: UnsafeMutablePointer<UInt8>,
-        perWord: Bool
+        _ words: UnsafeBufferPointer<Word>, table: UnsafeMutablePointer<WordTail>, perWord: Bool,
+        index: (_ word: Int, _ tail: UInt8) -> Void
     ) {
         guard !perWord else {
             for (k, w) in words.enumerated() {
                 table[k] = tail(w)
-                indexes[k] = 0
+                index(k, 0)
             }
             return
         }
@@ -763,7 +791,7 @@ final class PreparedText: Sendable {
                 table[count] = t
                 count += 1
             }
-            indexes[k] = UInt8(last)
+            index(k, UInt8(last))
         }
     }
 

@@ -7,7 +7,9 @@
 ///    cluster piece) shaped through tier 1;
 /// 5. ``buildWords(_:into:)`` — the units of line breaking, with hanging widths;
 ///    ``recordRunEnds(_:wordStart:into:)`` — where style runs end (Blink's arithmetic only);
-/// 6. ``appendParagraph(_:wordStart:into:)`` — the paragraph record.
+/// 6. ``appendParagraph(_:wordStart:into:)`` — the paragraph record, after
+///    ``mergeOneGraphemeWords(from:graphemeStart:into:)`` — runs of one-grapheme words stored
+///    as one word.
 ///
 /// Index space: every grapheme index `g` in these phases is an index of the whole text (the
 /// builder's per-grapheme arrays); the paragraph's own scratch arrays are read through
@@ -534,6 +536,9 @@ extension TextPreparer {
     /// Phase 6: the paragraph record — its ranges, whether the simple (binary-search) breaking
     /// path applies, its font-mask runs and base direction (UAX #9 P2–P3).
     func appendParagraph(_ input: ParagraphInput, wordStart: Int, into b: inout PreparedTextBuilder) {
+        if mergesWordRuns {
+            Self.mergeOneGraphemeWords(from: wordStart, graphemeStart: input.graphemes.lowerBound, into: &b)
+        }
         // Runs of equal font masks, so a line's fonts are found run by run.
         var next = Int32(b.words.count)
         var k = b.words.count - 1
@@ -553,6 +558,57 @@ extension TextPreparer {
                 wordStart: Int32(wordStart), wordEnd: Int32(b.words.count),
                 isSimple: simple, uniformMask: uniform,
                 direction: Bidi.firstStrongDirection(input.paragraph) ?? .leftToRight))
+    }
+}
+
+extension TextPreparer {
+    /// Phase 6a: stores each run of two or more consecutive words of one grapheme each (CJK
+    /// ideographs, kana, Hangul syllables: a break opportunity after every grapheme) as one
+    /// word, `Word.breaksAfterEveryGrapheme` set, with the run's last word's ends. A member
+    /// has no hanging width, tab or mandatory break (nor a grapheme flagged so, nor an inline
+    /// box), the run's font mask and local font, and its end is the previous word's end plus
+    /// its grapheme's advance, bit for bit — what `LineBreaker` sums again to break inside the
+    /// run (`PreparedText.Advances.OneFont`). Runs after phase 5b
+    /// (which reads the words one by one).
+    ///
+    /// - Complexity: O(words of the paragraph), in place.
+    static func mergeOneGraphemeWords(from wordStart: Int, graphemeStart: Int, into b: inout PreparedTextBuilder) {
+        let n = b.words.count
+        var k = wordStart, kept = wordStart
+        var start = graphemeStart  // word k's first grapheme
+        var previousEnd = 0.0  // word k − 1's end (0 at the paragraph's start)
+        while k < n {
+            var w = b.words[k]
+            var last = k
+            if isRunMember(w, start: start, previousEnd: previousEnd, b) {
+                while last + 1 < n, b.words[last + 1].fontMask == w.fontMask,
+                    b.graphemeFonts[Int(b.words[last].graphemeEnd)] == b.graphemeFonts[start],
+                    isRunMember(b.words[last + 1], start: Int(b.words[last].graphemeEnd), previousEnd: b.words[last].end, b)
+                {
+                    last += 1
+                }
+                if last > k {
+                    w = b.words[last]
+                    w.breaksAfterEveryGrapheme = true
+                }
+            }
+            previousEnd = b.words[last].end
+            start = Int(b.words[last].graphemeEnd)
+            b.words[kept] = w
+            kept += 1
+            k = last + 1
+        }
+        b.words.removeLast(n - kept)
+    }
+
+    /// Whether `w`, starting at grapheme `start` after a word ending at `previousEnd`, can be
+    /// a member of a run (``mergeOneGraphemeWords(from:graphemeStart:into:)``).
+    @inline(__always)
+    private static func isRunMember(_ w: PreparedText.Word, start: Int, previousEnd: Double, _ b: PreparedTextBuilder) -> Bool {
+        guard Int(w.graphemeEnd) == start + 1, w.hangingWidth.bitPattern == 0, !w.hasTab, !w.mandatoryBreakAfter,
+            b.flags[start].isDisjoint(with: [.hangingSpace, .tab, .mandatoryBreakAfter, .inlineBox])
+        else { return false }
+        return (previousEnd + b.advance(start)).bitPattern == w.end.bitPattern && w.visibleEnd.bitPattern == w.end.bitPattern
     }
 }
 

@@ -159,9 +159,15 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     @exclusivity(unchecked) var scratch = Scratch()
     #endif
 
-    init(iterators: BreakIterators, segmentCache: SegmentCache) {
+    /// Whether runs of one-grapheme words are stored as one word each
+    /// (``mergeOneGraphemeWords(from:graphemeStart:into:)``); false only in tests, which
+    /// compare the lines of both.
+    let mergesWordRuns: Bool
+
+    init(iterators: BreakIterators, segmentCache: SegmentCache, mergesWordRuns: Bool = true) {
         self.iterators = iterators
         self.segmentCache = segmentCache
+        self.mergesWordRuns = mergesWordRuns
         scratch.scalars.reserve(64)
     }
 
