@@ -37,7 +37,7 @@ extension PreparedText {
     /// The bytes of a prepared text's stored properties (the column placement, the font
     /// table and its two column pointers, the extras, a few scalars), header excluded:
     /// checked against the fields' layout in `CacheMemoryTests`.
-    static let storedBytes = 136
+    static let storedBytes = 120
 
     /// Heap bytes this text owns (the object, its one column allocation and a truncation
     /// token's arrays, as malloc chunks), for cache budgets. Fonts and font tables are

@@ -16,8 +16,10 @@ final class FontTable: Sendable {
     /// Per local font, how its units become points.
     var scales: Packed<AdvanceScale> { Packed(base: UnsafePointer(scalesBase), count: scalesCount) }
 
-    nonisolated(unsafe) private let linesBase: UnsafeMutablePointer<PreparedText.FontLine>
-    nonisolated(unsafe) private let scalesBase: UnsafeMutablePointer<AdvanceScale>
+    /// The columns' storage (owned by the table, freed in `deinit`): `PreparedText` reads
+    /// them through these with its own counts.
+    nonisolated(unsafe) let linesBase: UnsafeMutablePointer<PreparedText.FontLine>
+    nonisolated(unsafe) let scalesBase: UnsafeMutablePointer<AdvanceScale>
     private let scalesCount: Int
 
     /// A table of `fonts` and their `scales` (one per font; hand-built test texts may give

@@ -335,11 +335,10 @@ final class PreparedText: Sendable {
     var fonts: [FontUse] { fontTable.fonts }
     /// The fonts' vertical metrics as plain numbers (no font references): what line heights
     /// need, read on every line without reference counting.
-    var fontLines: Packed<FontLine> { Packed(base: linesBase, count: Int(place.lineCount)) }
-    /// `fontTable`'s columns, kept here so that layout reads them without touching the
-    /// table object (no reference count, no second hop; valid as long as `fontTable`).
-    nonisolated(unsafe) private let linesBase: UnsafePointer<FontLine>?
-    nonisolated(unsafe) private let scalesBase: UnsafePointer<AdvanceScale>?
+    ///
+    /// Read through `fontTable` (one more load than a pointer of its own, 16 bytes less per
+    /// object: Decisions.md, "A 144-byte object").
+    var fontLines: Packed<FontLine> { Packed(base: UnsafePointer(fontTable.linesBase), count: Int(place.lineCount)) }
 
     /// Ascender and natural line heights of a font at the text's size.
     struct FontLine: Sendable {
@@ -365,7 +364,7 @@ final class PreparedText: Sendable {
     /// for tabs and inline boxes): `advances` turns them into points.
     @inline(__always) var units: GraphemeUnits { GraphemeUnits(columns: graphemeColumns) }
     /// Per local font, how its units become points.
-    @inline(__always) var scales: Packed<AdvanceScale> { Packed(base: scalesBase, count: Int(place.scaleCount)) }
+    @inline(__always) var scales: Packed<AdvanceScale> { Packed(base: UnsafePointer(fontTable.scalesBase), count: Int(place.scaleCount)) }
     /// Per grapheme, its advance in points (letter spacing included; recomputed from `units`).
     @inline(__always) var advances: Advances { Advances(columns: graphemeColumns, scales: scales) }
     @inline(__always) var flags: GraphemeFlagsColumn { GraphemeFlagsColumn(columns: graphemeColumns) }
@@ -613,8 +612,6 @@ final class PreparedText: Sendable {
         self.lineFit = lineFit
         self.fontTable = fontTable
         let tableLines = fontTable.lines, tableScales = fontTable.scales
-        linesBase = tableLines.base
-        scalesBase = tableScales.base
         // Widest alignment first keeps padding to a few bytes.
         var layout = PackedLayout()
         var at = Placement()
