@@ -107,13 +107,28 @@ struct PackedColumnsTests {
 
     /// A line's fonts are OR-ed over jumps capped at 15 words: a line of 40 Latin words and
     /// an ideograph (the mask changes after the cap) has both fonts, at every width.
+    /// A paragraph record is 28 bytes (its uniform font mask is its first word's, not
+    /// stored), and a paragraph of two fonts is not marked uniform: its lines OR their words'
+    /// masks.
+    @Test func paragraphsAreTwentyEightBytes() {
+        #expect(MemoryLayout<PreparedText.Paragraph>.stride == 28)
+        let preparer = TextPreparer(iterators: BreakIterators(locale: "en")!, segmentCache: SegmentCache(budgetBytes: 1 << 20))
+        let cascade = engine.fonts.cascade(for: FontDescriptor(families: ["Noto Sans", "Noto Sans CJK SC"], size: 15))
+        let texts = ["plain words only", "words and 中文"]
+        let uniform = texts.map { t in
+            Array(t.utf8).withUnsafeBufferPointer { preparer.prepare($0, cascade: cascade, size: 15, letterSpacing: 0) }
+                .paragraphs[0].hasUniformMask
+        }
+        #expect(uniform == [true, false])
+    }
+
     @Test func lineMasksSurviveCappedJumps() {
         let text = String(repeating: "ab ", count: 40) + "中" + String(repeating: " cd", count: 20)
         let utf8 = Array(text.utf8)
         let preparer = TextPreparer(iterators: BreakIterators(locale: "en")!, segmentCache: SegmentCache(budgetBytes: 1 << 20))
         let cascade = engine.fonts.cascade(for: FontDescriptor(families: ["Noto Sans", "Noto Sans CJK SC"], size: 15))
         let p = utf8.withUnsafeBufferPointer { preparer.prepare($0, cascade: cascade, size: 15, letterSpacing: 0) }
-        #expect(p.words.isNarrow && p.paragraphs[0].uniformMask == 0)
+        #expect(p.words.isNarrow && !p.paragraphs[0].hasUniformMask)
         for width in [Double.infinity, 2_000, 300, 90] {
             for line in LineBreaker(text: p, maxWidth: width, policy: .words, tabInterval: 28, lineLimit: .max).lines() {
                 var expected: UInt64 = 0

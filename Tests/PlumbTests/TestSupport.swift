@@ -66,7 +66,7 @@ func monospaceText(
         }
         for k in wStart..<words.count { words[k].nextMaskChange = Int32(words.count) }
         let hasTab = words[wStart...].contains { $0.hasTab }
-        paragraphs.append(.init(byteStart: Int32(offset), byteEnd: Int32(offset + chars.count), graphemeStart: Int32(gStart), graphemeEnd: Int32(starts.count), wordStart: Int32(wStart), wordEnd: Int32(words.count), isSimple: !hasTab, uniformMask: 1))
+        paragraphs.append(.init(byteStart: Int32(offset), byteEnd: Int32(offset + chars.count), graphemeStart: Int32(gStart), graphemeEnd: Int32(starts.count), wordStart: Int32(wStart), wordEnd: Int32(words.count), isSimple: !hasTab, hasUniformMask: true))
         offset += chars.count + 1
     }
     return PreparedText(

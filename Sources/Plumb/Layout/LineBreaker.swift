@@ -258,16 +258,16 @@ struct LineBreaker {
         return lo
     }
 
-    /// The fonts of words `w...lo` of `paragraph` (its uniform mask, or OR-ed run by run).
+    /// The fonts of words `w...lo` of `paragraph` (any word's when the paragraph's mask is
+    /// uniform, else OR-ed run by run).
     @inline(__always)
     private func lineMask(_ paragraph: PreparedText.Paragraph, from w: Int, through lo: Int, _ words: PreparedText.Words) -> UInt64 {
-        var mask = paragraph.uniformMask
-        if mask == 0 {
-            var k = w
-            while k <= lo {
-                mask |= words[k].fontMask
-                k = Int(words[k].nextMaskChange)
-            }
+        if paragraph.hasUniformMask { return words[w].fontMask }
+        var mask: UInt64 = 0
+        var k = w
+        while k <= lo {
+            mask |= words[k].fontMask
+            k = Int(words[k].nextMaskChange)
         }
         return mask
     }

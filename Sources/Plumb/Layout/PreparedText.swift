@@ -296,8 +296,8 @@ final class PreparedText: Sendable {
         k == Int(paragraph.wordStart) ? paragraph.graphemeStart : words[k - 1].graphemeEnd
     }
 
-    /// A paragraph: text between hard breaks. 40 bytes (the mask after the 32-bit fields,
-    /// the flags last: 48 in declaration order with the flag between them).
+    /// A paragraph: text between hard breaks. 28 bytes (a uniform font mask is its first
+    /// word's, not stored: 40 with the mask).
     struct Paragraph: Sendable {
         /// UTF-8 byte range of the paragraph's content (hard-break characters excluded).
         var byteStart: Int32
@@ -306,8 +306,9 @@ final class PreparedText: Sendable {
         var graphemeEnd: Int32
         var wordStart: Int32
         var wordEnd: Int32
-        /// The font mask shared by every word, or 0 when words use different fonts.
-        var uniformMask: UInt64
+        /// Every word has the first word's font mask (`words[wordStart].fontMask`): a line's
+        /// fonts need no OR over its words.
+        var hasUniformMask: Bool
         /// No tabs and no mandatory breaks inside: lines can be found by binary search.
         var isSimple: Bool
         /// Base direction (UAX #9 P2–P3; left to right without a strong character).
@@ -315,7 +316,7 @@ final class PreparedText: Sendable {
 
         init(
             byteStart: Int32, byteEnd: Int32, graphemeStart: Int32, graphemeEnd: Int32, wordStart: Int32,
-            wordEnd: Int32, isSimple: Bool = false, uniformMask: UInt64 = 0, direction: TextDirection = .leftToRight
+            wordEnd: Int32, isSimple: Bool = false, hasUniformMask: Bool = false, direction: TextDirection = .leftToRight
         ) {
             self.byteStart = byteStart
             self.byteEnd = byteEnd
@@ -323,7 +324,7 @@ final class PreparedText: Sendable {
             self.graphemeEnd = graphemeEnd
             self.wordStart = wordStart
             self.wordEnd = wordEnd
-            self.uniformMask = uniformMask
+            self.hasUniformMask = hasUniformMask
             self.isSimple = isSimple
             self.direction = direction
         }

@@ -550,13 +550,13 @@ extension TextPreparer {
         let words = b.words[wordStart...]
         let simple = !words.contains { $0.hasTab || $0.mandatoryBreakAfter }
         let firstMask = words.first?.fontMask ?? 0
-        let uniform = words.allSatisfy { $0.fontMask == firstMask } ? firstMask : 0
+        let uniform = !words.isEmpty && words.allSatisfy { $0.fontMask == firstMask }
         b.paragraphs.append(
             PreparedText.Paragraph(
                 byteStart: Int32(input.bytes.lowerBound), byteEnd: Int32(input.bytes.upperBound),
                 graphemeStart: Int32(input.graphemes.lowerBound), graphemeEnd: Int32(input.graphemes.upperBound),
                 wordStart: Int32(wordStart), wordEnd: Int32(b.words.count),
-                isSimple: simple, uniformMask: uniform,
+                isSimple: simple, hasUniformMask: uniform,
                 direction: Bidi.firstStrongDirection(input.paragraph) ?? .leftToRight))
     }
 }
