@@ -39,7 +39,7 @@ import Testing
         #expect(Double(hits) >= 0.97 * Double(before.entries), "second width: \(hits) hits, \(before.entries) held, \(rows.count) rows")
     }
 
-    /// 3,000 distinct rows through a 1 MiB prepared tier (a few hundred entries), at one width
+    /// 6,000 distinct rows through a 1 MiB prepared tier (~1,500 entries), at one width
     /// and then another: without admission CLOCK evicts every entry before the second pass
     /// asks for it (0 hits); with it the first rows stay.
     @Test func secondWidthOfAScanFindsPreparedTexts() throws {
@@ -47,7 +47,7 @@ import Testing
         config.preparedCacheBytes = 1 << 20
         let m = TextMeasurer(configuration: config)
         let style = TextStyle(families: ["Noto Sans"], size: 15)
-        let rows = (0..<3000).map { "row \($0) of a feed that is longer than its cache" }
+        let rows = (0..<6000).map { "row \($0) of a feed that is longer than its cache" }
         _ = try m.heights(for: rows, style: style, width: 320, workers: 1)
         let before = m.cacheStatistics.prepared
         #expect(before.entries < rows.count / 2)

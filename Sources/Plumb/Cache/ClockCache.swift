@@ -79,24 +79,25 @@ final class ClockCache<Value: Sendable>: Sendable {
 
     static var shardCount: Int { 256 }
     /// Bookkeeping charged per entry besides the caller's payload, at its worst so that the
-    /// budget bounds memory: the slot in `slots` (an array grown by half: up to 1.5 slots per
+    /// budget bounds memory: the slot in `slots` (an array grown by a quarter: up to 1.25 slots per
     /// entry, ``growSlots(_:)``), the index (a tag and a slot number, grown at 50 % load: up
-    /// to 4 per entry) and the free list (up to 2 slot numbers per entry). 88 bytes for a
-    /// reference value (168 when the index held whole keys, the slot a 64-bit charge and the
-    /// slot array doubled).
+    /// to 4 per entry) and the free list (up to 2 slot numbers per entry). 80 bytes for a
+    /// reference value (88 with the slots grown by half, 168 when the index held whole keys,
+    /// the slot a 64-bit charge and the slot array doubled).
     static var overheadPerEntry: Int {
-        MemoryLayout<Slot>.stride * 3 / 2 + 4 * KeyIndex.entryBytes + 2 * 4
+        MemoryLayout<Slot>.stride * 5 / 4 + 4 * KeyIndex.entryBytes + 2 * 4
     }
 
     /// The slot array's first capacity (counted with the shard's fixed bookkeeping).
     private static var firstSlotCapacity: Int { 4 }
 
-    /// Makes room for one more slot: capacity × 1.5 (not the array's doubling), so the slots
-    /// take at most 1.5 per entry, plus one array header and malloc's rounding per shard.
+    /// Makes room for one more slot: capacity × 1.25 (not the array's doubling), so the slots
+    /// take at most 1.25 per entry, plus one array header and malloc's rounding per shard
+    /// (each growth copies the slots: four copies per slot amortised, on insertion only).
     @inline(__always)
     private static func growSlots(_ slots: inout [Slot]) {
         guard slots.count == slots.capacity else { return }
-        slots.reserveCapacity(max(firstSlotCapacity, slots.count + slots.count / 2))
+        slots.reserveCapacity(max(firstSlotCapacity, slots.count + slots.count / 4))
     }
 
     /// Heap bytes of one shard besides its entries' share: its lock object, the mutex's TSan
