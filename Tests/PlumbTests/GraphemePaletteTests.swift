@@ -115,6 +115,20 @@ import Testing
     }
 
     /// A unit outside 16 bits keeps the explicit columns (32-bit units).
+    /// A palette entry is 5 bytes, byte-aligned; the hard-break bytes after a paragraph's
+    /// last grapheme are in its step, not in its end (CR LF, LF LF, a paragraph separator).
+    @Test func entriesAreFiveBytesAndGapsAreNotInEnds() {
+        #expect(MemoryLayout<PreparedText.PaletteEntry>.stride == 5)
+        let text = "ab\r\ncd\n\nef\u{2029}gh"
+        let p = prepared(text)
+        #expect(p.hasGraphemePalette)
+        let utf8 = Array(text.utf8)
+        let ends = (0..<p.graphemeEnds.count).map { Int(p.graphemeEnds[$0]) }
+        let starts = (0..<p.graphemeEnds.count).map { Int(p.graphemeStarts[$0]) }
+        let letters = zip(starts, ends).map { String(decoding: utf8[$0.0..<$0.1], as: UTF8.self) }
+        #expect(letters == ["a", "b", "c", "d", "e", "f", "g", "h"])
+    }
+
     @Test func aWideUnitKeepsTheColumns() {
         let p = prepared("abc")
         let q = Self.rebuilt(p, allowsPalette: true, units: [1, 40_000, -3])

@@ -1,7 +1,7 @@
 /// A prepared text's per-grapheme columns as a palette: most texts have few distinct
 /// (unit, flags, font, UTF-8 length) tuples — a 150-character cell has ~145 graphemes and ~27
 /// distinct tuples — so each grapheme stores one byte, its tuple's index in a per-text table
-/// of 6-byte ``PreparedText/PaletteEntry``s, instead of a 2-byte end, a 2-byte unit, a flag
+/// of 5-byte ``PreparedText/PaletteEntry``s, instead of a 2-byte end, a 2-byte unit, a flag
 /// byte and a font byte. Grapheme boundaries are derived: a 16-bit checkpoint every
 /// ``PreparedText/paletteSpan`` (32) graphemes holds where that grapheme starts, and a grapheme's
 /// start is the nearer checkpoint plus (or minus) the `step`s of the graphemes between.
@@ -10,43 +10,52 @@
 /// graphemes over 255, a unit outside 16 bits, over 65,535 UTF-8 bytes, graphemes not
 /// covered by their paragraphs in order) keeps the explicit columns: every view reads both.
 extension PreparedText {
-    /// One distinct grapheme tuple of a palette text. 6 bytes.
+    /// One distinct grapheme tuple of a palette text. 5 bytes, byte-aligned (the unit in two
+    /// bytes): its UTF-8 length is its `step` except on a paragraph's last grapheme followed
+    /// by hard-break bytes (``PreparedText/PaletteEntry/gapBit`` set), which ends where its
+    /// paragraph does.
     struct PaletteEntry: Sendable, BitwiseCopyable, Equatable {
-        /// The cluster's shaped advance in font units (``PreparedText/units``).
-        var unit: Int16
-        var flags: GraphemeFlags
+        private var unitLow: UInt8, unitHigh: UInt8
+        /// The grapheme's flags and ``gapBit``.
+        private var storedFlags: UInt8
         /// The local font.
         var font: UInt8
-        /// The cluster's UTF-8 length.
-        var length: UInt8
-        /// Bytes from the grapheme's start to the next grapheme's start: `length`, plus the
-        /// hard-break characters between two paragraphs after a paragraph's last grapheme.
+        /// Bytes from the grapheme's start to the next grapheme's start: its UTF-8 length,
+        /// plus the hard-break characters between two paragraphs after a paragraph's last
+        /// grapheme (then ``hasGap``).
         var step: UInt8
 
-        /// The entry as 48 bits (the hash key while a palette is built).
+        /// Set in the stored flags of a paragraph's last grapheme whose step includes
+        /// hard-break bytes (not a `GraphemeFlags` member: ``flags`` clears it).
+        static let gapBit: UInt8 = 0x80
+
+        /// The cluster's shaped advance in font units (``PreparedText/units``).
+        var unit: Int16 {
+            @inline(__always) get { Int16(bitPattern: UInt16(unitLow) | UInt16(unitHigh) << 8) }
+        }
+        var flags: GraphemeFlags {
+            @inline(__always) get { GraphemeFlags(rawValue: storedFlags & ~Self.gapBit) }
+        }
+        /// Whether the step runs past the grapheme's end to the next paragraph.
+        var hasGap: Bool {
+            @inline(__always) get { storedFlags & Self.gapBit != 0 }
+        }
+
+        /// The entry as 40 bits (the hash key while a palette is built): unit, flags (with
+        /// ``gapBit``), font, step.
         @inline(__always)
         var key: UInt64 {
-            UInt64(UInt16(bitPattern: unit)) | UInt64(flags.rawValue) << 16 | UInt64(font) << 24
-                | UInt64(length) << 32 | UInt64(step) << 40
+            UInt64(unitLow) | UInt64(unitHigh) << 8 | UInt64(storedFlags) << 16 | UInt64(font) << 24 | UInt64(step) << 32
         }
 
-        @inline(__always)
-        init(unit: Int16, flags: GraphemeFlags, font: UInt8, length: UInt8, step: UInt8) {
-            self.unit = unit
-            self.flags = flags
-            self.font = font
-            self.length = length
-            self.step = step
-        }
-
-        /// The entry whose ``key`` is the low 48 bits of `key`.
+        /// The entry whose ``key`` is the low 40 bits of `key`.
         @inline(__always)
         init(key: UInt64) {
-            unit = Int16(truncatingIfNeeded: key)
-            flags = GraphemeFlags(rawValue: UInt8(truncatingIfNeeded: key >> 16))
+            unitLow = UInt8(truncatingIfNeeded: key)
+            unitHigh = UInt8(truncatingIfNeeded: key >> 8)
+            storedFlags = UInt8(truncatingIfNeeded: key >> 16)
             font = UInt8(truncatingIfNeeded: key >> 24)
-            length = UInt8(truncatingIfNeeded: key >> 32)
-            step = UInt8(truncatingIfNeeded: key >> 40)
+            step = UInt8(truncatingIfNeeded: key >> 32)
         }
     }
 
@@ -138,7 +147,22 @@ extension PreparedText {
         func end(_ g: Int) -> Int32 {
             assert(g >= 0 && g < count, "grapheme \(g) out of 0..<\(count)")
             if palette == nil { return endColumn[g] }
-            return position(g) &+ Int32(entry(g).length)
+            let e = entry(g)
+            return e.hasGap ? paragraphEnd(g) : position(g) &+ Int32(e.step)
+        }
+
+        /// The byte end of the paragraph whose last grapheme is `g`.
+        ///
+        /// - Complexity: O(log paragraphs).
+        fileprivate func paragraphEnd(_ g: Int) -> Int32 {
+            let paragraphs = paragraphs.unsafelyUnwrapped
+            var lo = 0
+            var hi = Int(paragraphCount) - 1
+            while lo < hi {  // the first paragraph that ends after g
+                let mid = (lo + hi) >> 1
+                if Int(paragraphs[mid].graphemeEnd) <= g { lo = mid + 1 } else { hi = mid }
+            }
+            return paragraphs[lo].byteEnd
         }
 
         /// The byte start of the paragraph whose first grapheme is `g` (explicit columns).
@@ -213,7 +237,7 @@ extension PreparedText {
             }
             let start = g == next ? nextStart : columns.paletteStart(g)
             let e = columns.entry(g)
-            (last, lastBounds) = (g, (start, start &+ Int32(e.length)))
+            (last, lastBounds) = (g, (start, e.hasGap ? columns.paragraphEnd(g) : start &+ Int32(e.step)))
             (next, nextStart) = (g &+ 1, start &+ Int32(e.step))
             return lastBounds
         }
@@ -328,6 +352,8 @@ extension PreparedText {
                 var next = k
                 while next < paragraphs.count && paragraphs[next].graphemeStart == paragraphs[next].graphemeEnd { next += 1 }
                 let last = Int(p.graphemeEnd) - 1
+                // A gap-marked last grapheme ends where its paragraph does (``PaletteEntry/hasGap``).
+                guard ends[last] == p.byteEnd else { return nil }
                 let nextStart = next < paragraphs.count ? paragraphs[next].byteStart : ends[last]
                 // Out-of-range lengths, steps and units set bits here (checked once per paragraph).
                 var outOfRange: Int32 = 0
@@ -366,7 +392,7 @@ extension PreparedText {
                     let end = ends[g]
                     let length = end &- start
                     outOfRange |= length & ~0xFF
-                    let key = base(g) | UInt64(UInt8(truncatingIfNeeded: length)) &* 0x101 << 32
+                    let key = base(g) | UInt64(UInt8(truncatingIfNeeded: length)) << 32
                     first = 0
                     guard intern(key, g) else { return nil }
                     start = end
@@ -375,7 +401,8 @@ extension PreparedText {
                 // The last: its step reaches the next paragraph's first grapheme.
                 let length = ends[g] &- start, step = nextStart &- start
                 outOfRange |= (length | step | (step &- length)) & ~0xFF
-                let key = base(g) | UInt64(UInt8(truncatingIfNeeded: length)) << 32 | UInt64(UInt8(truncatingIfNeeded: step)) << 40
+                let gap = step != length ? UInt64(PaletteEntry.gapBit) << 16 : 0
+                let key = base(g) | gap | UInt64(UInt8(truncatingIfNeeded: step)) << 32
                 guard intern(key, g) else { return nil }
                 start = nextStart
                 g += 1

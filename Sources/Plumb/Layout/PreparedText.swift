@@ -6,7 +6,7 @@
 /// Opaque to library users on purpose, so the public API does not calcify around it.
 ///
 /// Per grapheme it stores ~1.1 B: a one-byte index into the text's palette of distinct
-/// (unit, flags, font, length, step) entries, 6 B each (a 150-character cell: 143 graphemes,
+/// (unit, flags, font, step) entries, 5 B each (a 150-character cell: 143 graphemes,
 /// 27 entries), and a 2-byte checkpoint every 32 graphemes (``GraphemeColumns``); a text the
 /// palette cannot hold stores 5–6 B (16-bit ends and units when they fit, flags, a font or
 /// one font byte for the whole text), 10–11 B past 64 KiB.
