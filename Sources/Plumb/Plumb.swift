@@ -24,10 +24,10 @@ public final class TextMeasurer: Sendable {
         /// memory table).
         public var segmentCacheBytes = 8 << 20
         /// Byte budget of the prepared-text part of tier 1 (width-independent layouts of
-        /// whole cells, so a width change is arithmetic only). 84 MiB: ~97,700 cells of a
-        /// typical feed (~0.87 KB each), so a rotation of 100,000 rows re-lays out 98 % of them
-        /// from here (1.16× the first pass; 72 MiB gave 86 % and 1.26×).
-        public var preparedCacheBytes = 84 << 20
+        /// whole cells, so a width change is arithmetic only). 64 MiB: every cell of a
+        /// typical 100,000-row feed (~0.6 KB each; 99,536 held), so a rotation re-lays out
+        /// 99.5 % of them from here (1.16× the first pass; 56 MiB gave 96.7 % and 1.19×).
+        public var preparedCacheBytes = 64 << 20
         /// Byte budget of tier 2 (results; 64 bytes per entry). 8 MiB: ~98,000 entries, half
         /// of one width of a 100,000-row feed (a result and a width-range entry per row); the
         /// other half is re-laid out from tier 1 when it comes again.

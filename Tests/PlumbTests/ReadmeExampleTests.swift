@@ -105,7 +105,7 @@ import Testing
         // The budgets and the size limit.
         let c = TextMeasurer.Configuration()
         #expect(readme.contains("`resultCacheBytes` (8 MiB") && c.resultCacheBytes == 8 << 20)
-        #expect(readme.contains("`preparedCacheBytes` (84 MiB)") && c.preparedCacheBytes == 84 << 20)
+        #expect(readme.contains("`preparedCacheBytes` (64 MiB)") && c.preparedCacheBytes == 64 << 20)
         #expect(readme.contains("`segmentCacheBytes` (8 MiB)") && c.segmentCacheBytes == 8 << 20)
         #expect(readme.contains("(4 MiB of UTF-8 by default)") && c.maximumTextBytes == 4 << 20)
         var small = c
