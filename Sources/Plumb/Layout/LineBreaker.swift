@@ -139,10 +139,10 @@ struct LineBreaker {
         into out: inout Sink
     ) {
         if policy == .words && paragraph.isSimple {
-            breakSimpleParagraph(p, paragraph, v, width, limit: limit, into: &out)
+            breakSimpleParagraph(p, v, width, limit: limit, into: &out)
         } else {
             breakParagraph(
-                p, paragraph, v, width, limit: policy == .none ? .infinity : limit,
+                p, v, width, limit: policy == .none ? .infinity : limit,
                 fromWord: Int(paragraph.wordStart), at: paragraph.graphemeStart, x: 0, into: &out)
         }
     }
@@ -159,9 +159,10 @@ struct LineBreaker {
     /// member's); when the line ends inside it, its graphemes are scanned for the last member
     /// that fits (``lastFit(inRunEndingAt:from:at:_:limit:_:_:)``), and the next line starts there.
     private func breakSimpleParagraph<Sink: LineSink, Width: LineWidthArithmetic>(
-        _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, _ width: Width.Type, limit: Double,
-        into out: inout Sink
+        _ p: Int32, _ v: Views, _ width: Width.Type, limit: Double, into out: inout Sink
     ) {
+        // Read here, not passed: a 28-byte record goes to a call field by field.
+        let paragraph = text.paragraphs[Int(p)]
         let words = v.words
         let last = Int(paragraph.wordEnd) - 1
         var w = Int(paragraph.wordStart)
@@ -211,7 +212,7 @@ struct LineBreaker {
             }
             if lo < w {
                 // An overlong word starts this line: the general algorithm handles the rest.
-                breakParagraph(p, paragraph, v, width, limit: limit, fromWord: w, at: startGrapheme, x: base, into: &out)
+                breakParagraph(p, v, width, limit: limit, fromWord: w, at: startGrapheme, x: base, into: &out)
                 return
             }
             let end = words[lo]
@@ -258,11 +259,11 @@ struct LineBreaker {
         return lo
     }
 
-    /// The fonts of words `w...lo` of `paragraph` (any word's when the paragraph's mask is
-    /// uniform, else OR-ed run by run).
+    /// The fonts of words `w...lo` of `paragraph` (the last word's when the paragraph's mask
+    /// is uniform — the line reads that word anyway —, else OR-ed run by run).
     @inline(__always)
     private func lineMask(_ paragraph: PreparedText.Paragraph, from w: Int, through lo: Int, _ words: PreparedText.Words) -> UInt64 {
-        if paragraph.hasUniformMask { return words[w].fontMask }
+        if paragraph.hasUniformMask { return words[lo].fontMask }
         var mask: UInt64 = 0
         var k = w
         while k <= lo {
@@ -314,9 +315,10 @@ struct LineBreaker {
     ///   is measured only until it is known not to fit (`measure(_:word:at:stoppingAbove:_:)`),
     ///   so an unbreakable word of n clusters costs O(n), not O(n²).
     private func breakParagraph<Sink: LineSink, Width: LineWidthArithmetic>(
-        _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, _: Width.Type, limit: Double,
+        _ p: Int32, _ v: Views, _: Width.Type, limit: Double,
         fromWord startWord: Int, at startGrapheme: Int32, x: Double, into out: inout Sink
     ) {
+        let paragraph = text.paragraphs[Int(p)]
         let lastSpaceOnlyHangs = text.trailingSpaces == .lastHangs
         // Clusters summed wider than this cannot fit, whatever follows them (see `measure`).
         let hopeless = limit + 1e-3 + limit.magnitude * 1e-9
