@@ -156,7 +156,7 @@ struct Report {
         obj["speedups"] = ratios.map { ["name": $0.name, "medianRatio": $0.median, "minRatio": $0.min, "maxRatio": $0.max] }
         for (k, v) in extra { obj[k] = v }
         if let data = try? JSONSerialization.data(withJSONObject: obj, options: [.prettyPrinted, .sortedKeys]) {
-            FileManager.default.createFile(atPath: path, contents: data)
+            _ = FileManager.default.createFile(atPath: path, contents: data)
         }
     }
 }

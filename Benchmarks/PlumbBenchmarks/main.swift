@@ -214,7 +214,7 @@ let coldBatch = Array(rows.prefix(10_000).map(\.text))
 func coldBatchRun(_ workers: Int) -> () -> Void {
     {
         let m = TextMeasurer()
-        Sink.value &+= try! m.heights(for: coldBatch, style: style, width: 320, workers: workers).count
+        Sink.value &+= m.heights(for: coldBatch, style: style, width: 320, workers: workers).count
         ColdBatchKeeper.engines.append(m)
     }
 }
@@ -236,7 +236,7 @@ if selected(rotationName) {
     for _ in 0..<max(1, runs / 2) {
         let m = TextMeasurer()
         let t0 = DispatchTime.now().uptimeNanoseconds
-        Sink.value &+= try! m.heights(for: feedRows, style: style, width: 320).count
+        Sink.value &+= m.heights(for: feedRows, style: style, width: 320).count
         let t1 = DispatchTime.now().uptimeNanoseconds
         let before = m.cacheStatistics.prepared
         firstPassTier1 = before
@@ -244,7 +244,7 @@ if selected(rotationName) {
         rotationMemory = String(format: "rotation: after the first width, tier 1 segments %.1f MB (%d), tier 2 results %.1f MB of %.0f MB",
                                 Double(all.segments.bytes) / 1e6, all.segments.entries, Double(all.results.bytes) / 1e6,
                                 Double(all.results.budget) / 1e6)
-        Sink.value &+= try! m.heights(for: feedRows, style: style, width: 375).count
+        Sink.value &+= m.heights(for: feedRows, style: style, width: 375).count
         let t2 = DispatchTime.now().uptimeNanoseconds
         let after = m.cacheStatistics.prepared
         firsts.append(Double(t1 - t0))
