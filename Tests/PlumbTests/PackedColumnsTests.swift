@@ -116,8 +116,9 @@ struct PackedColumnsTests {
         let cascade = engine.fonts.cascade(for: FontDescriptor(families: ["Noto Sans", "Noto Sans CJK SC"], size: 15))
         let texts = ["plain words only", "words and 中文"]
         let uniform = texts.map { t in
-            Array(t.utf8).withUnsafeBufferPointer { preparer.prepare($0, cascade: cascade, size: 15, letterSpacing: 0) }
-                .paragraphs[0].hasUniformMask
+            let p = Array(t.utf8).withUnsafeBufferPointer { preparer.prepare($0, cascade: cascade, size: 15, letterSpacing: 0) }
+            // The columns are views into `p`'s storage: read them while `p` lives.
+            return withExtendedLifetime(p) { p.paragraphs[0].hasUniformMask }
         }
         #expect(uniform == [true, false])
     }
