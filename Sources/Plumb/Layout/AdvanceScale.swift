@@ -101,16 +101,18 @@ extension PreparedText.Advances {
         from g: Int, to end: Int, font: UInt8, onto x: Double, while fits: (_ sum: Double, _ advance: Double, _ g: Int) -> Bool
     ) -> (end: Int, sum: Double) {
         let scale = scales.base.unsafelyUnwrapped + Int(font)
-        @inline(__always) func add<T: FixedWidthInteger>(_ units: UnsafePointer<T>) -> (end: Int, sum: Double) {
+        // The advance changes only where `key(g)` does: a unit, or a palette index (members
+        // share one font, so an index stands for one unit).
+        @inline(__always) func scan<K: Equatable>(_ key: (Int) -> K, units: (K) -> Int32) -> (end: Int, sum: Double) {
             var g = g
             var sum = x
-            var lastUnits = Int32(truncatingIfNeeded: units[g])
-            var advance = AdvanceScale.points(scale, units: lastUnits)
+            var lastKey = key(g)
+            var advance = AdvanceScale.points(scale, units: units(lastKey))
             while g < end {
-                let u = Int32(truncatingIfNeeded: units[g])
-                if u != lastUnits {
-                    lastUnits = u
-                    advance = AdvanceScale.points(scale, units: u)
+                let k = key(g)
+                if k != lastKey {
+                    lastKey = k
+                    advance = AdvanceScale.points(scale, units: units(k))
                 }
                 let next = sum + advance
                 guard fits(next, advance, g) else { break }
@@ -121,27 +123,15 @@ extension PreparedText.Advances {
         }
         guard g < end else { return (g, x) }
         if let palette = columns.palette {
-            // Palette indexes stand for (unit, font, …): the advance changes only where the
-            // index does (members share one font, so equal units give the same advance).
             let indexes = columns.bytes.unsafelyUnwrapped
-            var g = g
-            var sum = x
-            var lastIndex = indexes[g]
-            var advance = AdvanceScale.points(scale, units: Int32(palette[Int(lastIndex)].unit))
-            while g < end {
-                let i = indexes[g]
-                if i != lastIndex {
-                    lastIndex = i
-                    advance = AdvanceScale.points(scale, units: Int32(palette[Int(i)].unit))
-                }
-                let next = sum + advance
-                guard fits(next, advance, g) else { break }
-                sum = next
-                g += 1
-            }
-            return (g, sum)
+            return scan({ indexes[$0] }, units: { Int32(palette[Int($0)].unit) })
         }
         let base = columns.units.unsafelyUnwrapped
-        return columns.narrowUnits ? add(base.assumingMemoryBound(to: Int16.self)) : add(base.assumingMemoryBound(to: Int32.self))
+        if columns.narrowUnits {
+            let units = base.assumingMemoryBound(to: Int16.self)
+            return scan({ Int32(units[$0]) }, units: { $0 })
+        }
+        let units = base.assumingMemoryBound(to: Int32.self)
+        return scan({ units[$0] }, units: { $0 })
     }
 }

@@ -243,13 +243,17 @@ extension PreparedText {
         }
     }
 
+    /// A per-grapheme view of a text's ``GraphemeColumns`` (flags, fonts, units, ends,
+    /// starts): indexed by grapheme, each reading one column accessor.
+    protocol GraphemeColumnView: RandomAccessCollection where Index == Int {
+        var columns: GraphemeColumns { get }
+    }
+
     /// Per grapheme, its flags (``GraphemeColumns``).
     ///
     /// - Thread safety: an immutable view into the owning `PreparedText`.
-    struct GraphemeFlagsColumn: RandomAccessCollection, @unchecked Sendable {
+    struct GraphemeFlagsColumn: GraphemeColumnView, @unchecked Sendable {
         let columns: GraphemeColumns
-        var startIndex: Int { 0 }
-        var endIndex: Int { columns.count }
         /// - Complexity: O(1): one or two loads.
         @inline(__always) subscript(g: Int) -> GraphemeFlags { columns.flags(g) }
     }
@@ -257,10 +261,8 @@ extension PreparedText {
     /// Per grapheme, its cluster's shaped advance in font units (``GraphemeColumns``).
     ///
     /// - Thread safety: an immutable view into the owning `PreparedText`.
-    struct GraphemeUnits: RandomAccessCollection, @unchecked Sendable {
+    struct GraphemeUnits: GraphemeColumnView, @unchecked Sendable {
         let columns: GraphemeColumns
-        var startIndex: Int { 0 }
-        var endIndex: Int { columns.count }
         /// - Complexity: O(1).
         @inline(__always) subscript(g: Int) -> Int32 { columns.unit(g) }
     }
@@ -268,10 +270,8 @@ extension PreparedText {
     /// Where each grapheme ends (UTF-8 offset; ``GraphemeColumns``).
     ///
     /// - Thread safety: an immutable view into the owning `PreparedText`.
-    struct GraphemeEnds: RandomAccessCollection, @unchecked Sendable {
+    struct GraphemeEnds: GraphemeColumnView, @unchecked Sendable {
         let columns: GraphemeColumns
-        var startIndex: Int { 0 }
-        var endIndex: Int { columns.count }
         /// - Complexity: O(1) for explicit columns, O(``PreparedText/paletteSpan``) for a palette.
         @inline(__always) subscript(g: Int) -> Int32 { columns.end(g) }
     }
@@ -279,10 +279,8 @@ extension PreparedText {
     /// Grapheme starts derived from the ends (``graphemeStarts``).
     ///
     /// - Thread safety: an immutable view into the owning `PreparedText`.
-    struct GraphemeStarts: RandomAccessCollection, @unchecked Sendable {
+    struct GraphemeStarts: GraphemeColumnView, @unchecked Sendable {
         let columns: GraphemeColumns
-        var startIndex: Int { 0 }
-        var endIndex: Int { columns.count }
         /// - Complexity: O(1) inside a paragraph and O(log paragraphs) at its start for
         ///   explicit columns; O(``PreparedText/paletteSpan``) for a palette.
         @inline(__always) subscript(g: Int) -> Int32 { columns.start(g) }
@@ -430,4 +428,11 @@ extension PreparedText {
             scratch = nil
         }
     }
+}
+
+extension PreparedText.GraphemeColumnView {
+    /// 0.
+    var startIndex: Int { 0 }
+    /// The text's grapheme count.
+    var endIndex: Int { columns.count }
 }

@@ -393,11 +393,8 @@ final class PreparedText: Sendable {
     /// one script): read as `base[g & mask]`, no branch.
     ///
     /// - Thread safety: an immutable view into the owning `PreparedText`.
-    struct GraphemeFonts: RandomAccessCollection, @unchecked Sendable {
+    struct GraphemeFonts: GraphemeColumnView, @unchecked Sendable {
         let columns: GraphemeColumns
-
-        var startIndex: Int { 0 }
-        var endIndex: Int { columns.count }
 
         /// - Complexity: O(1): one or two loads.
         @inline(__always)
