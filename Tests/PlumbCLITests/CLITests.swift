@@ -616,3 +616,31 @@ extension CLITests {
         }
     }
 }
+
+extension CLITests {
+    /// A large `--batch-size` is a limit, not an allocation: 10⁸ lines used to reserve 30 GB
+    /// before the first line was read (the process aborted), 4·10¹⁸ overflowed the size.
+    func testALargeBatchSizeAllocatesNothingUpFront() throws {
+        let input = Data(#"{"id":1,"text":"hello"}\#n{"id":2,"text":"world"}\#n"#.utf8)
+        for size in ["100000000", "4000000000000000000", String(Int.max)] {
+            let r = try run(["measure", "--batch-size", size], input: input)
+            XCTAssertEqual(r.status, 0, "\(size): \(r.stderr)")
+            XCTAssertEqual(r.lines.count, 2, size)
+        }
+    }
+
+    /// Batches grow (1,024 lines, then 2,048, then 4,096): the answers of a 7,500-line input
+    /// on two workers are those of one batch per line on one worker, in input order.
+    func testGrowingBatchesKeepEveryAnswerAndTheOrder() throws {
+        let lines = (0..<7_500).map { #"{"id":\#($0),"text":"row \#($0) \#(String(repeating: "word ", count: $0 % 9))中文"}"# }
+        // From a file: `run` writes all of standard input before it reads the output.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-grow-\(getpid()).jsonl")
+        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let grown = try run(["measure", file.path, "--workers", "2"])
+        let single = try run(["measure", file.path, "--workers", "1", "--batch-size", "1"])
+        XCTAssertEqual(grown.status, 0, grown.stderr)
+        XCTAssertEqual(grown.lines.count, 7_500)
+        XCTAssertEqual(grown.stdout, single.stdout)
+    }
+}
