@@ -184,7 +184,11 @@ struct LineBreaker {
             // paragraph hold similar numbers of words, so start from the previous line's
             // count and step; fall back to binary search after a few steps.
             var lo = w &- 1
-            if fits(w) {
+            if Width.fitIsMonotone {
+                // The guess first: when it fits, so does w (no probe of w of its own).
+                lo = Self.lastFittingOrNone(from: w, through: last, guess: previousCount, fits)
+                if lo >= w { previousCount = lo &- w &+ 1 }
+            } else if fits(w) {
                 lo = Self.lastFitting(from: w, through: last, guess: previousCount, fits)
                 previousCount = lo &- w &+ 1
             }
@@ -259,18 +263,47 @@ struct LineBreaker {
         return lo
     }
 
+    /// ``lastFitting(from:through:guess:_:)`` without knowing whether `fits(w)` holds: the
+    /// last of words `w...last` that fits, `w − 1` when none does. The guess is probed first
+    /// (a fitting guess implies `fits(w)`), then a few steps, then binary search over what is
+    /// left, with `w − 1` standing for "fits" at the bottom. For a monotone `fits` the answer
+    /// is the same as probing `w` first and calling ``lastFitting(from:through:guess:_:)``
+    /// (there is one last fitting word); a line costs one probe less.
+    @inline(__always)
+    private static func lastFittingOrNone(from w: Int, through last: Int, guess previousCount: Int, _ fits: (Int) -> Bool) -> Int {
+        var lo = w &- 1  // fits, or none before w
+        var hi = last  // the last candidate
+        if previousCount > 0 {
+            let guess = min(last, w &+ previousCount &- 1)
+            if fits(guess) {
+                lo = guess
+                var steps = 0
+                while lo < last && steps < 4 && fits(lo &+ 1) { lo &+= 1; steps &+= 1 }
+                if lo == last || steps < 4 { hi = lo }
+            } else {
+                hi = guess &- 1
+                var steps = 0
+                while hi > lo {
+                    if fits(hi) { lo = hi; break }
+                    hi &-= 1
+                    steps &+= 1
+                    if steps == 4 { break }
+                }
+            }
+        }
+        while lo < hi {
+            let mid = (lo &+ hi &+ 1) >> 1
+            if fits(mid) { lo = mid } else { hi = mid &- 1 }
+        }
+        return lo
+    }
+
     /// The fonts of words `w...lo` of `paragraph` (the last word's when the paragraph's mask
     /// is uniform — the line reads that word anyway —, else OR-ed run by run).
     @inline(__always)
     private func lineMask(_ paragraph: PreparedText.Paragraph, from w: Int, through lo: Int, _ words: PreparedText.Words) -> UInt64 {
         if paragraph.hasUniformMask { return words[lo].fontMask }
-        var mask: UInt64 = 0
-        var k = w
-        while k <= lo {
-            mask |= words[k].fontMask
-            k = Int(words[k].nextMaskChange)
-        }
-        return mask
+        return words.fontMask(from: w, through: lo)
     }
 
     /// Where a line from `start` ends inside the run (`Word.breaksAfterEveryGrapheme`) that
@@ -482,6 +515,12 @@ private protocol LineWidthArithmetic {
     /// position, for Blink's also the style run it starts in).
     associatedtype LineStart
 
+    /// Whether the simple loop's fit test can only turn from true to false as the line's last
+    /// word moves on (exact sums of non-decreasing visible ends): then the order of its probes
+    /// cannot change a line's end, and the loop may probe a guess before the line's first word.
+    /// Blink's arithmetic keeps its probe order (a word's end adjustment differs per word).
+    static var fitIsMonotone: Bool { get }
+
     /// The start of a line at paragraph-relative position `x`, grapheme `g` of `paragraph`
     /// (`text` is read only by Blink's arithmetic, for its run ends).
     static func lineStart(at x: Double, grapheme g: Int32, in paragraph: PreparedText.Paragraph, _ text: PreparedText)
@@ -516,6 +555,8 @@ private protocol LineWidthArithmetic {
 
 /// The sum of the advances, hanging whitespace excluded (`LineFitArithmetic.exact`).
 private enum ExactLineWidth: LineWidthArithmetic {
+    static var fitIsMonotone: Bool { @inline(__always) get { true } }
+
     @inline(__always)
     static func lineStart(at x: Double, grapheme g: Int32, in paragraph: PreparedText.Paragraph, _ text: PreparedText)
         -> Double
@@ -574,6 +615,8 @@ private enum ExactLineWidth: LineWidthArithmetic {
 /// - Complexity: O(1) per width for text of one run; with several, O(log runs) per line start
 ///   and per width of a line that crosses a run end.
 private enum LayoutUnitLineWidth: LineWidthArithmetic {
+    static var fitIsMonotone: Bool { @inline(__always) get { false } }
+
     /// Where a line starts, with the style run (inline item) it starts in.
     struct LineStart {
         /// Paragraph-relative position of the line start.

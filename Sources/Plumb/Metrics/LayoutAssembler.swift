@@ -361,16 +361,24 @@ private struct HeightSums: LineSink {
         } else if reusable && box.fontMask == olderMask {
             pendingHeight = olderLineHeight
         } else {
-            pendingHeight = model.lineHeight(natural: model.natural(of: box, in: text).height)
-            olderMask = lastMask
-            olderLineHeight = lastLineHeight
-            lastMask = box.fontMask
-            lastLineHeight = pendingHeight
+            computeHeight(box)
         }
         pendingGap = model.gap(afterLineEndingParagraph: box.endsParagraph)
         widest = max(widest, box.usedWidth)
         insideWord = insideWord || box.endsInsideWord
         count += 1
+    }
+
+    /// The height of a line whose fonts differ from the last two lines': out of line, so that
+    /// the breaker's loops build the line's box in memory only on this path (inlined, the
+    /// box was stored for every line).
+    @inline(never)
+    private mutating func computeHeight(_ box: LineBox) {
+        pendingHeight = model.lineHeight(natural: model.natural(of: box, in: text).height)
+        olderMask = lastMask
+        olderLineHeight = lastLineHeight
+        lastMask = box.fontMask
+        lastLineHeight = pendingHeight
     }
 
     /// Adds the last line (with no gap after it).
