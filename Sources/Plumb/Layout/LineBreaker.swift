@@ -44,6 +44,10 @@ struct LineBreaker {
     let tabInterval: Double
     /// Stop after this many lines (e.g. maxLines + 1 to learn whether text was cut).
     let lineLimit: Int
+    /// Whether the simple loop may search a line's end from its guess first, where the fit
+    /// test is monotone (`LineWidthArithmetic.fitIsMonotone`); false keeps the probe order
+    /// and guess of Blink's arithmetic for every profile (tests compare the two).
+    var searchesGuessFirst = true
 
     /// A width compared with `maxWidth` fits if it exceeds it by at most this much (points):
     /// absorbs floating-point noise of summed advances (`LayoutConventions.exactFitTolerance`).
@@ -168,7 +172,9 @@ struct LineBreaker {
         var w = Int(paragraph.wordStart)
         // Words on the previous line; for the first line, the count the paragraph's mean word
         // width suggests (any guess finds the same word: it only picks where the search starts).
-        var previousCount = Self.estimatedWordsPerLine(words, from: w, through: last, limit: limit)
+        let guessFirst = Width.fitIsMonotone && searchesGuessFirst
+        var previousCount = Self.estimatedWordsPerLine(
+            guessFirst ? words.visibleEnds.unsafelyUnwrapped[last] : words[last].end, count: last &- w &+ 1, limit: limit)
         // The line's start: the previous line's last word's end and grapheme end, carried
         // over (not read back from the words).
         var base = 0.0
@@ -184,7 +190,7 @@ struct LineBreaker {
             // paragraph hold similar numbers of words, so start from the previous line's
             // count and step; fall back to binary search after a few steps.
             var lo = w &- 1
-            if Width.fitIsMonotone {
+            if guessFirst {
                 // The guess first: when it fits, so does w (no probe of w of its own).
                 lo = Self.lastFittingOrNone(from: w, through: last, guess: previousCount, fits)
                 if lo >= w { previousCount = lo &- w &+ 1 }
@@ -329,12 +335,13 @@ struct LineBreaker {
     }
 
 
-    /// How many of a paragraph's words `first...last` a line of `limit` points holds at their
-    /// mean width, at least 1 and at most all; 0 (no guess) without a usable mean.
+    /// How many of a paragraph's `count` words a line of `limit` points holds at their mean
+    /// width, the paragraph being `total` wide (its last word's paragraph-relative end; the
+    /// exact arithmetic takes its visible end, read without the word's tail: a guess, and its
+    /// monotone search finds the same word from any guess), at least 1 and at most all; 0 (no
+    /// guess) without a usable mean.
     @inline(__always)
-    private static func estimatedWordsPerLine(_ words: PreparedText.Words, from first: Int, through last: Int, limit: Double) -> Int {
-        let count = last - first + 1
-        let total = words[last].end  // paragraph-relative: the paragraph's width
+    private static func estimatedWordsPerLine(_ total: Double, count: Int, limit: Double) -> Int {
         guard count > 0, total > 0, limit.isFinite, limit > 0 else { return 0 }
         let estimate = limit / total * Double(count)
         return estimate >= Double(count) ? count : max(1, Int(estimate))
