@@ -143,7 +143,12 @@ struct LineBreaker {
         into out: inout Sink
     ) {
         if policy == .words && paragraph.isSimple {
-            breakSimpleParagraph(p, v, width, limit: limit, into: &out)
+            // The search order is a type, not a flag read per line: each loop has one.
+            if searchesGuessFirst {
+                breakSimpleParagraph(p, v, width, GuessFirstSearch.self, limit: limit, into: &out)
+            } else {
+                breakSimpleParagraph(p, v, width, FirstWordFirstSearch.self, limit: limit, into: &out)
+            }
         } else {
             breakParagraph(
                 p, v, width, limit: policy == .none ? .infinity : limit,
@@ -162,8 +167,8 @@ struct LineBreaker {
     /// (`Word.breaksAfterEveryGrapheme`) is searched as one word (its end is its last
     /// member's); when the line ends inside it, its graphemes are scanned for the last member
     /// that fits (``lastFit(inRunEndingAt:from:at:_:limit:_:_:)``), and the next line starts there.
-    private func breakSimpleParagraph<Sink: LineSink, Width: LineWidthArithmetic>(
-        _ p: Int32, _ v: Views, _ width: Width.Type, limit: Double, into out: inout Sink
+    private func breakSimpleParagraph<Sink: LineSink, Width: LineWidthArithmetic, Search: LineSearchOrder>(
+        _ p: Int32, _ v: Views, _ width: Width.Type, _: Search.Type, limit: Double, into out: inout Sink
     ) {
         // Read here, not passed: a 28-byte record goes to a call field by field.
         let paragraph = text.paragraphs[Int(p)]
@@ -172,7 +177,7 @@ struct LineBreaker {
         var w = Int(paragraph.wordStart)
         // Words on the previous line; for the first line, the count the paragraph's mean word
         // width suggests (any guess finds the same word: it only picks where the search starts).
-        let guessFirst = Width.fitIsMonotone && searchesGuessFirst
+        let guessFirst = Width.fitIsMonotone && Search.guessFirst
         var previousCount = Self.estimatedWordsPerLine(
             guessFirst ? words.visibleEnds.unsafelyUnwrapped[last] : words[last].end, count: last &- w &+ 1, limit: limit)
         // The line's start: the previous line's last word's end and grapheme end, carried
@@ -499,6 +504,23 @@ struct LineBreaker {
         let stop = (x / tabInterval).rounded(.down) * tabInterval + tabInterval
         return stop - x
     }
+}
+
+/// The order of the simple-paragraph loop's probes for a line's last word
+/// (`LineBreaker.searchesGuessFirst`), as a type: the loop is specialised per order.
+private protocol LineSearchOrder {
+    /// Whether the guess is probed first where the fit test is monotone.
+    static var guessFirst: Bool { get }
+}
+
+/// The guess first, where the arithmetic's fit test is monotone (the default).
+private enum GuessFirstSearch: LineSearchOrder {
+    static var guessFirst: Bool { @inline(__always) get { true } }
+}
+
+/// The line's first word first, for every arithmetic (tests compare the two).
+private enum FirstWordFirstSearch: LineSearchOrder {
+    static var guessFirst: Bool { @inline(__always) get { false } }
 }
 
 /// Receives the lines of a `LineBreaker` run.
