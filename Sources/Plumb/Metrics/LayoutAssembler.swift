@@ -361,7 +361,7 @@ private struct HeightSums: LineSink {
         } else if reusable && box.fontMask == olderMask {
             pendingHeight = olderLineHeight
         } else {
-            computeHeight(box)
+            computeHeight(mask: box.fontMask, from: box.graphemeStart, to: box.graphemeEnd)
         }
         pendingGap = model.gap(afterLineEndingParagraph: box.endsParagraph)
         widest = max(widest, box.usedWidth)
@@ -369,15 +369,15 @@ private struct HeightSums: LineSink {
         count += 1
     }
 
-    /// The height of a line whose fonts differ from the last two lines': out of line, so that
-    /// the breaker's loops build the line's box in memory only on this path (inlined, the
-    /// box was stored for every line).
+    /// The height of a line (fonts `mask`, graphemes `start..<end`) whose fonts differ from
+    /// the last two lines': out of line, and given what it reads of the line in registers
+    /// (given the box, the breaker's loops stored every line's box in memory).
     @inline(never)
-    private mutating func computeHeight(_ box: LineBox) {
-        pendingHeight = model.lineHeight(natural: model.natural(of: box, in: text).height)
+    private mutating func computeHeight(mask: UInt64, from start: Int32, to end: Int32) {
+        pendingHeight = model.lineHeight(natural: model.natural(mask: mask, from: start, to: end, in: text).height)
         olderMask = lastMask
         olderLineHeight = lastLineHeight
-        lastMask = box.fontMask
+        lastMask = mask
         lastLineHeight = pendingHeight
     }
 
