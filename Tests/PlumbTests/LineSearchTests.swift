@@ -57,10 +57,12 @@ import Testing
         }
     }
 
-    /// `Words.fontMask(from:through:)` against the masks OR-ed word by word along
-    /// `nextMaskChange`, for every pair of words of each paragraph.
+    /// `Words.fontMask(from:through:stoppingAt:)`, stopping at the text's every font or not,
+    /// against the masks OR-ed word by word along `nextMaskChange`, for every pair of words
+    /// of each paragraph.
     static func masksAlike(_ text: PreparedText) -> Bool {
         let words = text.words
+        let all = PreparedText.allFontsMask(count: text.fontLines.count)
         for p in text.paragraphs where p.wordStart < p.wordEnd {
             for w in Int(p.wordStart)..<Int(p.wordEnd) {
                 for lo in w..<Int(p.wordEnd) {
@@ -71,6 +73,7 @@ import Testing
                         k = Int(words[k].nextMaskChange)
                     }
                     if words.fontMask(from: w, through: lo) != mask { return false }
+                    if words.fontMask(from: w, through: lo, stoppingAt: all) != mask { return false }
                 }
             }
         }

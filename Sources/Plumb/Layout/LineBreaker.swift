@@ -172,14 +172,18 @@ struct LineBreaker {
     ) {
         // Read here, not passed: a 28-byte record goes to a call field by field.
         let paragraph = text.paragraphs[Int(p)]
+        // Every local font's bit: a line's mask that has them all is complete.
+        let allFonts = PreparedText.allFontsMask(count: text.fontLines.count)
         let words = v.words
         let last = Int(paragraph.wordEnd) - 1
         var w = Int(paragraph.wordStart)
         // Words on the previous line; for the first line, the count the paragraph's mean word
         // width suggests (any guess finds the same word: it only picks where the search starts).
         let guessFirst = Width.fitIsMonotone && Search.guessFirst
-        var previousCount = Self.estimatedWordsPerLine(
-            guessFirst ? words.visibleEnds.unsafelyUnwrapped[last] : words[last].end, count: last &- w &+ 1, limit: limit)
+        var previousCount =
+            guessFirst
+            ? Self.guessedWordsPerLine(words.visibleEnds.unsafelyUnwrapped[last], count: last &- w &+ 1, limit: limit)
+            : Self.estimatedWordsPerLine(words[last].end, count: last &- w &+ 1, limit: limit)
         // The line's start: the previous line's last word's end and grapheme end, carried
         // over (not read back from the words).
         var base = 0.0
@@ -216,7 +220,7 @@ struct LineBreaker {
                         LineBox(
                             graphemeStart: startGrapheme, graphemeEnd: cut.grapheme,
                             usedWidth: cut.end - base + Double(v.cutAdjustment(Int(cut.grapheme) &- 1)),
-                            hangingWidth: 0, fontMask: lineMask(paragraph, from: w, through: run, words), paragraph: p,
+                            hangingWidth: 0, fontMask: lineMask(paragraph, from: w, through: run, words, allFonts), paragraph: p,
                             endsParagraph: false, endsInsideWord: false))
                     previousCount = run &- w &+ 1
                     base = cut.end
@@ -237,7 +241,7 @@ struct LineBreaker {
                     graphemeEnd: end.graphemeEnd,
                     usedWidth: end.visibleEnd - base + Double(v.endAdjustment(end)),
                     hangingWidth: end.hangingWidth,
-                    fontMask: lineMask(paragraph, from: w, through: lo, words), paragraph: p, endsParagraph: lo == last,
+                    fontMask: lineMask(paragraph, from: w, through: lo, words, allFonts), paragraph: p, endsParagraph: lo == last,
                     endsInsideWord: false))
             base = end.end
             startGrapheme = end.graphemeEnd
@@ -312,9 +316,11 @@ struct LineBreaker {
     /// The fonts of words `w...lo` of `paragraph` (the last word's when the paragraph's mask
     /// is uniform — the line reads that word anyway —, else OR-ed run by run).
     @inline(__always)
-    private func lineMask(_ paragraph: PreparedText.Paragraph, from w: Int, through lo: Int, _ words: PreparedText.Words) -> UInt64 {
+    private func lineMask(
+        _ paragraph: PreparedText.Paragraph, from w: Int, through lo: Int, _ words: PreparedText.Words, _ allFonts: UInt64
+    ) -> UInt64 {
         if paragraph.hasUniformMask { return words[lo].fontMask }
-        return words.fontMask(from: w, through: lo)
+        return words.fontMask(from: w, through: lo, stoppingAt: allFonts)
     }
 
     /// Where a line from `start` ends inside the run (`Word.breaksAfterEveryGrapheme`) that
@@ -339,6 +345,18 @@ struct LineBreaker {
         return (Int32(g), end)
     }
 
+
+    /// ``estimatedWordsPerLine(_:count:limit:)`` for a monotone search, where any guess from 1
+    /// to `count` finds the same words: no checks of the limit (an infinite or NaN estimate
+    /// gives `count`, one under 1 gives 1) and the estimate rounded to an integer by adding
+    /// 2⁵² (exact below 2⁵², and it is below `count`) instead of a checked conversion.
+    @inline(__always)
+    private static func guessedWordsPerLine(_ total: Double, count: Int, limit: Double) -> Int {
+        let estimate = limit / total * Double(count)
+        guard estimate < Double(count) else { return count }
+        guard estimate >= 1 else { return 1 }
+        return Int(truncatingIfNeeded: (estimate + 0x1p52).bitPattern & 0xF_FFFF_FFFF_FFFF)
+    }
 
     /// How many of a paragraph's `count` words a line of `limit` points holds at their mean
     /// width, the paragraph being `total` wide (its last word's paragraph-relative end; the

@@ -254,11 +254,12 @@ final class PreparedText: Sendable {
         /// The font masks of words `w...lo` OR-ed, visiting each run of one mask once (per
         /// stored jump, ``narrowJumps``/``wideJumps``): what OR-ing `self[k].fontMask` while
         /// following `self[k].nextMaskChange` gives, reading only the packed word and its tail
-        /// (no visible end, no word end), one loop per packing.
+        /// (no visible end, no word end), one loop per packing. It stops once the mask is
+        /// `all` (``PreparedText/allFontsMask(count:)``: more words cannot add a bit).
         ///
         /// - Complexity: O(mask runs of `w...lo`, plus one per 15 words of a long narrow run).
         @inline(__always)
-        func fontMask(from w: Int, through lo: Int) -> UInt64 {
+        func fontMask(from w: Int, through lo: Int, stoppingAt all: UInt64 = ~0) -> UInt64 {
             assert(w >= 0 && w <= lo && lo < count, "words \(w)...\(lo) out of 0..<\(count)")
             let tails = tails.unsafelyUnwrapped, raw = packed.unsafelyUnwrapped, perWord = perWord
             var mask: UInt64 = 0
@@ -271,14 +272,14 @@ final class PreparedText: Sendable {
                     let v = p[k]
                     mask |= tails[Int((v >> 20) & 0xFF) &+ (k & perWord)].fontMask
                     k &+= Int((v >> 16) & Self.narrowJumps)
-                } while k <= lo
+                } while k <= lo && mask != all
             } else {
                 let p = raw.assumingMemoryBound(to: UInt64.self)
                 repeat {
                     let high = UInt32(truncatingIfNeeded: p[k] >> 32)
                     mask |= tails[Int((high >> 20) & 0xFF) &+ (k & perWord)].fontMask
                     k &+= Int(high & Self.wideJumps)
-                } while k <= lo
+                } while k <= lo && mask != all
             }
             return mask
         }
@@ -821,6 +822,10 @@ final class PreparedText: Sendable {
             index(k, UInt8(last))
         }
     }
+
+    /// The bits of local fonts `0..<count` (``fontBit(_:)``; all 64 from 63 fonts on): a
+    /// mask of a text of `count` fonts is never more.
+    @inline(__always) static func allFontsMask(count: Int) -> UInt64 { count >= 64 ? ~0 : (1 << UInt64(count)) &- 1 }
 
     /// The font bit of local font index `i` (indices ≥ 63 share the last bit).
     @inline(__always) static func fontBit(_ i: UInt8) -> UInt64 { 1 << UInt64(min(i, 63)) }
