@@ -168,12 +168,15 @@ enum LayoutAssembler {
                 lineCount: l.lineCount, height: l.height, widestLine: l.widestLine, isTruncated: l.isTruncated,
                 brokeInsideWord: l.brokeInsideWord, warnings: l.warnings.isEmpty ? nil : l.warnings)
         }
-        var sums = HeightSums(text: text, model: LineHeightModel(style: style, scale: scale))
-        lineBreaker(text, style: style, width: width).run(&sums)
-        sums.finish()
-        return Summary(
-            lineCount: sums.count, height: sums.height, widestLine: sums.widest, isTruncated: false,
-            brokeInsideWord: sums.insideWord, warnings: nil)
+        let model = LineHeightModel(style: style, scale: scale)
+        return withUnsafePointer(to: model) { model in
+            var sums = HeightSums(text: text, model: model)
+            lineBreaker(text, style: style, width: width).run(&sums)
+            sums.finish()
+            return Summary(
+                lineCount: sums.count, height: sums.height, widestLine: sums.widest, isTruncated: false,
+                brokeInsideWord: sums.insideWord, warnings: nil)
+        }
     }
 
     /// The breaker of `text` at `width` under `style`'s wrapping, line limit and tabs.
@@ -326,7 +329,12 @@ enum LayoutAssembler {
 /// the widest used width and the count — the measure-only path, allocation-free.
 private struct HeightSums: LineSink {
     let text: PreparedText
-    let model: LineHeightModel
+    /// The model, borrowed for the sum's lifetime (`LayoutAssembler.measure`): a call on it
+    /// from the breaker's loops, which hold the sum `inout`, passes its address (a model
+    /// stored here was copied to the stack, 160 bytes, for every new line height).
+    let model: UnsafePointer<LineHeightModel>
+    /// `model.gap(afterLineEndingParagraph:)` inside a paragraph and at its end.
+    private let gapInside: Double, gapAfterParagraph: Double
     var count = 0
     var height = 0.0
     var widest = 0.0
@@ -344,9 +352,11 @@ private struct HeightSums: LineSink {
     /// line's height depend on its first run too.
     private let reusesHeights: Bool
 
-    init(text: PreparedText, model: LineHeightModel) {
+    init(text: PreparedText, model: UnsafePointer<LineHeightModel>) {
         self.text = text
         self.model = model
+        gapInside = model.pointee.gap(afterLineEndingParagraph: false)
+        gapAfterParagraph = model.pointee.gap(afterLineEndingParagraph: true)
         reusesHeights = text.pangoBaselines == nil
     }
 
@@ -363,7 +373,7 @@ private struct HeightSums: LineSink {
         } else {
             computeHeight(mask: box.fontMask, from: box.graphemeStart, to: box.graphemeEnd)
         }
-        pendingGap = model.gap(afterLineEndingParagraph: box.endsParagraph)
+        pendingGap = box.endsParagraph ? gapAfterParagraph : gapInside
         widest = max(widest, box.usedWidth)
         insideWord = insideWord || box.endsInsideWord
         count += 1
@@ -374,7 +384,7 @@ private struct HeightSums: LineSink {
     /// (given the box, the breaker's loops stored every line's box in memory).
     @inline(never)
     private mutating func computeHeight(mask: UInt64, from start: Int32, to end: Int32) {
-        pendingHeight = model.lineHeight(natural: model.natural(mask: mask, from: start, to: end, in: text).height)
+        pendingHeight = model.pointee.lineHeight(natural: model.pointee.natural(mask: mask, from: start, to: end, in: text).height)
         olderMask = lastMask
         olderLineHeight = lastLineHeight
         lastMask = mask
