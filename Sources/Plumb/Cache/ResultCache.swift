@@ -190,15 +190,23 @@ final class ResultCache: Sendable {
                 for i in 0...mask { slots.store(key: CacheKey(low: 0, high: 0), at: i) }
                 isWritten = true
             }
-            if let i = find(key) {
-                slots.store(value: value, at: i)
-                return
+            // One probe: the chain ends at the key or at the empty slot a new key takes
+            // (unless the table grows or evicts first, which moves entries).
+            var i = Int(truncatingIfNeeded: key.low) & mask
+            while true {
+                let k = slots.key(at: i)
+                if k == key {
+                    slots.store(value: value, at: i)
+                    return
+                }
+                if k.low == 0 && k.high == 0 { break }
+                i = (i + 1) & mask
             }
             if count >= maxCount {
                 if mask + 1 < slots.count { grow() } else { evictOne() }
+                i = Int(truncatingIfNeeded: key.low) & mask
+                while !slots.isEmpty(i) { i = (i + 1) & mask }
             }
-            var i = Int(truncatingIfNeeded: key.low) & mask
-            while !slots.isEmpty(i) { i = (i + 1) & mask }
             slots.store(value: value, at: i)
             slots.store(key: key, at: i)
             count += 1
