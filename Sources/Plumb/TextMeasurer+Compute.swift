@@ -100,7 +100,12 @@ extension TextMeasurer {
         let width: LayoutWidth = k.layoutWidth == .infinity ? .unconstrained : .points(k.layoutWidth)
         let measured = text.utf8.withContiguousStorageIfAvailable { utf8 -> TextMeasurement? in
             let prepared = preparedText(utf8, style: style, textKey: k.text, content: nil)
-            let layout = LayoutAssembler.measure(prepared, style: style.sanitized, width: width, scale: k.scale)
+            // The style's line-height model is built at the default scale: borrowed, not rebuilt.
+            let layout = k.scale == ResolvedStyle.defaultScale
+                ? withUnsafePointer(to: style.lineHeights) {
+                    LayoutAssembler.measure(prepared, style: style.sanitized, model: $0, width: width)
+                }
+                : LayoutAssembler.measure(prepared, style: style.sanitized, width: width, scale: k.scale)
             guard layout.height.isFinite, layout.widestLine.isFinite else { return nil }
             let m = Self.measurement(layout, prepared: prepared, style: style, scale: k.scale)
             // As the general path: a cell with warnings of its own is not cached.

@@ -169,14 +169,34 @@ enum LayoutAssembler {
                 brokeInsideWord: l.brokeInsideWord, warnings: l.warnings.isEmpty ? nil : l.warnings)
         }
         let model = LineHeightModel(style: style, scale: scale)
-        return withUnsafePointer(to: model) { model in
-            var sums = HeightSums(text: text, model: model)
-            lineBreaker(text, style: style, width: width).run(&sums)
-            sums.finish()
-            return Summary(
-                lineCount: sums.count, height: sums.height, widestLine: sums.widest, isTruncated: false,
-                brokeInsideWord: sums.insideWord, warnings: nil)
+        return withUnsafePointer(to: model) { streamed(text, style: style, model: $0, width: width) }
+    }
+
+    /// ``measure(_:style:width:scale:)`` with `model`, `style`'s line-height model at the
+    /// layout's scale, built beforehand (`ResolvedStyle.lineHeights`): no model is built.
+    ///
+    /// - Complexity: O(words + lines) for simple paragraphs.
+    @inline(__always)
+    static func measure(
+        _ text: PreparedText, style: SanitizedStyle, model: UnsafePointer<LineHeightModel>, width: LayoutWidth
+    ) -> Summary {
+        guard streams(style) else {
+            return measure(text, style: style, width: width, scale: model.pointee.scale)
         }
+        return streamed(text, style: style, model: model, width: width)
+    }
+
+    /// The streamed sums of a style that ``streams(_:)``.
+    @inline(__always)
+    private static func streamed(
+        _ text: PreparedText, style: SanitizedStyle, model: UnsafePointer<LineHeightModel>, width: LayoutWidth
+    ) -> Summary {
+        var sums = HeightSums(text: text, model: model)
+        lineBreaker(text, style: style, width: width).run(&sums)
+        sums.finish()
+        return Summary(
+            lineCount: sums.count, height: sums.height, widestLine: sums.widest, isTruncated: false,
+            brokeInsideWord: sums.insideWord, warnings: nil)
     }
 
     /// The breaker of `text` at `width` under `style`'s wrapping, line limit and tabs.
