@@ -509,6 +509,37 @@ import Testing
         }
     }
 
+    /// A cell's result key is derived from its range key: distinct texts, fingerprints,
+    /// widths or scales (each changed alone, including by one ulp and signed zero) give
+    /// distinct result keys; range keys differ exactly when something but the width does;
+    /// equal inputs give equal keys; no result key equals a range key.
+    @Test func resultAndRangeKeysSeparateEveryField() {
+        let texts = [CacheKey(low: 1, high: 2), CacheKey(low: 2, high: 1), CacheKey(low: 1, high: 3), CacheKey(low: 0, high: 0)]
+        let prints = [CacheKey(low: 7, high: 9), CacheKey(low: 9, high: 7), CacheKey(low: 7, high: 10)]
+        let widths = [100.0, 100.0.nextUp, 100.5, 0.0, -0.0, .infinity]
+        let scales = [2.0, 3, 2.0.nextDown]
+        var results: [CacheKey: String] = [:], ranges: [CacheKey: String] = [:]
+        for (ti, t) in texts.enumerated() {
+            for (fi, f) in prints.enumerated() {
+                for (si, scale) in scales.enumerated() {
+                    let rangeName = "\(ti) \(fi) \(si)"
+                    for (wi, width) in widths.enumerated() {
+                        let k = TextMeasurer.keys(text: t, fingerprint: f, width: width, scale: scale)
+                        let again = TextMeasurer.keys(text: t, fingerprint: f, width: width, scale: scale)
+                        #expect(k.result == again.result && k.range == again.range)
+                        let name = "\(rangeName) \(wi)"
+                        #expect(results.updateValue(name, forKey: k.result) == nil, "result key of \(name) repeated")
+                        if let seen = ranges[k.range] { #expect(seen == rangeName, "range key of \(name) is \(seen)'s") }
+                        ranges[k.range] = rangeName
+                    }
+                }
+            }
+        }
+        #expect(results.count == texts.count * prints.count * scales.count * widths.count)
+        #expect(ranges.count == texts.count * prints.count * scales.count)
+        #expect(Set(results.keys).isDisjoint(with: ranges.keys))
+    }
+
     /// Inserts, overwrites and lookups while every shard's table grows (no eviction: the
     /// budget holds every key) agree with a dictionary.
     @Test func insertionsAgreeWithADictionary() {
