@@ -98,12 +98,14 @@ extension TextMeasurer {
             text.utf8.count <= configuration.maximumTextBytes
         else { return nil }
         let width: LayoutWidth = k.layoutWidth == .infinity ? .unconstrained : .points(k.layoutWidth)
+        // A streamed layout at the default scale borrows the style's line-height model and
+        // reads its breaking settings here (no model built, no copy of the style).
         let measured = text.utf8.withContiguousStorageIfAvailable { utf8 -> TextMeasurement? in
             let prepared = preparedText(utf8, style: style, textKey: k.text, content: nil)
-            // The style's line-height model is built at the default scale: borrowed, not rebuilt.
-            let layout = k.scale == ResolvedStyle.defaultScale
+            let layout = k.scale == ResolvedStyle.defaultScale && LayoutAssembler.streams(style.sanitized)
                 ? withUnsafePointer(to: style.lineHeights) {
-                    LayoutAssembler.measure(prepared, style: style.sanitized, model: $0, width: width)
+                    LayoutAssembler.measureStreamed(
+                        prepared, breaking: LayoutAssembler.BreakSettings(style.sanitized), model: $0, width: width)
                 }
                 : LayoutAssembler.measure(prepared, style: style.sanitized, width: width, scale: k.scale)
             guard layout.height.isFinite, layout.widestLine.isFinite else { return nil }

@@ -169,53 +169,76 @@ enum LayoutAssembler {
                 brokeInsideWord: l.brokeInsideWord, warnings: l.warnings.isEmpty ? nil : l.warnings)
         }
         let model = LineHeightModel(style: style, scale: scale)
-        return withUnsafePointer(to: model) { streamed(text, style: style, model: $0, width: width) }
+        return withUnsafePointer(to: model) {
+            streamed(text, breaker: lineBreaker(text, style: style, width: width), model: $0)
+        }
     }
 
-    /// ``measure(_:style:width:scale:)`` with `model`, `style`'s line-height model at the
-    /// layout's scale, built beforehand (`ResolvedStyle.lineHeights`): no model is built.
+    /// ``measure(_:style:width:scale:)`` of a style that ``streams(_:)``, with `model`, the
+    /// style's line-height model at the layout's scale, built beforehand
+    /// (`ResolvedStyle.lineHeights`), and `breaking`, the style's line-breaking settings: no
+    /// model is built and no style is copied.
     ///
     /// - Complexity: O(words + lines) for simple paragraphs.
     @inline(__always)
-    static func measure(
-        _ text: PreparedText, style: SanitizedStyle, model: UnsafePointer<LineHeightModel>, width: LayoutWidth
+    static func measureStreamed(
+        _ text: PreparedText, breaking: BreakSettings, model: UnsafePointer<LineHeightModel>, width: LayoutWidth
     ) -> Summary {
-        guard streams(style) else {
-            return measure(text, style: style, width: width, scale: model.pointee.scale)
-        }
-        return streamed(text, style: style, model: model, width: width)
+        streamed(text, breaker: lineBreaker(text, breaking, width: width), model: model)
     }
 
     /// The streamed sums of a style that ``streams(_:)``.
     @inline(__always)
     private static func streamed(
-        _ text: PreparedText, style: SanitizedStyle, model: UnsafePointer<LineHeightModel>, width: LayoutWidth
+        _ text: PreparedText, breaker: LineBreaker, model: UnsafePointer<LineHeightModel>
     ) -> Summary {
         var sums = HeightSums(text: text, model: model)
-        lineBreaker(text, style: style, width: width).run(&sums)
+        breaker.run(&sums)
         sums.finish()
         return Summary(
             lineCount: sums.count, height: sums.height, widestLine: sums.widest, isTruncated: false,
             brokeInsideWord: sums.insideWord, warnings: nil)
     }
 
+    /// What the line breaker reads of a style: four words, taken before a cell's layout so
+    /// that the streamed path needs no copy of the style.
+    struct BreakSettings {
+        let wraps: Bool
+        let charWrapping: Bool
+        let maxLines: Int
+        let tabInterval: Double
+
+        @inline(__always)
+        init(_ style: borrowing SanitizedStyle) {
+            wraps = style.options.contains(.usesLineFragmentOrigin)
+            charWrapping = style.lineBreakMode == .charWrapping
+            maxLines = style.maxLines
+            tabInterval = style.tabInterval
+        }
+    }
+
     /// The breaker of `text` at `width` under `style`'s wrapping, line limit and tabs.
     @inline(__always)
     private static func lineBreaker(_ text: PreparedText, style: SanitizedStyle, width: LayoutWidth) -> LineBreaker {
-        let wraps = style.options.contains(.usesLineFragmentOrigin)
+        lineBreaker(text, BreakSettings(style), width: width)
+    }
+
+    /// The breaker of `text` at `width` under wrapping, line limit and tabs `b`.
+    @inline(__always)
+    private static func lineBreaker(_ text: PreparedText, _ b: BreakSettings, width: LayoutWidth) -> LineBreaker {
         let maxWidth: Double
         let policy: WrapPolicy
         switch width {
-        case .points(let w) where wraps:
+        case .points(let w) where b.wraps:
             maxWidth = w
-            policy = style.lineBreakMode == .charWrapping ? .characters : .words
+            policy = b.charWrapping ? .characters : .words
         default:
             maxWidth = .infinity
             policy = .none
         }
-        let lineLimit = style.maxLines > 0 ? style.maxLines + 1 : Int.max
+        let lineLimit = b.maxLines > 0 ? b.maxLines + 1 : Int.max
         return LineBreaker(
-            text: text, maxWidth: maxWidth, policy: policy, tabInterval: style.tabInterval, lineLimit: lineLimit)
+            text: text, maxWidth: maxWidth, policy: policy, tabInterval: b.tabInterval, lineLimit: lineLimit)
     }
 
     /// Extra height goes above the text (TextKit): baseline = (height − natural) + ascender,
