@@ -73,7 +73,7 @@ extension TextMeasurer {
             needsLines: false, content: cellContent)
         // A cacheable style's warnings (a skipped family) are the same for every cell and are
         // given back with every hit; a cell with warnings of its own is not cached.
-        if r.measurement.warnings.count == style.warnings.count, let layout = r.layout,
+        if r.measurement.warningCount == style.warnings.count, let layout = r.layout,
             let cached = Self.cached(r.measurement, layout: layout, layoutWidth: w, scale: cleanScale)
         {
             insert(cached, keys: keys, range: range)

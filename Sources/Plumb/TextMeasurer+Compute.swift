@@ -111,7 +111,7 @@ extension TextMeasurer {
             guard layout.height.isFinite, layout.widestLine.isFinite else { return nil }
             let m = Self.measurement(layout, prepared: prepared, style: style, scale: k.scale)
             // As the general path: a cell with warnings of its own is not cached.
-            if m.warnings.count == style.warnings.count,
+            if m.warningCount == style.warnings.count,
                 let cached = Self.cached(
                     m, brokeInsideWord: layout.brokeInsideWord, widestLine: layout.widestLine,
                     layoutWidth: k.layoutWidth, scale: k.scale)
