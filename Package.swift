@@ -53,7 +53,7 @@ let package = Package(
 
         .target(name: "PropertyTesting", path: "Tests/PropertyTesting"),
         .testTarget(
-            name: "PlumbTests", dependencies: ["Plumb", "PropertyTesting", "CHarfBuzz"],
+            name: "PlumbTests", dependencies: ["Plumb", "PropertyTesting", "CHarfBuzz", "CXXHash"],
             path: "Tests/PlumbTests"),
         .testTarget(
             name: "PlumbRenderTests", dependencies: ["PlumbRender", "Plumb"], path: "Tests/PlumbRenderTests"),

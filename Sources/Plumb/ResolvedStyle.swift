@@ -17,6 +17,11 @@ public struct ResolvedStyle: Sendable {
     var layoutFingerprint: CacheKey
     /// Everything that changes shaping: fonts, size, letter spacing (prepared-text key).
     let shapingFingerprint: CacheKey
+    /// The line-height model at ``defaultScale`` (a re-layout at that scale borrows it instead
+    /// of building one per cell; other scales build their own).
+    let lineHeights: LineHeightModel
+    /// The device scale ``lineHeights`` is built for (`measure`'s default).
+    static let defaultScale = 2.0
     /// Whether a result measured with this style may be cached.
     var isCacheable: Bool { !warnings.contains { $0.isFallback } }
 }
@@ -33,6 +38,7 @@ extension ResolvedStyle {
         self.cascade = cascade
         self.token = token
         self.warnings = warnings
+        self.lineHeights = LineHeightModel(style: s, scale: Self.defaultScale)
         self.shapingFingerprint = Self.shapingKey(s, salt: salt)
         self.layoutFingerprint = Self.layoutKey(s, shaping: shapingFingerprint)
     }

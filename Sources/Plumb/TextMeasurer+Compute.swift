@@ -98,13 +98,20 @@ extension TextMeasurer {
             text.utf8.count <= configuration.maximumTextBytes
         else { return nil }
         let width: LayoutWidth = k.layoutWidth == .infinity ? .unconstrained : .points(k.layoutWidth)
+        // A streamed layout at the default scale borrows the style's line-height model and
+        // reads its breaking settings here (no model built, no copy of the style).
         let measured = text.utf8.withContiguousStorageIfAvailable { utf8 -> TextMeasurement? in
             let prepared = preparedText(utf8, style: style, textKey: k.text, content: nil)
-            let layout = LayoutAssembler.measure(prepared, style: style.sanitized, width: width, scale: k.scale)
+            let layout = k.scale == ResolvedStyle.defaultScale && LayoutAssembler.streams(style.sanitized)
+                ? withUnsafePointer(to: style.lineHeights) {
+                    LayoutAssembler.measureStreamed(
+                        prepared, breaking: LayoutAssembler.BreakSettings(style.sanitized), model: $0, width: width)
+                }
+                : LayoutAssembler.measure(prepared, style: style.sanitized, width: width, scale: k.scale)
             guard layout.height.isFinite, layout.widestLine.isFinite else { return nil }
             let m = Self.measurement(layout, prepared: prepared, style: style, scale: k.scale)
             // As the general path: a cell with warnings of its own is not cached.
-            if m.warnings.count == style.warnings.count,
+            if m.warningCount == style.warnings.count,
                 let cached = Self.cached(
                     m, brokeInsideWord: layout.brokeInsideWord, widestLine: layout.widestLine,
                     layoutWidth: k.layoutWidth, scale: k.scale)

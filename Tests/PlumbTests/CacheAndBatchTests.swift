@@ -1,3 +1,4 @@
+import CXXHash
 import Dispatch
 import Synchronization
 @testable import Plumb
@@ -69,19 +70,32 @@ import Testing
         pango.compatibility = .pango
         var chromium = style15()
         chromium.compatibility = .chromium
-        let styles = [style15(), skipped, cut, low, limited, pango, chromium]
+        // Line-height models: the miss path borrows the style's model built at scale 2 and
+        // builds its own at other scales (Blink's fixed heights depend on the scale).
+        var spaced = style15()
+        spaced.lineHeightMultiple = 1.3
+        spaced.lineSpacing = 1.5
+        spaced.paragraphSpacing = 4
+        var blinkFixed = chromium
+        blinkFixed.lineHeightEm = 1.37
+        var pangoFloor = pango
+        pangoFloor.minimumLineHeight = 21.3
+        let styles = [style15(), skipped, cut, low, limited, pango, chromium, spaced, blinkFixed, pangoFloor]
         let texts = ["Hello world, a few words to wrap over lines", "tab\there\nand a second paragraph",
                      "missing \u{E000}\u{10FFFD} glyphs", "世界 ケーキ 🇫🇷 mixed fonts 123"]
         for style in styles {
             let m = TextMeasurer()
-            for text in texts {
-                for width in [80.0, 123.5, 300, .infinity] {
-                    let fresh = engine.compute(text, style: engine.resolve(style), width: width, scale: 2, extraWarnings: []).measurement
-                    let got = m.measure(text, style: style, width: width, scale: 2)
-                    let again = m.measure(text, style: style, width: width, scale: 2)
-                    #expect(got == fresh, "\(text.debugDescription) at \(width): \(got) vs \(fresh)")
-                    #expect(got.warnings == fresh.warnings && got.isFallback == fresh.isFallback)
-                    #expect(again == fresh, "hit \(text.debugDescription) at \(width): \(again) vs \(fresh)")
+            for scale in [2.0, 3, 1.5] {
+                for text in texts {
+                    for width in [80.0, 123.5, 300, .infinity] {
+                        let fresh = engine.compute(
+                            text, style: engine.resolve(style), width: width, scale: scale, extraWarnings: []).measurement
+                        let got = m.measure(text, style: style, width: width, scale: scale)
+                        let again = m.measure(text, style: style, width: width, scale: scale)
+                        #expect(got == fresh, "\(text.debugDescription) at \(width), \(scale)×: \(got) vs \(fresh)")
+                        #expect(got.warnings == fresh.warnings && got.isFallback == fresh.isFallback)
+                        #expect(again == fresh, "hit \(text.debugDescription) at \(width), \(scale)×: \(again) vs \(fresh)")
+                    }
                 }
             }
         }
@@ -472,5 +486,89 @@ import Testing
                 for key in keys { #expect(index.slot(of: key) { slotKeys[Int($0)] } == model[key]) }
             }
         }
+    }
+}
+
+/// The result table's single-probe insertion and the hash's precomputed secret.
+@Suite struct ResultTableAndHashTests {
+    /// `plumb_xxh3_128` with Plumb's seed (the secret derived once at load for inputs over
+    /// 240 bytes) gives `XXH3_128bits_withSeed`'s digest for every length around the
+    /// midsize limit and beyond; other seeds too.
+    @Test func precomputedSecretGivesTheSeededDigest() {
+        #expect(CacheKey.seed == PLUMB_XXH3_SEED)
+        var rng = SplitMix64(seed: 0x5EED_0016)
+        let bytes = (0..<1_100).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        bytes.withUnsafeBytes { all in
+            for n in 0...1_024 {
+                for seed in [CacheKey.seed, 0, 12345] {
+                    let p = all.baseAddress! + (n % 7)
+                    let a = plumb_xxh3_128(p, n, seed), b = plumb_xxh3_128_withSeed(p, n, seed)
+                    #expect(a.low == b.low && a.high == b.high, "length \(n), seed \(seed)")
+                }
+            }
+        }
+    }
+
+    /// A cell's result key is derived from its range key: distinct texts, fingerprints,
+    /// widths or scales (each changed alone, including by one ulp and signed zero) give
+    /// distinct result keys; range keys differ exactly when something but the width does;
+    /// equal inputs give equal keys; no result key equals a range key.
+    @Test func resultAndRangeKeysSeparateEveryField() {
+        let texts = [CacheKey(low: 1, high: 2), CacheKey(low: 2, high: 1), CacheKey(low: 1, high: 3), CacheKey(low: 0, high: 0)]
+        let prints = [CacheKey(low: 7, high: 9), CacheKey(low: 9, high: 7), CacheKey(low: 7, high: 10)]
+        let widths = [100.0, 100.0.nextUp, 100.5, 0.0, -0.0, .infinity]
+        let scales = [2.0, 3, 2.0.nextDown]
+        var results: [CacheKey: String] = [:], ranges: [CacheKey: String] = [:]
+        for (ti, t) in texts.enumerated() {
+            for (fi, f) in prints.enumerated() {
+                for (si, scale) in scales.enumerated() {
+                    let rangeName = "\(ti) \(fi) \(si)"
+                    for (wi, width) in widths.enumerated() {
+                        let k = TextMeasurer.keys(text: t, fingerprint: f, width: width, scale: scale)
+                        let again = TextMeasurer.keys(text: t, fingerprint: f, width: width, scale: scale)
+                        #expect(k.result == again.result && k.range == again.range)
+                        let name = "\(rangeName) \(wi)"
+                        #expect(results.updateValue(name, forKey: k.result) == nil, "result key of \(name) repeated")
+                        if let seen = ranges[k.range] { #expect(seen == rangeName, "range key of \(name) is \(seen)'s") }
+                        ranges[k.range] = rangeName
+                    }
+                }
+            }
+        }
+        #expect(results.count == texts.count * prints.count * scales.count * widths.count)
+        #expect(ranges.count == texts.count * prints.count * scales.count)
+        #expect(Set(results.keys).isDisjoint(with: ranges.keys))
+    }
+
+    /// Inserts, overwrites and lookups while every shard's table grows (no eviction: the
+    /// budget holds every key) agree with a dictionary.
+    @Test func insertionsAgreeWithADictionary() {
+        let cache = ResultCache(budgetBytes: ResultCache.shardCount * ResultCache.entryBytes * 128)
+        var model: [CacheKey: CachedResult] = [:]
+        var rng = SplitMix64(seed: 0x7AB1E)
+        var keys: [CacheKey] = []
+        for step in 0..<40_000 {
+            let key: CacheKey
+            if !keys.isEmpty && rng.next() % 3 == 0 {
+                key = keys[Int(rng.next() % UInt64(keys.count))]
+            } else {
+                // Few distinct low bits: long probe chains and clusters that wrap.
+                key = CacheKey(low: rng.next() & 0xFFFF_0000_0000_00FF, high: rng.next())
+                guard model[key] == nil else { continue }
+                if keys.count >= 20_000 { continue }
+                keys.append(key)
+            }
+            let value = CachedResult(
+                heightPixels: UInt32(step), widthPixels: UInt32(truncatingIfNeeded: rng.next() >> 40), lineCount: 1,
+                flags: 0, widestLine: Double(step), layoutWidth: 100)
+            cache.insert(value, for: key)
+            model[key] = value
+            if step % 997 == 0 {
+                for k in keys { #expect(cache.value(for: k, counted: false) == model[k]) }
+            }
+        }
+        for k in keys { #expect(cache.value(for: k, counted: false) == model[k]) }
+        #expect(cache.value(for: CacheKey(low: 0x1234_5678, high: 0x9ABC), counted: false) == nil)
+        #expect(cache.statistics.evictions == 0)
     }
 }

@@ -70,9 +70,10 @@ enum KeyDomain: UInt64 {
     case preparedText
     /// A shaped segment (tier 1): segment digest, font identity, script.
     case segment
-    /// A result (tier 2): text digest, layout fingerprint, snapped width, scale.
+    /// A result (tier 2): the cell's width-range key (text digest, layout fingerprint,
+    /// scale), then the snapped width.
     case result
-    /// A width-range entry (tier 2): as a result without the width.
+    /// A width-range entry (tier 2): text digest, layout fingerprint, scale.
     case widthRange
     /// An attributed text's content: the text digest and every run (`AttributedText`).
     case attributedContent
@@ -85,8 +86,8 @@ enum KeyDomain: UInt64 {
 /// digest and continues (variable-length fields are prefixed with their length, so the
 /// encoding stays injective).
 ///
-/// - Complexity: O(words); allocation-free. A result key (7 words) costs one XXH3-128 call
-///   over 56 bytes.
+/// - Complexity: O(words); allocation-free. A range key (6 words) costs one XXH3-128 call
+///   over 48 bytes, a result key (4 words: the range key and the width) one over 32.
 struct KeyEncoder {
     private typealias Words = (
         UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,

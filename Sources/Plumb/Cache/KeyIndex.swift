@@ -42,7 +42,7 @@ struct KeyIndex {
                 let x = e[i]
                 if x.slot < 0 { return nil }
                 if x.tag == tag && keyOf(x.slot) == key { return x.slot }
-                i = (i + 1) & mask
+                i = (i &+ 1) & mask
             }
         }
     }
@@ -57,7 +57,7 @@ struct KeyIndex {
 
     private mutating func place(_ entry: Entry) {
         var i = Int(entry.tag) & mask
-        while entries[i].slot >= 0 { i = (i + 1) & mask }
+        while entries[i].slot >= 0 { i = (i &+ 1) & mask }
         entries[i] = entry
     }
 
@@ -71,7 +71,7 @@ struct KeyIndex {
                 var hole = i
                 var j = i
                 while true {
-                    j = (j + 1) & mask
+                    j = (j &+ 1) & mask
                     if entries[j].slot < 0 { break }
                     let home = Int(entries[j].tag) & mask
                     let inRange = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j)
@@ -84,7 +84,7 @@ struct KeyIndex {
                 count -= 1
                 return true
             }
-            i = (i + 1) & mask
+            i = (i &+ 1) & mask
         }
         return false
     }

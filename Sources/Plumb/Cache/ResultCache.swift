@@ -72,11 +72,11 @@ final class ResultCache: Sendable {
         @inline(__always)
         func write<R: Sendable>(_ body: (inout sending Table) -> R) -> R {
             mutex.withLock { t in
-                version.add(1, ordering: .relaxed)
+                version.wrappingAdd(1, ordering: .relaxed)
                 atomicMemoryFence(ordering: .acquiringAndReleasing)
                 defer {
                     mask.store(t.publishedMask, ordering: .relaxed)
-                    version.add(1, ordering: .releasing)
+                    version.wrappingAdd(1, ordering: .releasing)
                 }
                 return body(&t)
             }
@@ -93,7 +93,10 @@ final class ResultCache: Sendable {
             guard mask >= 0 else { return .absent }
             var i = Int(truncatingIfNeeded: key.low) & mask
             var result = OptimisticResult.retry
-            for _ in 0...mask {
+            // At most every slot once (a torn read may see no empty slot). Wrapping
+            // arithmetic: the index and the count stay within the table, no overflow checks.
+            var left = mask
+            while true {
                 let k = slots.key(at: i)
                 if k == key {
                     result = .found(slots.value(at: i))
@@ -103,7 +106,9 @@ final class ResultCache: Sendable {
                     result = .absent
                     break
                 }
-                i = (i + 1) & mask
+                guard left > 0 else { break }
+                left &-= 1
+                i = (i &+ 1) & mask
             }
             atomicMemoryFence(ordering: .acquiring)
             return version.load(ordering: .relaxed) == before ? result : .retry
@@ -167,7 +172,7 @@ final class ResultCache: Sendable {
             hand = 0
             for (key, value) in old {
                 var i = Int(truncatingIfNeeded: key.low) & mask
-                while !slots.isEmpty(i) { i = (i + 1) & mask }
+                while !slots.isEmpty(i) { i = (i &+ 1) & mask }
                 slots.store(value: value, at: i)
                 slots.store(key: key, at: i)
             }
@@ -181,7 +186,7 @@ final class ResultCache: Sendable {
                 let k = slots.key(at: i)
                 if k == key { return i }
                 if k.low == 0 && k.high == 0 { return nil }
-                i = (i + 1) & mask
+                i = (i &+ 1) & mask
             }
         }
 
@@ -190,15 +195,23 @@ final class ResultCache: Sendable {
                 for i in 0...mask { slots.store(key: CacheKey(low: 0, high: 0), at: i) }
                 isWritten = true
             }
-            if let i = find(key) {
-                slots.store(value: value, at: i)
-                return
+            // One probe: the chain ends at the key or at the empty slot a new key takes
+            // (unless the table grows or evicts first, which moves entries).
+            var i = Int(truncatingIfNeeded: key.low) & mask
+            while true {
+                let k = slots.key(at: i)
+                if k == key {
+                    slots.store(value: value, at: i)
+                    return
+                }
+                if k.low == 0 && k.high == 0 { break }
+                i = (i &+ 1) & mask
             }
             if count >= maxCount {
                 if mask + 1 < slots.count { grow() } else { evictOne() }
+                i = Int(truncatingIfNeeded: key.low) & mask
+                while !slots.isEmpty(i) { i = (i &+ 1) & mask }
             }
-            var i = Int(truncatingIfNeeded: key.low) & mask
-            while !slots.isEmpty(i) { i = (i + 1) & mask }
             slots.store(value: value, at: i)
             slots.store(key: key, at: i)
             count += 1
@@ -226,7 +239,7 @@ final class ResultCache: Sendable {
             var hole = index
             var j = index
             while true {
-                j = (j + 1) & mask
+                j = (j &+ 1) & mask
                 let k = slots.key(at: j)
                 if k.low == 0 && k.high == 0 { break }
                 let home = Int(truncatingIfNeeded: k.low) & mask
@@ -298,7 +311,7 @@ final class ResultCache: Sendable {
     @inline(__always)
     private func countHit(_ hit: Bool) {
         _ = stripes[stripeIndex()]._withUnsafeGuaranteedRef {
-            if hit { $0.hits.add(1, ordering: .relaxed) } else { $0.misses.add(1, ordering: .relaxed) }
+            if hit { $0.hits.wrappingAdd(1, ordering: .relaxed) } else { $0.misses.wrappingAdd(1, ordering: .relaxed) }
         }
     }
 

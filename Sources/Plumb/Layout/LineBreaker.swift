@@ -44,6 +44,10 @@ struct LineBreaker {
     let tabInterval: Double
     /// Stop after this many lines (e.g. maxLines + 1 to learn whether text was cut).
     let lineLimit: Int
+    /// Whether the simple loop may search a line's end from its guess first, where the fit
+    /// test is monotone (`LineWidthArithmetic.fitIsMonotone`); false keeps the probe order
+    /// and guess of Blink's arithmetic for every profile (tests compare the two).
+    var searchesGuessFirst = true
 
     /// A width compared with `maxWidth` fits if it exceeds it by at most this much (points):
     /// absorbs floating-point noise of summed advances (`LayoutConventions.exactFitTolerance`).
@@ -139,7 +143,12 @@ struct LineBreaker {
         into out: inout Sink
     ) {
         if policy == .words && paragraph.isSimple {
-            breakSimpleParagraph(p, v, width, limit: limit, into: &out)
+            // The search order is a type, not a flag read per line: each loop has one.
+            if searchesGuessFirst {
+                breakSimpleParagraph(p, v, width, GuessFirstSearch.self, limit: limit, into: &out)
+            } else {
+                breakSimpleParagraph(p, v, width, FirstWordFirstSearch.self, limit: limit, into: &out)
+            }
         } else {
             breakParagraph(
                 p, v, width, limit: policy == .none ? .infinity : limit,
@@ -158,17 +167,23 @@ struct LineBreaker {
     /// (`Word.breaksAfterEveryGrapheme`) is searched as one word (its end is its last
     /// member's); when the line ends inside it, its graphemes are scanned for the last member
     /// that fits (``lastFit(inRunEndingAt:from:at:_:limit:_:_:)``), and the next line starts there.
-    private func breakSimpleParagraph<Sink: LineSink, Width: LineWidthArithmetic>(
-        _ p: Int32, _ v: Views, _ width: Width.Type, limit: Double, into out: inout Sink
+    private func breakSimpleParagraph<Sink: LineSink, Width: LineWidthArithmetic, Search: LineSearchOrder>(
+        _ p: Int32, _ v: Views, _ width: Width.Type, _: Search.Type, limit: Double, into out: inout Sink
     ) {
         // Read here, not passed: a 28-byte record goes to a call field by field.
         let paragraph = text.paragraphs[Int(p)]
+        // Every local font's bit: a line's mask that has them all is complete.
+        let allFonts = PreparedText.allFontsMask(count: text.fontLines.count)
         let words = v.words
         let last = Int(paragraph.wordEnd) - 1
         var w = Int(paragraph.wordStart)
         // Words on the previous line; for the first line, the count the paragraph's mean word
         // width suggests (any guess finds the same word: it only picks where the search starts).
-        var previousCount = Self.estimatedWordsPerLine(words, from: w, through: last, limit: limit)
+        let guessFirst = Width.fitIsMonotone && Search.guessFirst
+        var previousCount =
+            guessFirst
+            ? Self.guessedWordsPerLine(words.visibleEnds.unsafelyUnwrapped[last], count: last &- w &+ 1, limit: limit)
+            : Self.estimatedWordsPerLine(words[last].end, count: last &- w &+ 1, limit: limit)
         // The line's start: the previous line's last word's end and grapheme end, carried
         // over (not read back from the words).
         var base = 0.0
@@ -184,7 +199,11 @@ struct LineBreaker {
             // paragraph hold similar numbers of words, so start from the previous line's
             // count and step; fall back to binary search after a few steps.
             var lo = w &- 1
-            if fits(w) {
+            if guessFirst {
+                // The guess first: when it fits, so does w (no probe of w of its own).
+                lo = Self.lastFittingOrNone(from: w, through: last, guess: previousCount, fits)
+                if lo >= w { previousCount = lo &- w &+ 1 }
+            } else if fits(w) {
                 lo = Self.lastFitting(from: w, through: last, guess: previousCount, fits)
                 previousCount = lo &- w &+ 1
             }
@@ -201,7 +220,7 @@ struct LineBreaker {
                         LineBox(
                             graphemeStart: startGrapheme, graphemeEnd: cut.grapheme,
                             usedWidth: cut.end - base + Double(v.cutAdjustment(Int(cut.grapheme) &- 1)),
-                            hangingWidth: 0, fontMask: lineMask(paragraph, from: w, through: run, words), paragraph: p,
+                            hangingWidth: 0, fontMask: lineMask(paragraph, from: w, through: run, words, allFonts), paragraph: p,
                             endsParagraph: false, endsInsideWord: false))
                     previousCount = run &- w &+ 1
                     base = cut.end
@@ -222,7 +241,7 @@ struct LineBreaker {
                     graphemeEnd: end.graphemeEnd,
                     usedWidth: end.visibleEnd - base + Double(v.endAdjustment(end)),
                     hangingWidth: end.hangingWidth,
-                    fontMask: lineMask(paragraph, from: w, through: lo, words), paragraph: p, endsParagraph: lo == last,
+                    fontMask: lineMask(paragraph, from: w, through: lo, words, allFonts), paragraph: p, endsParagraph: lo == last,
                     endsInsideWord: false))
             base = end.end
             startGrapheme = end.graphemeEnd
@@ -259,18 +278,49 @@ struct LineBreaker {
         return lo
     }
 
+    /// ``lastFitting(from:through:guess:_:)`` without knowing whether `fits(w)` holds: the
+    /// last of words `w...last` that fits, `w − 1` when none does. The guess is probed first
+    /// (a fitting guess implies `fits(w)`), then a few steps, then binary search over what is
+    /// left, with `w − 1` standing for "fits" at the bottom. For a monotone `fits` the answer
+    /// is the same as probing `w` first and calling ``lastFitting(from:through:guess:_:)``
+    /// (there is one last fitting word); a line costs one probe less.
+    @inline(__always)
+    private static func lastFittingOrNone(from w: Int, through last: Int, guess previousCount: Int, _ fits: (Int) -> Bool) -> Int {
+        var lo = w &- 1  // fits, or none before w
+        var hi = last  // the last candidate
+        if previousCount > 0 {
+            let guess = min(last, w &+ previousCount &- 1)
+            if fits(guess) {
+                lo = guess
+                var steps = 0
+                while lo < last && steps < 4 && fits(lo &+ 1) { lo &+= 1; steps &+= 1 }
+                if lo == last || steps < 4 { hi = lo }
+            } else {
+                hi = guess &- 1
+                var steps = 0
+                while hi > lo {
+                    if fits(hi) { lo = hi; break }
+                    hi &-= 1
+                    steps &+= 1
+                    if steps == 4 { break }
+                }
+            }
+        }
+        while lo < hi {
+            let mid = (lo &+ hi &+ 1) >> 1
+            if fits(mid) { lo = mid } else { hi = mid &- 1 }
+        }
+        return lo
+    }
+
     /// The fonts of words `w...lo` of `paragraph` (the last word's when the paragraph's mask
     /// is uniform — the line reads that word anyway —, else OR-ed run by run).
     @inline(__always)
-    private func lineMask(_ paragraph: PreparedText.Paragraph, from w: Int, through lo: Int, _ words: PreparedText.Words) -> UInt64 {
+    private func lineMask(
+        _ paragraph: PreparedText.Paragraph, from w: Int, through lo: Int, _ words: PreparedText.Words, _ allFonts: UInt64
+    ) -> UInt64 {
         if paragraph.hasUniformMask { return words[lo].fontMask }
-        var mask: UInt64 = 0
-        var k = w
-        while k <= lo {
-            mask |= words[k].fontMask
-            k = Int(words[k].nextMaskChange)
-        }
-        return mask
+        return words.fontMask(from: w, through: lo, stoppingAt: allFonts)
     }
 
     /// Where a line from `start` ends inside the run (`Word.breaksAfterEveryGrapheme`) that
@@ -296,12 +346,25 @@ struct LineBreaker {
     }
 
 
-    /// How many of a paragraph's words `first...last` a line of `limit` points holds at their
-    /// mean width, at least 1 and at most all; 0 (no guess) without a usable mean.
+    /// ``estimatedWordsPerLine(_:count:limit:)`` for a monotone search, where any guess from 1
+    /// to `count` finds the same words: no checks of the limit (an infinite or NaN estimate
+    /// gives `count`, one under 1 gives 1) and the estimate rounded to an integer by adding
+    /// 2⁵² (exact below 2⁵², and it is below `count`) instead of a checked conversion.
     @inline(__always)
-    private static func estimatedWordsPerLine(_ words: PreparedText.Words, from first: Int, through last: Int, limit: Double) -> Int {
-        let count = last - first + 1
-        let total = words[last].end  // paragraph-relative: the paragraph's width
+    private static func guessedWordsPerLine(_ total: Double, count: Int, limit: Double) -> Int {
+        let estimate = limit / total * Double(count)
+        guard estimate < Double(count) else { return count }
+        guard estimate >= 1 else { return 1 }
+        return Int(truncatingIfNeeded: (estimate + 0x1p52).bitPattern & 0xF_FFFF_FFFF_FFFF)
+    }
+
+    /// How many of a paragraph's `count` words a line of `limit` points holds at their mean
+    /// width, the paragraph being `total` wide (its last word's paragraph-relative end; the
+    /// exact arithmetic takes its visible end, read without the word's tail: a guess, and its
+    /// monotone search finds the same word from any guess), at least 1 and at most all; 0 (no
+    /// guess) without a usable mean.
+    @inline(__always)
+    private static func estimatedWordsPerLine(_ total: Double, count: Int, limit: Double) -> Int {
         guard count > 0, total > 0, limit.isFinite, limit > 0 else { return 0 }
         let estimate = limit / total * Double(count)
         return estimate >= Double(count) ? count : max(1, Int(estimate))
@@ -461,6 +524,23 @@ struct LineBreaker {
     }
 }
 
+/// The order of the simple-paragraph loop's probes for a line's last word
+/// (`LineBreaker.searchesGuessFirst`), as a type: the loop is specialised per order.
+private protocol LineSearchOrder {
+    /// Whether the guess is probed first where the fit test is monotone.
+    static var guessFirst: Bool { get }
+}
+
+/// The guess first, where the arithmetic's fit test is monotone (the default).
+private enum GuessFirstSearch: LineSearchOrder {
+    static var guessFirst: Bool { @inline(__always) get { true } }
+}
+
+/// The line's first word first, for every arithmetic (tests compare the two).
+private enum FirstWordFirstSearch: LineSearchOrder {
+    static var guessFirst: Bool { @inline(__always) get { false } }
+}
+
 /// Receives the lines of a `LineBreaker` run.
 protocol LineSink {
     /// Lines received so far.
@@ -481,6 +561,12 @@ private protocol LineWidthArithmetic {
     /// What the arithmetic needs to know of where a line starts (its paragraph-relative
     /// position, for Blink's also the style run it starts in).
     associatedtype LineStart
+
+    /// Whether the simple loop's fit test can only turn from true to false as the line's last
+    /// word moves on (exact sums of non-decreasing visible ends): then the order of its probes
+    /// cannot change a line's end, and the loop may probe a guess before the line's first word.
+    /// Blink's arithmetic keeps its probe order (a word's end adjustment differs per word).
+    static var fitIsMonotone: Bool { get }
 
     /// The start of a line at paragraph-relative position `x`, grapheme `g` of `paragraph`
     /// (`text` is read only by Blink's arithmetic, for its run ends).
@@ -516,6 +602,8 @@ private protocol LineWidthArithmetic {
 
 /// The sum of the advances, hanging whitespace excluded (`LineFitArithmetic.exact`).
 private enum ExactLineWidth: LineWidthArithmetic {
+    static var fitIsMonotone: Bool { @inline(__always) get { true } }
+
     @inline(__always)
     static func lineStart(at x: Double, grapheme g: Int32, in paragraph: PreparedText.Paragraph, _ text: PreparedText)
         -> Double
@@ -574,6 +662,8 @@ private enum ExactLineWidth: LineWidthArithmetic {
 /// - Complexity: O(1) per width for text of one run; with several, O(log runs) per line start
 ///   and per width of a line that crosses a run end.
 private enum LayoutUnitLineWidth: LineWidthArithmetic {
+    static var fitIsMonotone: Bool { @inline(__always) get { false } }
+
     /// Where a line starts, with the style run (inline item) it starts in.
     struct LineStart {
         /// Paragraph-relative position of the line start.

@@ -251,6 +251,39 @@ final class PreparedText: Sendable {
             return Word(visibleEnd: visible, end: end, graphemeEnd: graphemeEnd, bits: bits, tail: t)
         }
 
+        /// The font masks of words `w...lo` OR-ed, visiting each run of one mask once (per
+        /// stored jump, ``narrowJumps``/``wideJumps``): what OR-ing `self[k].fontMask` while
+        /// following `self[k].nextMaskChange` gives, reading only the packed word and its tail
+        /// (no visible end, no word end), one loop per packing. It stops once the mask is
+        /// `all` (``PreparedText/allFontsMask(count:)``: more words cannot add a bit).
+        ///
+        /// - Complexity: O(mask runs of `w...lo`, plus one per 15 words of a long narrow run).
+        @inline(__always)
+        func fontMask(from w: Int, through lo: Int, stoppingAt all: UInt64 = ~0) -> UInt64 {
+            assert(w >= 0 && w <= lo && lo < count, "words \(w)...\(lo) out of 0..<\(count)")
+            let tails = tails.unsafelyUnwrapped, raw = packed.unsafelyUnwrapped, perWord = perWord
+            var mask: UInt64 = 0
+            var k = w
+            // A stored jump is at least 1 and at most the distance to `nextMaskChange`, which
+            // is below 2²⁸: `k + jump` is the masked index `self[k]` gives.
+            if isNarrow {
+                let p = raw.assumingMemoryBound(to: UInt32.self)
+                repeat {
+                    let v = p[k]
+                    mask |= tails[Int((v >> 20) & 0xFF) &+ (k & perWord)].fontMask
+                    k &+= Int((v >> 16) & Self.narrowJumps)
+                } while k <= lo && mask != all
+            } else {
+                let p = raw.assumingMemoryBound(to: UInt64.self)
+                repeat {
+                    let high = UInt32(truncatingIfNeeded: p[k] >> 32)
+                    mask |= tails[Int((high >> 20) & 0xFF) &+ (k & perWord)].fontMask
+                    k &+= Int(high & Self.wideJumps)
+                } while k <= lo && mask != all
+            }
+            return mask
+        }
+
         /// The longest jump from a word to its `nextMaskChange` that is stored, narrow (4 bits,
         /// 16 to 19 of the packed value) and wide (20 bits, 32 to 51): a longer one is stored
         /// as this, and reading masks from it visits a word of the same mask again (OR-ing a
@@ -789,6 +822,10 @@ final class PreparedText: Sendable {
             index(k, UInt8(last))
         }
     }
+
+    /// The bits of local fonts `0..<count` (``fontBit(_:)``; all 64 from 63 fonts on): a
+    /// mask of a text of `count` fonts is never more.
+    @inline(__always) static func allFontsMask(count: Int) -> UInt64 { count >= 64 ? ~0 : (1 << UInt64(count)) &- 1 }
 
     /// The font bit of local font index `i` (indices ≥ 63 share the last bit).
     @inline(__always) static func fontBit(_ i: UInt8) -> UInt64 { 1 << UInt64(min(i, 63)) }

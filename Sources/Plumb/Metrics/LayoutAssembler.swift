@@ -168,31 +168,77 @@ enum LayoutAssembler {
                 lineCount: l.lineCount, height: l.height, widestLine: l.widestLine, isTruncated: l.isTruncated,
                 brokeInsideWord: l.brokeInsideWord, warnings: l.warnings.isEmpty ? nil : l.warnings)
         }
-        var sums = HeightSums(text: text, model: LineHeightModel(style: style, scale: scale))
-        lineBreaker(text, style: style, width: width).run(&sums)
+        let model = LineHeightModel(style: style, scale: scale)
+        return withUnsafePointer(to: model) {
+            streamed(text, breaker: lineBreaker(text, style: style, width: width), model: $0)
+        }
+    }
+
+    /// ``measure(_:style:width:scale:)`` of a style that ``streams(_:)``, with `model`, the
+    /// style's line-height model at the layout's scale, built beforehand
+    /// (`ResolvedStyle.lineHeights`), and `breaking`, the style's line-breaking settings: no
+    /// model is built and no style is copied.
+    ///
+    /// - Complexity: O(words + lines) for simple paragraphs.
+    @inline(__always)
+    static func measureStreamed(
+        _ text: PreparedText, breaking: BreakSettings, model: UnsafePointer<LineHeightModel>, width: LayoutWidth
+    ) -> Summary {
+        streamed(text, breaker: lineBreaker(text, breaking, width: width), model: model)
+    }
+
+    /// The streamed sums of a style that ``streams(_:)``.
+    @inline(__always)
+    private static func streamed(
+        _ text: PreparedText, breaker: LineBreaker, model: UnsafePointer<LineHeightModel>
+    ) -> Summary {
+        var sums = HeightSums(text: text, model: model)
+        breaker.run(&sums)
         sums.finish()
         return Summary(
             lineCount: sums.count, height: sums.height, widestLine: sums.widest, isTruncated: false,
             brokeInsideWord: sums.insideWord, warnings: nil)
     }
 
+    /// What the line breaker reads of a style: four words, taken before a cell's layout so
+    /// that the streamed path needs no copy of the style.
+    struct BreakSettings {
+        let wraps: Bool
+        let charWrapping: Bool
+        let maxLines: Int
+        let tabInterval: Double
+
+        @inline(__always)
+        init(_ style: borrowing SanitizedStyle) {
+            wraps = style.options.contains(.usesLineFragmentOrigin)
+            charWrapping = style.lineBreakMode == .charWrapping
+            maxLines = style.maxLines
+            tabInterval = style.tabInterval
+        }
+    }
+
     /// The breaker of `text` at `width` under `style`'s wrapping, line limit and tabs.
     @inline(__always)
     private static func lineBreaker(_ text: PreparedText, style: SanitizedStyle, width: LayoutWidth) -> LineBreaker {
-        let wraps = style.options.contains(.usesLineFragmentOrigin)
+        lineBreaker(text, BreakSettings(style), width: width)
+    }
+
+    /// The breaker of `text` at `width` under wrapping, line limit and tabs `b`.
+    @inline(__always)
+    private static func lineBreaker(_ text: PreparedText, _ b: BreakSettings, width: LayoutWidth) -> LineBreaker {
         let maxWidth: Double
         let policy: WrapPolicy
         switch width {
-        case .points(let w) where wraps:
+        case .points(let w) where b.wraps:
             maxWidth = w
-            policy = style.lineBreakMode == .charWrapping ? .characters : .words
+            policy = b.charWrapping ? .characters : .words
         default:
             maxWidth = .infinity
             policy = .none
         }
-        let lineLimit = style.maxLines > 0 ? style.maxLines + 1 : Int.max
+        let lineLimit = b.maxLines > 0 ? b.maxLines + 1 : Int.max
         return LineBreaker(
-            text: text, maxWidth: maxWidth, policy: policy, tabInterval: style.tabInterval, lineLimit: lineLimit)
+            text: text, maxWidth: maxWidth, policy: policy, tabInterval: b.tabInterval, lineLimit: lineLimit)
     }
 
     /// Extra height goes above the text (TextKit): baseline = (height − natural) + ascender,
@@ -326,7 +372,12 @@ enum LayoutAssembler {
 /// the widest used width and the count — the measure-only path, allocation-free.
 private struct HeightSums: LineSink {
     let text: PreparedText
-    let model: LineHeightModel
+    /// The model, borrowed for the sum's lifetime (`LayoutAssembler.measure`): a call on it
+    /// from the breaker's loops, which hold the sum `inout`, passes its address (a model
+    /// stored here was copied to the stack, 160 bytes, for every new line height).
+    let model: UnsafePointer<LineHeightModel>
+    /// `model.gap(afterLineEndingParagraph:)` inside a paragraph and at its end.
+    private let gapInside: Double, gapAfterParagraph: Double
     var count = 0
     var height = 0.0
     var widest = 0.0
@@ -344,9 +395,11 @@ private struct HeightSums: LineSink {
     /// line's height depend on its first run too.
     private let reusesHeights: Bool
 
-    init(text: PreparedText, model: LineHeightModel) {
+    init(text: PreparedText, model: UnsafePointer<LineHeightModel>) {
         self.text = text
         self.model = model
+        gapInside = model.pointee.gap(afterLineEndingParagraph: false)
+        gapAfterParagraph = model.pointee.gap(afterLineEndingParagraph: true)
         reusesHeights = text.pangoBaselines == nil
     }
 
@@ -361,16 +414,24 @@ private struct HeightSums: LineSink {
         } else if reusable && box.fontMask == olderMask {
             pendingHeight = olderLineHeight
         } else {
-            pendingHeight = model.lineHeight(natural: model.natural(of: box, in: text).height)
-            olderMask = lastMask
-            olderLineHeight = lastLineHeight
-            lastMask = box.fontMask
-            lastLineHeight = pendingHeight
+            computeHeight(mask: box.fontMask, from: box.graphemeStart, to: box.graphemeEnd)
         }
-        pendingGap = model.gap(afterLineEndingParagraph: box.endsParagraph)
+        pendingGap = box.endsParagraph ? gapAfterParagraph : gapInside
         widest = max(widest, box.usedWidth)
         insideWord = insideWord || box.endsInsideWord
         count += 1
+    }
+
+    /// The height of a line (fonts `mask`, graphemes `start..<end`) whose fonts differ from
+    /// the last two lines': out of line, and given what it reads of the line in registers
+    /// (given the box, the breaker's loops stored every line's box in memory).
+    @inline(never)
+    private mutating func computeHeight(mask: UInt64, from start: Int32, to end: Int32) {
+        pendingHeight = model.pointee.lineHeight(natural: model.pointee.natural(mask: mask, from: start, to: end, in: text).height)
+        olderMask = lastMask
+        olderLineHeight = lastLineHeight
+        lastMask = mask
+        lastLineHeight = pendingHeight
     }
 
     /// Adds the last line (with no gap after it).

@@ -106,18 +106,27 @@ struct LineHeightModel: Sendable {
 
     /// Natural height and ascender of the fonts in `mask` (or every grapheme's font of the
     /// line when the mask overflowed).
+    @inline(__always)
     func natural(of line: LineBox, in text: PreparedText) -> (height: Double, ascender: Double) {
+        natural(mask: line.fontMask, from: line.graphemeStart, to: line.graphemeEnd, in: text)
+    }
+
+    /// ``natural(of:in:)`` of a line of graphemes `start..<end` and font mask `lineMask` (all
+    /// it reads of a line; a sum of heights passes them in registers, not a box in memory).
+    func natural(mask lineMask: UInt64, from start: Int32, to end: Int32, in text: PreparedText)
+        -> (height: Double, ascender: Double)
+    {
         var fonts = FontSet()
-        var mask = line.fontMask
+        var mask = lineMask
         if mask & (1 << 63) != 0 && text.fontLines.count > 63 {
-            for g in line.graphemeStart..<line.graphemeEnd { fonts.insert(Int(text.graphemeFonts[Int(g)])) }
+            for g in start..<end { fonts.insert(Int(text.graphemeFonts[Int(g)])) }
             mask &= ~(1 << 63)
         }
-        if mask == 0 && line.graphemeStart == line.graphemeEnd { mask = 1 }
+        if mask == 0 && start == end { mask = 1 }
         fonts.mask |= mask
-        if let pango, let table = text.pangoBaselines, line.graphemeStart < line.graphemeEnd {
+        if let pango, let table = text.pangoBaselines, start < end {
             let alignment = PangoLineBox.Alignment(
-                table, tag: table.tag(at: line.graphemeStart), firstFont: Int(text.graphemeFonts[Int(line.graphemeStart)]))
+                table, tag: table.tag(at: start), firstFont: Int(text.graphemeFonts[Int(start)]))
             return PangoLineBox.natural(of: fonts, in: text.fontLines, settings: pango, alignment: alignment)
         }
         return natural(of: fonts, in: text.fontLines)

@@ -14,6 +14,9 @@ public struct TextMeasurement: Hashable, Sendable, CustomStringConvertible {
         get { warningStorage ?? [] }
         set { warningStorage = newValue.isEmpty ? nil : newValue }
     }
+    /// `warnings.count` without materialising an empty array (the cached path compares it
+    /// with the style's per cell).
+    var warningCount: Int { warningStorage?.count ?? 0 }
     /// `nil` when there are no warnings: an ordinary result holds no reference, so batches
     /// copy results between threads without any reference counting.
     private var warningStorage: [MeasureWarning]?
