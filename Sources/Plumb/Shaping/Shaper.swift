@@ -132,6 +132,7 @@ final class Shaper {
     /// the script from the joint text), nor the Indic, USE, Khmer, Myanmar or Hangul shapers:
     /// the Indic shaper gave a lone vowel sign after a joint run's other text other advances
     /// than alone without marking the cut unsafe (the generator finds it in Devanagari).
+    @inline(__always)
     static func batchesSegments(of script: UInt32) -> Bool {
         switch script {
         case 0x4C61_746E, 0x4379_726C, 0x4772_656B, 0x4172_6D6E, 0x4765_6F72,  // Latn Cyrl Grek Armn Geor
