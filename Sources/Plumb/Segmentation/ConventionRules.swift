@@ -14,7 +14,8 @@ extension TextPreparer {
         if tailoring.contains(.lb19aQuotes), Self.mayContainQuotationPunctuation(para) {
             addLB19aBreaks(graphemes: range, firstScalars: firstScalars, into: &b)
         }
-        if tailoring.contains(.aroundInlineBoxes) { addInlineBoxBreaks(graphemes: range, into: &b) }
+        // Only graphemes flagged `.inlineBox` change: none without a box (most texts).
+        if tailoring.contains(.aroundInlineBoxes) && b.hasInlineBoxes { addInlineBoxBreaks(graphemes: range, into: &b) }
         let blink: LayoutConventions.BreakTailoring = [.afterEverySpaceRun, .blinkASCIIPairs, .lb21aHebrewHyphen]
         let pango: LayoutConventions.BreakTailoring = [.afterSpacedHyphen, .afterPeriodFollowingSign]
         guard range.count >= 2, !tailoring.isDisjoint(with: blink.union(pango)) else { return }

@@ -104,6 +104,9 @@ struct PreparedTextBuilder {
     var runEnds: [PreparedText.RunEnd] = []
     var paragraphs: [PreparedText.Paragraph] = []
     var missingGlyphClusters = 0
+    /// Whether some grapheme so far is an inline box (`GraphemeFlags.inlineBox`): without one
+    /// the break tailoring around boxes has nothing to visit.
+    var hasInlineBoxes = false
     /// The `pango` profile only: where the baseline tag of the resolved scripts changes
     /// (`TextPreparer.recordPangoBaselineTags`); empty otherwise.
     var pangoTagChanges: [PangoBaselines.Change] = []

@@ -263,6 +263,7 @@ extension TextPreparer {
         b.graphemeEnds.append(base + end)
         b.graphemeFonts.append(fontIndex)
         b.flags.append(.inlineBox)
+        b.hasInlineBoxes = true
         b.units.append(0)
         if b.conventions.reshapesLineEnds { b.cutAdjustments.append(0) }
         return fontIndex
