@@ -670,9 +670,9 @@ struct ParagraphScratch {
     @inline(__always) subscript(g: Int) -> UInt32 { tags[Int(scripts[g - base])] }
     /// Calls `body(g, script)` for the first grapheme of `graphemes` and for each one whose
     /// resolved script differs from the grapheme's before (indexes compared, one per tag).
-    /// Eight graphemes at a time where none changes (one word compare).
+    /// Eight graphemes at a time (one word compare), straight to the first that changes.
     ///
-    /// - Complexity: O(graphemes / 8 + changes · 8).
+    /// - Complexity: O(graphemes / 8 + changes).
     @inline(__always)
     func forEachScriptChange(in graphemes: Range<Int>, _ body: (Int, UInt32) -> Void) {
         guard !graphemes.isEmpty else { return }
@@ -684,11 +684,15 @@ struct ParagraphScratch {
         i += 1
         while i < end {
             if i + 8 <= end {
-                let word = UnsafeRawPointer(indexes.baseAddress.unsafelyUnwrapped + i).loadUnaligned(as: UInt64.self)
-                if word == UInt64(last) &* 0x0101_0101_0101_0101 {
+                let word = UInt64(
+                    littleEndian: UnsafeRawPointer(indexes.baseAddress.unsafelyUnwrapped + i).loadUnaligned(as: UInt64.self))
+                let differs = word ^ UInt64(last) &* 0x0101_0101_0101_0101
+                if differs == 0 {
                     i += 8
                     continue
                 }
+                // The first byte that differs: the lowest one set (bytes in address order).
+                i += differs.trailingZeroBitCount >> 3
             }
             let index = indexes[i]
             if index != last {
