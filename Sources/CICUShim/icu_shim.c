@@ -312,7 +312,17 @@ static int32_t plumb_simple_line_breaks(const uint8_t *utf8, int32_t length, int
     int previous = SL_OTHER;  /* state before the boundary being decided (SL_OTHER: none) */
     int beforeSpaces = SL_OTHER;  /* the last class that is not SP */
     int number = 0;  /* plumb_next_number_state before the current code point */
+    /* AL x AL (LB28) is no break: a run of ASCII letters after a letter only advances the
+     * number state, the steps below without the look-ups that cannot change anything. */
+    const int letters_join = plumb_pair_action[SL_AL][SL_AL] == 0;
     while (i < length) {
+        if (previous == SL_AL && letters_join) {
+            while (i < length && utf8[i] < 0x80 && plumb_ascii_line_class[utf8[i]] == SL_AL) {
+                number = plumb_number_after[number][SL_AL];
+                i++;
+            }
+            if (i >= length) break;
+        }
         int32_t start = i;
         int cls;
         uint8_t lead = utf8[i];

@@ -35,4 +35,25 @@ import Testing
             #expect(scale.points(units: u).bitPattern == Self.reference(scale, u).bitPattern, "units \(u), x_scale \(xScale)")
         }
     }
+
+    /// The floor without libm: integers, halves (ties round to even inside the sum), one ulp
+    /// either side of them, tiny values and the top of the range, then random doubles of
+    /// every binade below 2⁵².
+    @Test func floorBelow2p52IsTheFloor() {
+        var xs: [Double] = [0, .leastNonzeroMagnitude, 0x1p-1074, 1e-300, 0.25, 0.5, 0.75, 0x1p52 - 1, 0x1p52 - 0.5, 0x1p51 + 0.5]
+        for k in [1.0, 2, 3, 4, 5, 63, 64, 65, 1023, 1024, 0x1p30, 0x1p31 + 1, 0x1p51, 0x1p51 + 1, 0x1p52 - 2] {
+            for x in [k, k + 0.5, k - 0.5, k.nextUp, k.nextDown, (k + 0.5).nextUp, (k + 0.5).nextDown] where x >= 0 && x < 0x1p52 {
+                xs.append(x)
+            }
+        }
+        var rng = SplitMix64(seed: 0xf100_7)
+        for _ in 0..<20_000 {
+            let binade = Double(rng.next() % 53) - 1  // 2⁻¹ … 2⁵¹
+            let x = Double(sign: .plus, exponent: Int(binade), significand: 1 + Double(rng.next() >> 12) / 0x1p52)
+            if x < 0x1p52 { xs.append(x) }
+        }
+        for x in xs {
+            #expect(AdvanceScale.floorBelow2p52(x).bitPattern == x.rounded(.down).bitPattern, "x = \(x)")
+        }
+    }
 }

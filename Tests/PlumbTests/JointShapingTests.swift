@@ -21,7 +21,21 @@ import Testing
     ]
     static let cyrillic = ["Привет", "ТЬ", "Гд", "ё", "и\u{306}", "Ў", " ", ",", "1", "«", "»", "ДЛ"]
     static let greek = ["Ελληνικά", "ΤΥ", "ά", "ΐ", "α\u{301}", " ", ".", "ΑΥ", "ῷ"]
+    /// Thai words, lone vowels and tone marks (a segment may start with a mark: a cut after
+    /// a space cluster's mark, or after a piece), SARA AM, digits, ๆ.
+    static let thai = [
+        "ไม่", "สำ", "เร็จ", "ที่", "ซ็อก", "เก็ต", "ข้อ", "มูล", "\u{E31}", "\u{E33}", "\u{E48}", "กิ", "น้ำ", " ",
+        "1", "ฯ", "ๆ", "ฤๅ", "เ", "ป่", "ฎุ", "ฐ", "ญ", "ปั๊", "\u{E4D}\u{E48}", "ก\u{E4D}\u{E32}", "ฬ", "ฝ้",
+    ]
+    static let hebrew = [
+        "שלום", "עולם", "בְּ", "שָׁ", "\u{5B8}", "\u{5BC}", "וּ", "ײַ", " ", "1", ".", "־", "״", "(", ")", "ךָ", "אַ",
+    ]
+    static let arabic = [
+        "مرحبا", "بالعالم", "لا", "لأ", "ـ", "\u{64E}", "\u{651}", "ب", "ي", "ه", "ة", " ", "،", "1", "٣", "(", ")",
+        "فی", "ك", "\u{200D}", "\u{200C}", "ﻻ", "الله", "ئ",
+    ]
     static let notoSans = "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"
+    static let noto = "/usr/share/fonts/truetype/noto/"
     static let notoCJK = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
     static let faces = [
         Face(path: notoSans, index: 0, script: Font.tag("Latn"), pieces: latin),
@@ -33,11 +47,14 @@ import Testing
         Face(
             path: notoCJK, index: 2, script: Font.tag("Kana"),
             pieces: ["ケ", "ー", "ッ", "カ", "タ", "ヴ", "ァ", "パ", "゙", "・", "。", "（", "）"]),
+        Face(path: noto + "NotoSansThai-Regular.ttf", index: 0, script: Font.tag("Thai"), pieces: thai),
+        Face(path: noto + "NotoSansHebrew-Regular.ttf", index: 0, script: Font.tag("Hebr"), pieces: hebrew),
+        Face(path: noto + "NotoSansArabic-Regular.ttf", index: 0, script: Font.tag("Arab"), pieces: arabic),
     ]
 
     @Test func onlyDefaultShaperScriptsAreShapedTogether() {
         for face in Self.faces { #expect(Shaper.batchesSegments(of: face.script)) }
-        for tag: UInt32 in [0, Font.tag("Deva"), Font.tag("Thai"), Font.tag("Arab"), Font.tag("Hebr"), Font.tag("Hang")] {
+        for tag: UInt32 in [0, Font.tag("Deva"), Font.tag("Hang"), Font.tag("Beng"), Font.tag("Khmr"), Font.tag("Mymr")] {
             #expect(!Shaper.batchesSegments(of: tag))
         }
     }
@@ -140,5 +157,50 @@ import Testing
         }
         #expect(reshaped == 2)
         #expect(joint[0] == Shaper.nominalAdvance(of: CollectionOfOne("T"), font: font))
+    }
+
+    /// The preparer with missed segments shaped together (joint runs of a paragraph's misses,
+    /// the RTL and Thai shapers included) prepares the graphemes a preparer shaping each
+    /// segment as it meets it does: the corpus' cells with Thai, Hebrew or Arabic and
+    /// generated texts of the pieces above, in every profile.
+    @Test func thePreparersJointRunsEqualSegmentsShapedOneByOne() throws {
+        let cascade = engine.fonts.cascade(for: FontDescriptor(families: ["Noto Sans", "Noto Sans CJK SC"], size: 15))
+        let profiles = [LayoutConventions.standard, .pango, .chromium]
+        func preparer(together: Bool) -> TextPreparer {
+            let p = TextPreparer(iterators: BreakIterators(locale: "en")!, segmentCache: SegmentCache(budgetBytes: 1 << 22))
+            p.shapesMissedSegmentsTogether = together
+            return p
+        }
+        let joint = profiles.map { _ in preparer(together: true) }
+        let oneByOne = profiles.map { _ in preparer(together: false) }
+        /// The first difference for `text` in any profile, nil if none.
+        func difference(_ text: String) -> String? {
+            let utf8 = Array(text.utf8)
+            for (k, conventions) in profiles.enumerated() {
+                let (a, b) = utf8.withUnsafeBufferPointer {
+                    (joint[k].prepare($0, cascade: cascade, size: 15, letterSpacing: 0, conventions: conventions),
+                     oneByOne[k].prepare($0, cascade: cascade, size: 15, letterSpacing: 0, conventions: conventions))
+                }
+                if let d = GraphemePaletteTests.difference(a, b) { return "profile \(k): \(d)" }
+            }
+            return nil
+        }
+        let corpus = try corpusTexts().filter { t in
+            t.unicodeScalars.contains { (0x590...0x6FF).contains($0.value) || (0xE00...0xE7F).contains($0.value) }
+        }
+        #expect(corpus.count > 100)
+        for text in corpus {
+            if let d = difference(text) { Issue.record("\(text): \(d)") }
+        }
+        let texts: Gen<String> = Gen.zip(
+            Gen.element(of: [Self.thai, Self.hebrew, Self.arabic, Self.latin]),
+            Gen.array(of: Gen.element(of: Array(0..<32)), count: 1...40),
+            Gen.array(of: Gen.element(of: ["", " ", " ", "\u{A0}", ", "]), count: 0...40)
+        ).map { pieces, picks, gaps in
+            picks.enumerated().map { i, p in pieces[p % pieces.count] + (i < gaps.count ? gaps[i] : "") }.joined()
+        }
+        if let failure = checkProperty("preparer joint runs", texts, iterations: 300, { difference($0) == nil }) {
+            Issue.record("\(failure)")
+        }
     }
 }

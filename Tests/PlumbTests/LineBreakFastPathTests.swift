@@ -107,6 +107,29 @@ import Testing
         var ascii = Array("\"quoted\" 'text' 中文".utf8)
         #expect(!ascii.withUnsafeMutableBufferPointer { TextPreparer.mayContainQuotationPunctuation(UnsafeBufferPointer($0)) })
     }
+
+    /// The scan reads eight bytes per step (branch `cold5`): a 0xC2 or 0xE2 at every offset
+    /// of texts of 0–40 bytes is found, and texts without one (ASCII, CJK, Cyrillic) are not,
+    /// as a byte-by-byte scan says.
+    @Test func theWordScanFindsTheLeadBytesAtEveryOffset() {
+        func scan(_ bytes: [UInt8]) -> Bool {
+            bytes.withUnsafeBufferPointer { TextPreparer.mayContainQuotationPunctuation($0) }
+        }
+        for length in 0...40 {
+            for fill in [Array("abcdefgh ".utf8), Array("中文日本".utf8), Array("Привет".utf8)] {
+                var text = (0..<length).map { fill[$0 % fill.count] }
+                #expect(scan(text) == text.contains { $0 == 0xC2 || $0 == 0xE2 }, "length \(length)")
+                for offset in 0..<length {
+                    for lead: UInt8 in [0xC2, 0xE2] {
+                        let kept = text[offset]
+                        text[offset] = lead
+                        #expect(scan(text), "lead \(lead) at \(offset) of \(length)")
+                        text[offset] = kept
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The grapheme fast path's tables (`plumb_code_point_breaks_around`) agree with ICU's

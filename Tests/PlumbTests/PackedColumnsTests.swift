@@ -48,8 +48,9 @@ struct PackedColumnsTests {
     }
 
     /// Words read back with their own hanging widths, masks, ends and flags, whether their
-    /// masks fit the one-byte index (3 distinct) or not (300 distinct).
-    @Test(arguments: [3, 300]) func wordsReadBackAsStored(distinctTails: Int) {
+    /// masks fit the one-byte index (3, 64 — the stack table —, 65 and 256 distinct) or not
+    /// (257 and 300 distinct).
+    @Test(arguments: [3, 64, 65, 256, 257, 300]) func wordsReadBackAsStored(distinctTails: Int) {
         let n = 300
         var words: [PreparedText.Word] = []
         for k in 0..<n {
@@ -62,6 +63,13 @@ struct PackedColumnsTests {
         }
         let text = Self.oneParagraph(of: words)
         #expect(text.words.count == n)
+        // Up to 256 distinct tails are a table (16 B each) and a byte per word, not 16 B per word.
+        let perWord = 16 * n
+        if distinctTails <= 256 {
+            var distinct = words
+            for k in 0..<n { distinct[k].fontMask = UInt64(k + 1) }
+            #expect(text.storageBytes + perWord - 16 * distinctTails - n <= Self.oneParagraph(of: distinct).storageBytes)
+        }
         for k in 0..<n {
             let a = words[k], b = text.words[k]
             #expect(a.graphemeEnd == b.graphemeEnd && a.end == b.end && a.hangingWidth == b.hangingWidth

@@ -34,15 +34,28 @@ struct AdvanceScale: Sendable, BitwiseCopyable {
             let atStrike = (Double(units) * strikePPEM / upem).rounded()
             points = (atStrike * size / strikePPEM * 65536).rounded() / 65536
         } else if freeType {
-            // ⌊x⌋ by truncation where that is exact (0 < x < 2⁵², as `PixelGrid.roundedDown`,
-            // a layer above): no libm call per advance; `rounded(.down)` elsewhere.
+            // ⌊x⌋ without libm or an integer conversion where that is exact (0 < x < 2⁵²):
+            // ``floorBelow2p52(_:)``; `rounded(.down)` elsewhere.
             let x = (Double(units.magnitude) * freeTypeXScale + 32) / 64
-            let magnitude = x > 0 && x < 0x1p52 ? Double(Int64(x)) : x.rounded(.down)
+            let magnitude = x > 0 && x < 0x1p52 ? Self.floorBelow2p52(x) : x.rounded(.down)
             points = (units < 0 ? -magnitude : magnitude) / 65536
         } else {
             points = Double(units) * size / upem
         }
         return max(0, points + letterSpacing)
+    }
+
+    /// `x.rounded(.down)` for 0 ≤ x < 2⁵² in four floating-point operations: x + 2⁵² lies in
+    /// [2⁵², 2⁵³), where doubles are the integers, so the sum rounds x to an integer r (to
+    /// nearest) and r = (x + 2⁵²) − 2⁵² exactly; ⌊x⌋ is r, or r − 1 when r > x (both exact).
+    /// No libm call and no checked `Int64` conversion (its range tests cost ~10 instructions
+    /// per advance); +0 for x < 1, as `Double(Int64(x))` gives.
+    ///
+    /// - Complexity: O(1).
+    @inline(__always)
+    static func floorBelow2p52(_ x: Double) -> Double {
+        let r = (x + 0x1p52) - 0x1p52
+        return r > x ? r - 1 : r
     }
 }
 

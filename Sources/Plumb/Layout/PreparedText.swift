@@ -779,23 +779,36 @@ final class PreparedText: Sendable {
 
     /// How many distinct tails `words` has, or 0 when over 256 (one is then stored per word).
     ///
-    /// - Complexity: O(words × distinct tails), the last one found tried first; a 4 KB
-    ///   table on the stack.
+    /// - Complexity: O(words × distinct tails), the last one found tried first; a 1 KB table
+    ///   on the stack for the first 64 distinct tails (a text has a handful), 4 KB on the
+    ///   heap past them (`withUnsafeTemporaryAllocation` heap-allocates over 1 KB: a 4 KB
+    ///   table cost a `malloc` per text).
     private static func distinctTailCount(_ words: UnsafeBufferPointer<Word>) -> Int {
-        withUnsafeTemporaryAllocation(of: WordTail.self, capacity: 256) { table in
-            let base = table.baseAddress.unsafelyUnwrapped
-            var count = 0, last = 0
-            for w in words {
-                let t = tail(w)
-                last = find(t, in: base, count: count, last: last)
-                if last == count {
-                    if count == 256 { return 0 }
-                    base[count] = t
-                    count += 1
-                }
-            }
-            return count
+        let few = withUnsafeTemporaryAllocation(of: WordTail.self, capacity: 64) {
+            distinctTailCount(words, table: $0.baseAddress.unsafelyUnwrapped, capacity: 64)
         }
+        if let few { return few }
+        return withUnsafeTemporaryAllocation(of: WordTail.self, capacity: 256) {
+            distinctTailCount(words, table: $0.baseAddress.unsafelyUnwrapped, capacity: 256) ?? 0
+        }
+    }
+
+    /// ``distinctTailCount(_:)`` in a table of `capacity` tails: nil when more are distinct.
+    @inline(__always)
+    private static func distinctTailCount(
+        _ words: UnsafeBufferPointer<Word>, table base: UnsafeMutablePointer<WordTail>, capacity: Int
+    ) -> Int? {
+        var count = 0, last = 0
+        for w in words {
+            let t = tail(w)
+            last = find(t, in: base, count: count, last: last)
+            if last == count {
+                if count == capacity { return nil }
+                base[count] = t
+                count += 1
+            }
+        }
+        return count
     }
 
     /// Writes the tail table of `words` (as ``distinctTailCount(_:)`` counted them) and

@@ -14,7 +14,8 @@ extension TextPreparer {
         if tailoring.contains(.lb19aQuotes), Self.mayContainQuotationPunctuation(para) {
             addLB19aBreaks(graphemes: range, firstScalars: firstScalars, into: &b)
         }
-        if tailoring.contains(.aroundInlineBoxes) { addInlineBoxBreaks(graphemes: range, into: &b) }
+        // Only graphemes flagged `.inlineBox` change: none without a box (most texts).
+        if tailoring.contains(.aroundInlineBoxes) && b.hasInlineBoxes { addInlineBoxBreaks(graphemes: range, into: &b) }
         let blink: LayoutConventions.BreakTailoring = [.afterEverySpaceRun, .blinkASCIIPairs, .lb21aHebrewHyphen]
         let pango: LayoutConventions.BreakTailoring = [.afterSpacedHyphen, .afterPeriodFollowingSign]
         guard range.count >= 2, !tailoring.isDisjoint(with: blink.union(pango)) else { return }
@@ -41,9 +42,22 @@ extension TextPreparer {
     /// (`ConventionRuleTests` checks every scalar); text without either byte (ASCII, most
     /// CJK) skips LB19a's scan of every cluster.
     ///
-    /// - Complexity: O(n) byte compares.
+    /// - Complexity: O(n): eight bytes per step (``Paragraphs/hasByte(_:in:)``), then byte
+    ///   compares for the last few.
     static func mayContainQuotationPunctuation(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        utf8.contains { $0 == 0xC2 || $0 == 0xE2 }
+        guard let base = utf8.baseAddress else { return false }
+        let n = utf8.count
+        var i = 0
+        while i + 8 <= n {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            if Paragraphs.hasByte(0xC2, in: word) | Paragraphs.hasByte(0xE2, in: word) != 0 { return true }
+            i += 8
+        }
+        while i < n {
+            if base[i] == 0xC2 || base[i] == 0xE2 { return true }
+            i += 1
+        }
+        return false
     }
 
     /// Unicode 15.1's LB19a, which ICU 72 predates: an initial quotation mark (Pi) between two

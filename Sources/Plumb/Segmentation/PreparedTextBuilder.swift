@@ -104,6 +104,9 @@ struct PreparedTextBuilder {
     var runEnds: [PreparedText.RunEnd] = []
     var paragraphs: [PreparedText.Paragraph] = []
     var missingGlyphClusters = 0
+    /// Whether some grapheme so far is an inline box (`GraphemeFlags.inlineBox`): without one
+    /// the break tailoring around boxes has nothing to visit.
+    var hasInlineBoxes = false
     /// The `pango` profile only: where the baseline tag of the resolved scripts changes
     /// (`TextPreparer.recordPangoBaselineTags`); empty otherwise.
     var pangoTagChanges: [PangoBaselines.Change] = []
@@ -410,12 +413,14 @@ struct PreparedTextBuilder {
     /// CJK SC alone, which has none), not the primary font the box's metrics come from.
     private func pangoBaselineTable() -> PangoBaselines? {
         guard case .pango = conventions.lineHeights else { return nil }
-        let faces = fontList.map { entry in
+        func face(_ entry: FontEntry) -> PangoBaselines.Face {
             let font = entry.box == nil ? entry.font : Self.objectReplacementFont(groups[Int(entry.group)].cascade)
             return font.pangoBaselines(scale: Int32(clamping: PangoLineBox.units(entry.size)))
         }
-        guard !pangoTagChanges.isEmpty || faces.contains(where: { $0.roman != 0 }) else { return nil }
-        return PangoBaselines(faces: faces, changes: pangoTagChanges)
+        // Most texts have no change and only faces with a roman baseline of 0: no table, and
+        // no array built to find that out.
+        guard !pangoTagChanges.isEmpty || fontList.contains(where: { face($0).roman != 0 }) else { return nil }
+        return PangoBaselines(faces: fontList.map(face), changes: pangoTagChanges)
     }
 
     /// The font `cascade` draws U+FFFC with (an inline box's character in Pango).

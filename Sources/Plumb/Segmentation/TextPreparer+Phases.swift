@@ -263,6 +263,7 @@ extension TextPreparer {
         b.graphemeEnds.append(base + end)
         b.graphemeFonts.append(fontIndex)
         b.flags.append(.inlineBox)
+        b.hasInlineBoxes = true
         b.units.append(0)
         if b.conventions.reshapesLineEnds { b.cutAdjustments.append(0) }
         return fontIndex
@@ -669,15 +670,36 @@ struct ParagraphScratch {
     @inline(__always) subscript(g: Int) -> UInt32 { tags[Int(scripts[g - base])] }
     /// Calls `body(g, script)` for the first grapheme of `graphemes` and for each one whose
     /// resolved script differs from the grapheme's before (indexes compared, one per tag).
+    /// Eight graphemes at a time (one word compare), straight to the first that changes.
+    ///
+    /// - Complexity: O(graphemes / 8 + changes).
     @inline(__always)
     func forEachScriptChange(in graphemes: Range<Int>, _ body: (Int, UInt32) -> Void) {
-        var last = -1
-        for g in graphemes {
-            let index = Int(scripts[g - base])
+        guard !graphemes.isEmpty else { return }
+        let indexes = scripts.buffer
+        var i = graphemes.lowerBound - base
+        let end = graphemes.upperBound - base
+        var last = indexes[i]
+        body(i + base, tags[Int(last)])
+        i += 1
+        while i < end {
+            if i + 8 <= end {
+                let word = UInt64(
+                    littleEndian: UnsafeRawPointer(indexes.baseAddress.unsafelyUnwrapped + i).loadUnaligned(as: UInt64.self))
+                let differs = word ^ UInt64(last) &* 0x0101_0101_0101_0101
+                if differs == 0 {
+                    i += 8
+                    continue
+                }
+                // The first byte that differs: the lowest one set (bytes in address order).
+                i += differs.trailingZeroBitCount >> 3
+            }
+            let index = indexes[i]
             if index != last {
                 last = index
-                body(g, tags[index])
+                body(i + base, tags[Int(index)])
             }
+            i += 1
         }
     }
 

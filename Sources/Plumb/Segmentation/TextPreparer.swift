@@ -309,12 +309,26 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let lead = text[start]
         let firstLength = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
         guard start + firstLength >= end else { return aloneSequenceUnits(text, start: start, end: end, at: g, &b) }
-        let scalar = lead < 0x80 ? UInt32(lead) : ParagraphScratch.scalar(in: text, at: start)
         let local = Int(b.graphemeFonts[g])
         let fontID = UInt64(b.fontList[local].id)
-        let key = UInt64(scalar) | 1 << 32  // never 0
+        let key = Self.nominalKey(text, start: start, length: firstLength)
         if let known = scratch.nominalAdvances.units(key, fontID) { return known }
-        return nominalUnits(scalar, key: key, fontID: fontID, local: local, &b)
+        return nominalUnits(ParagraphScratch.scalar(in: text, at: start), key: key, fontID: fontID, local: local, &b)
+    }
+
+    /// The memo key of the scalar whose `length` UTF-8 bytes start at `start` of valid UTF-8
+    /// `text`: its bytes, first in the low byte, and bit 32 (never 0). One scalar, one key
+    /// (UTF-8 is a bijection), without decoding it on a hit.
+    ///
+    /// - Complexity: O(1), at most four loads.
+    @inline(__always)
+    static func nominalKey(_ text: UnsafeBufferPointer<UInt8>, start: Int, length: Int) -> UInt64 {
+        let p = text.baseAddress.unsafelyUnwrapped + start
+        var key = UInt64(p[0]) | 1 << 32
+        if length > 1 { key |= UInt64(p[1]) << 8 }
+        if length > 2 { key |= UInt64(p[2]) << 16 }
+        if length > 3 { key |= UInt64(p[3]) << 24 }
+        return key
     }
 
     /// A single scalar's nominal advance, not yet remembered (see ``aloneUnits(_:at:_:)``).
