@@ -125,6 +125,10 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     struct ASCIINominalCursor {
         var local = -1
         var table: UnsafeMutablePointer<Int32>? = nil
+        /// The font id of local font `idLocal`, the memo's key for other single scalars (the
+        /// text's font list does not change while its words are built).
+        var idLocal = -1
+        var fontID: UInt64 = 0
     }
 
     /// A direct-mapped memo of advances (font units) by a two-word key, per preparer (no lock,
@@ -371,7 +375,11 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let firstLength = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
         guard start + firstLength >= end else { return aloneSequenceUnits(text, start: start, end: end, at: g, &b) }
         let local = Int(b.graphemeFonts[g])
-        let fontID = UInt64(b.fontList[local].id)
+        if local != cursor.idLocal {
+            cursor.idLocal = local
+            cursor.fontID = UInt64(b.fontList[local].id)
+        }
+        let fontID = cursor.fontID
         let key = Self.nominalKey(text, start: start, length: firstLength)
         if let known = scratch.nominalAdvances.units(key, fontID) { return known }
         return nominalUnits(ParagraphScratch.scalar(in: text, at: start), key: key, fontID: fontID, local: local, &b)
