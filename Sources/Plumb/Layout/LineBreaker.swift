@@ -730,11 +730,13 @@ private enum LayoutUnitLineWidth: LineWidthArithmetic {
         return (ceil(first.end - start.x) + (before.snappedEnd - first.snappedEnd), before.end, before.end)
     }
 
+    /// The last cluster's advance is read only for a re-shaped end (`width` ignores it when
+    /// the adjustment is 0): a probe of the line search reads no grapheme column otherwise.
     @inline(__always)
     static func width(ofLineFrom start: LineStart, toEndOf word: PreparedText.Word, _ v: LineBreaker.Views) -> Double {
-        width(
-            start, visibleEnd: word.visibleEnd,
-            lastAdvance: v.advances[Int(word.graphemeEnd) - 1], v.endAdjustment(word))
+        let adjustment = v.endAdjustment(word)
+        let lastAdvance = adjustment == 0 ? 0 : v.advances[Int(word.graphemeEnd) - 1]
+        return width(start, visibleEnd: word.visibleEnd, lastAdvance: lastAdvance, adjustment)
     }
 
     @inline(__always)

@@ -59,7 +59,8 @@ enum BlinkLineBox {
             line = withLeading(primary, scale: scale, subpixels: subpixels)
             set.forEach(count: fonts.count) { i in
                 let f = fonts[i]
-                line.unite(withLeading(f, scale: scale, subpixels: subpixels))
+                // The first font's box is the line's already (a union is idempotent).
+                if i != 0 { line.unite(withLeading(f, scale: scale, subpixels: subpixels)) }
                 if Int(f.strut) < fonts.count, f.strut != 0 {
                     line.unite(withLeading(fonts[Int(f.strut)], scale: scale, subpixels: subpixels))
                 }

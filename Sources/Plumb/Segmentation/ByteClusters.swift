@@ -17,12 +17,6 @@ struct ASCIIClusters {
         return Int(ends[g] - base) - start == 1 ? para[start] : nil
     }
 
-    /// The first bytes of cluster `g` and of the cluster after it (which must exist).
-    ///
-    /// - Complexity: O(1), two byte loads.
-    @inline(__always)
-    func leadBytes(_ g: Int) -> (UInt8, UInt8) { (para[startOffset(g)], para[Int(ends[g] - base)]) }
-
     /// Whether a Blink tailoring could add a break between a cluster starting with `lead` and
     /// one starting with `nextLead`: after `-`, `?` or 0xD6 (the maqaf's lead byte), or before
     /// an opening bracket `( < [ {` — a superset of where `TextPreparer.chromiumASCIIBreak`

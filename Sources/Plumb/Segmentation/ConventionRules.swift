@@ -102,28 +102,39 @@ extension TextPreparer {
         let asciiPairs = tailoring.contains(.blinkASCIIPairs)
         let hebrew = tailoring.contains(.lb21aHebrewHyphen)
         func isSpace(_ g: Int) -> Bool { b.flags[g].contains(.hangingSpace) }
+        // Cluster g's first byte is at `start` (the previous cluster's end, carried), the next
+        // cluster's at g's end: one load of the ends per cluster, not two, and no overflow
+        // checks (offsets fit in Int32).
+        guard let ends = ascii.ends.base, let para = ascii.para.baseAddress else { return }
+        var start = 0
         for g in range.lowerBound..<(range.upperBound - 1) {
-            if isSpace(g) {
+            let end = Int(ends[g] &- ascii.base)
+            defer { start = end }
+            let flags = b.flags[g]
+            if flags.contains(.hangingSpace) {
                 if spaceRuns && !isSpace(g + 1) && !ascii.isNoBreakSpace(g + 1) { b.flags[g].insert(.breakAfter) }
                 continue
             }
             // Without a break after g, the rules below can only add one after `-`, `?` or a
             // maqaf (lead byte 0xD6), or before an opening bracket: any other pair is left
             // as it is (removing an absent break changes nothing).
-            if !b.flags[g].contains(.breakAfter) {
-                let (lead, nextLead) = ascii.leadBytes(g)
-                guard ASCIIClusters.mayBreakAfter(lead: lead, nextLead: nextLead) else { continue }
+            if !flags.contains(.breakAfter) {
+                guard ASCIIClusters.mayBreakAfter(lead: para[start], nextLead: para[end]) else { continue }
             }
-            if asciiPairs, let c = byte(g), let next = byte(g + 1), ASCIIClusters.isPrintable(c),
+            let lead = para[start]
+            // A one-byte cluster is its lead byte (`byte(g)` without the ends).
+            if asciiPairs, end &- start == 1, ASCIIClusters.isPrintable(lead), let next = byte(g + 1),
                 ASCIIClusters.isPrintable(next)
             {
+                let c = lead
                 let before = g > range.lowerBound ? byte(g - 1) : nil
                 if Self.chromiumASCIIBreak(before, c, next) {
                     b.flags[g].insert(.breakAfter)
                 } else {
                     b.flags[g].remove(.breakAfter)
                 }
-            } else if hebrew, g > range.lowerBound, ascii.isHebrewLetter(g - 1),
+            } else if hebrew, lead == UInt8(ascii: "-") || lead == 0xD6,  // the maqaf's lead byte
+                g > range.lowerBound, ascii.isHebrewLetter(g - 1),
                 ascii.isMaqaf(g) || byte(g) == UInt8(ascii: "-"), ascii.isHebrewLetter(g + 1)
             {
                 b.flags[g].insert(.breakAfter)

@@ -448,14 +448,25 @@ extension TextPreparer {
     /// hanging trailing whitespace (per `LayoutConventions.trailingSpaces`), fonts, and, with
     /// `reshapesLineEnds`, each cluster's re-shaped difference at a line end.
     func buildWords(_ input: ParagraphInput, into b: inout PreparedTextBuilder) {
+        // Two loops, each with its constant: the standard loop carries none of the re-shape
+        // check's state (its registers spilled into the plain loop).
+        if b.conventions.reshapesLineEnds {
+            buildWords(input, ReshapesLineEnds.self, into: &b)
+        } else {
+            buildWords(input, KeepsLineEnds.self, into: &b)
+        }
+    }
+
+    private func buildWords<Mode: LineEndReshaping>(_ input: ParagraphInput, _: Mode.Type, into b: inout PreparedTextBuilder) {
         let range = input.graphemes
-        let reshapes = b.conventions.reshapesLineEnds
+        let reshapes = Mode.reshapes
         let lastSpaceOnlyHangs = b.conventions.trailingSpaces == .lastHangs
         var end = 0.0
         var width = 0.0
         var hanging = 0.0
         var mask: UInt64 = 0
         var hasTab = false
+        var ascii = ASCIINominalCursor()
         for g in range {
             let f = b.flags[g]
             let advance = b.advance(g)
@@ -466,7 +477,7 @@ extension TextPreparer {
             if reshapes && !f.contains(.hangingSpace) && !f.contains(.inlineBox) && g + 1 < range.upperBound
                 && b.graphemeFonts[g] == b.graphemeFonts[g + 1]
             {
-                let alone = aloneUnits(input.text, at: g, &b)
+                let alone = aloneUnits(input.text, at: g, &b, &ascii)
                 // Equal units give the very advance (one scale, one function): the
                 // adjustment stays the 0 `classifyClusters` wrote (a tab's advance is 0).
                 if alone != b.units[g] || f.contains(.tab) {
@@ -748,4 +759,20 @@ struct ParagraphScratch {
         lastTag = 0
         lastIndex = 0
     }
+}
+
+/// Whether ``TextPreparer/buildWords(_:into:)``'s loop records re-shaped line ends: a type,
+/// so each loop is specialised with its constant.
+protocol LineEndReshaping {
+    static var reshapes: Bool { get }
+}
+
+/// `LayoutConventions.reshapesLineEnds` set (chromium).
+enum ReshapesLineEnds: LineEndReshaping {
+    static var reshapes: Bool { @inline(__always) get { true } }
+}
+
+/// `LayoutConventions.reshapesLineEnds` unset.
+enum KeepsLineEnds: LineEndReshaping {
+    static var reshapes: Bool { @inline(__always) get { false } }
 }

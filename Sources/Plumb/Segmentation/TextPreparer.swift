@@ -47,10 +47,12 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         var batchStarts = GrowableBuffer<Int32>()
         var batchUnits = GrowableBuffer<Int32>()
         var batchMembers = GrowableBuffer<Int32>()
-        /// Nominal advances of single scalars (``TextPreparer/aloneUnits(_:at:_:)``)
+        /// Nominal advances of single scalars (``TextPreparer/aloneUnits(_:at:_:_:)``)
         /// and first advances of short kerning pairs (``TextPreparer/applyPairKerning(_:at:script:into:)``).
         var nominalAdvances = AdvanceMemo()
         var pairAdvances = AdvanceMemo()
+        /// Nominal advances of ASCII bytes, a table per font (``ASCIINominals``).
+        var asciiNominals = ASCIINominals()
         /// The last "…" shaped (``TextPreparer/measureEllipsis(into:)``): its font's id, key
         /// script (the shaping language) and units, as the segment cache has them under that
         /// key (a font id is never reused).
@@ -84,8 +86,53 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         }
     }
 
+    /// Nominal advances (font units) of the 128 ASCII scalars, one table per font for up to
+    /// eight fonts (direct-mapped by font id; a font id is process-unique and never reused,
+    /// so a tag match is exact): the chromium profile's alone check
+    /// (``TextPreparer/aloneUnits(_:at:_:_:)``) reads one entry per ASCII cluster instead of
+    /// building an ``AdvanceMemo`` key and hashing it (~55 instructions). An entry is filled
+    /// from `Shaper.nominalAdvance` on first use; a table taken over by another font is
+    /// emptied (`Int32.min`: unknown — no advance is that value).
+    struct ASCIINominals: ~Copyable {
+        private static let ways = 8
+        private let tags = UnsafeMutablePointer<Int>.allocate(capacity: ways)
+        private let units = UnsafeMutablePointer<Int32>.allocate(capacity: ways * 128)
+
+        init() { tags.initialize(repeating: -1, count: Self.ways) }
+
+        deinit {
+            tags.deallocate()
+            units.deallocate()
+        }
+
+        /// The table of font `id` (≥ 0): 128 entries, `Int32.min` where not yet known. Valid
+        /// until the next call for another id.
+        ///
+        /// - Complexity: O(1); O(128) when the way changes font.
+        mutating func table(forFontID id: Int) -> UnsafeMutablePointer<Int32> {
+            let way = id & (Self.ways - 1)
+            let table = units + way * 128
+            if tags[way] != id {
+                tags[way] = id
+                table.initialize(repeating: .min, count: 128)
+            }
+            return table
+        }
+    }
+
+    /// The ASCII table of the local font last asked for (``TextPreparer/aloneUnits(_:at:_:_:)``):
+    /// one comparison per cluster while the font stays the same.
+    struct ASCIINominalCursor {
+        var local = -1
+        var table: UnsafeMutablePointer<Int32>? = nil
+        /// The font id of local font `idLocal`, the memo's key for other single scalars (the
+        /// text's font list does not change while its words are built).
+        var idLocal = -1
+        var fontID: UInt64 = 0
+    }
+
     /// A direct-mapped memo of advances (font units) by a two-word key, per preparer (no lock,
-    /// no hashing of bytes): single scalars' nominal advances (``TextPreparer/aloneUnits(_:at:_:)``:
+    /// no hashing of bytes): single scalars' nominal advances (``TextPreparer/aloneUnits(_:at:_:_:)``:
     /// the chromium profile asks for nearly every cluster, and a `cmap` and `hmtx` look-up
     /// through HarfBuzz cost ~200 instructions) and the first cluster's advance of short
     /// kerning pairs (``TextPreparer/applyPairKerning(_:at:script:into:)``: a segment-cache
@@ -145,6 +192,11 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// (``shapePendingSegments(_:into:)``); `false` shapes each as it is met (the tests'
     /// reference).
     var shapesMissedSegmentsTogether = true
+
+    /// Whether the chromium alone check reads ASCII clusters' nominal advances from
+    /// ``ASCIINominals`` tables; `false` takes every one from the ``AdvanceMemo`` path (the
+    /// tests' reference). Read only when a cluster misses its table.
+    var usesASCIINominals = true
 
     /// At most this many missed segments wait; the next one shapes them.
     static let maximumPendingSegments = 64
@@ -302,15 +354,32 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     ///
     /// - Parameter b: `inout` only so the builder is not copied (it is read, not changed).
     /// - Complexity: O(1) for one scalar remembered (one memo probe).
+    ///
+    /// An ASCII cluster (one byte) reads its font's ``ASCIINominals`` table through `cursor`
+    /// (filled by ``asciiNominalUnits(_:at:_:_:)`` on first use).
     @inline(__always)
-    func aloneUnits(_ text: UnsafeBufferPointer<UInt8>, at g: Int, _ b: inout PreparedTextBuilder) -> Int32 {
+    func aloneUnits(
+        _ text: UnsafeBufferPointer<UInt8>, at g: Int, _ b: inout PreparedTextBuilder, _ cursor: inout ASCIINominalCursor
+    ) -> Int32 {
         let start = Int(b.graphemeStart(g))
         let end = Int(b.graphemeEnds[g])
         let lead = text[start]
+        if lead < 0x80 && end == start &+ 1 {
+            let local = Int(b.graphemeFonts[g])
+            if local == cursor.local, let table = cursor.table {
+                let units = table[Int(lead)]
+                if units != .min { return units }
+            }
+            return asciiNominalUnits(lead, at: g, &b, &cursor)
+        }
         let firstLength = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
         guard start + firstLength >= end else { return aloneSequenceUnits(text, start: start, end: end, at: g, &b) }
         let local = Int(b.graphemeFonts[g])
-        let fontID = UInt64(b.fontList[local].id)
+        if local != cursor.idLocal {
+            cursor.idLocal = local
+            cursor.fontID = UInt64(b.fontList[local].id)
+        }
+        let fontID = cursor.fontID
         let key = Self.nominalKey(text, start: start, length: firstLength)
         if let known = scratch.nominalAdvances.units(key, fontID) { return known }
         return nominalUnits(ParagraphScratch.scalar(in: text, at: start), key: key, fontID: fontID, local: local, &b)
@@ -331,7 +400,31 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         return key
     }
 
-    /// A single scalar's nominal advance, not yet remembered (see ``aloneUnits(_:at:_:)``).
+    /// The nominal advance of ASCII cluster `g` (`byte`) not found through `cursor`: the
+    /// cursor moves to its font's table, and the entry is filled if unknown.
+    @inline(never)
+    private func asciiNominalUnits(
+        _ byte: UInt8, at g: Int, _ b: inout PreparedTextBuilder, _ cursor: inout ASCIINominalCursor
+    ) -> Int32 {
+        let local = Int(b.graphemeFonts[g])
+        guard usesASCIINominals else {
+            let key = Self.nominalKey(text: byte)
+            if let known = scratch.nominalAdvances.units(key, UInt64(b.fontList[local].id)) { return known }
+            return nominalUnits(UInt32(byte), key: key, fontID: UInt64(b.fontList[local].id), local: local, &b)
+        }
+        let table = scratch.asciiNominals.table(forFontID: b.fontList[local].id)
+        cursor = ASCIINominalCursor(local: local, table: table)
+        if table[Int(byte)] == .min {
+            table[Int(byte)] = Shaper.nominalAdvance(of: CollectionOfOne(Unicode.Scalar(byte)), font: b.fontList[local].font)
+        }
+        return table[Int(byte)]
+    }
+
+    /// ``nominalKey(_:start:length:)`` of an ASCII byte.
+    @inline(__always)
+    static func nominalKey(text byte: UInt8) -> UInt64 { UInt64(byte) | 1 << 32 }
+
+    /// A single scalar's nominal advance, not yet remembered (see ``aloneUnits(_:at:_:_:)``).
     @inline(never)
     private func nominalUnits(
         _ scalar: UInt32, key: UInt64, fontID: UInt64, local: Int, _ b: inout PreparedTextBuilder
