@@ -6,7 +6,9 @@ Each round runs, back to back on the same input: `plumb measure --workers 1`, `p
 `plumb measure --workers 2`, timing each process from start to exit (fontconfig's
 configuration, reading the input and writing the answers included). It prints the medians,
 the median of the per-round ratios (Pango ÷ Plumb on one worker; one worker ÷ two) with
-their quartiles, and how many cells the pango profile gives Pango's line count.
+their quartiles, the cores the two-worker run used (its CPU time ÷ its wall time: less
+sensitive to the VM's drift than either time), and how many cells the pango profile gives
+Pango's line count.
 
 The input is the corpus's first N rows, numbered as the benchmark's feeds are (`text #k` for
 the k-th copy of the corpus, so no two rows are equal).
@@ -17,6 +19,7 @@ Usage (release builds first: swift build -c release --product plumb, then --prod
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import tempfile
@@ -32,9 +35,15 @@ def numbered_rows(corpus, count):
 
 
 def timed(command):
+    """Wall time, output and CPU time (user + system, all threads) of one run of `command`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, stdout=subprocess.PIPE, check=True)
-    return time.perf_counter() - start, done.stdout
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    timed.cpu = cpu
+    return wall, done.stdout
 
 
 def quartiles(values):
@@ -63,11 +72,12 @@ def main():
     pango = [args.pango, path, "--families", args.families.replace(",", ", "), "--size", args.size, "--width", args.width]
     try:
         timed(plumb + ["--workers", "1"])  # warm the page cache: fonts, libraries, input
-        one, two, ref, vs_pango, speedup = [], [], [], [], []
+        one, two, ref, vs_pango, speedup, cores = [], [], [], [], [], []
         for _ in range(args.rounds):
             t1, out1 = timed(plumb + ["--workers", "1"])
             tp, outp = timed(pango)
             t2, _ = timed(plumb + ["--workers", "2"])
+            cores.append(timed.cpu / t2)
             one.append(t1), ref.append(tp), two.append(t2)
             vs_pango.append(tp / t1), speedup.append(t1 / t2)
         mine = [json.loads(l)["lines"] for l in out1.decode().splitlines()]
@@ -84,6 +94,8 @@ def main():
     print(f"  Pango ÷ plumb (1 worker):  {mid:.2f}× (quartiles {lo:.2f}–{hi:.2f})")
     lo, mid, hi = quartiles(speedup)
     print(f"  1 ÷ 2 workers:             {mid:.2f}× (quartiles {lo:.2f}–{hi:.2f})")
+    lo, mid, hi = quartiles(cores)
+    print(f"  cores used by 2 workers:   {mid:.2f} (CPU time ÷ wall time; quartiles {lo:.2f}–{hi:.2f})")
     print(f"  line counts: pango profile {sum(mine)}, Pango {sum(theirs)}; "
           f"{100 * same / max(1, len(theirs)):.2f} % of cells equal")
 
