@@ -171,23 +171,37 @@ final class ResultCache: Sendable {
             maxCount = max(1, n * 3 / 4)
             hand = 0
             for (key, value) in old {
-                var i = Int(truncatingIfNeeded: key.low) & mask
-                while !slots.isEmpty(i) { i = (i &+ 1) & mask }
+                let i = emptySlot(for: key)
                 slots.store(value: value, at: i)
                 slots.store(key: key, at: i)
+            }
+        }
+
+        /// The first empty slot of `key`'s chain (the table has one: it is at most 75 % full).
+        @inline(__always)
+        func emptySlot(for key: CacheKey) -> Int {
+            var i = Int(truncatingIfNeeded: key.low) & mask
+            while !slots.isEmpty(i) { i = (i &+ 1) & mask }
+            return i
+        }
+
+        /// Where `key`'s chain ends: at the key (`found`) or at the empty slot after it.
+        @inline(__always)
+        func chainEnd(of key: CacheKey) -> (slot: Int, found: Bool) {
+            var i = Int(truncatingIfNeeded: key.low) & mask
+            while true {
+                let k = slots.key(at: i)
+                if k == key { return (i, true) }
+                if k.low == 0 && k.high == 0 { return (i, false) }
+                i = (i &+ 1) & mask
             }
         }
 
         @inline(__always)
         func find(_ key: CacheKey) -> Int? {
             guard isWritten else { return nil }
-            var i = Int(truncatingIfNeeded: key.low) & mask
-            while true {
-                let k = slots.key(at: i)
-                if k == key { return i }
-                if k.low == 0 && k.high == 0 { return nil }
-                i = (i &+ 1) & mask
-            }
+            let end = chainEnd(of: key)
+            return end.found ? end.slot : nil
         }
 
         mutating func insert(_ key: CacheKey, _ value: CachedResult) {
@@ -197,20 +211,15 @@ final class ResultCache: Sendable {
             }
             // One probe: the chain ends at the key or at the empty slot a new key takes
             // (unless the table grows or evicts first, which moves entries).
-            var i = Int(truncatingIfNeeded: key.low) & mask
-            while true {
-                let k = slots.key(at: i)
-                if k == key {
-                    slots.store(value: value, at: i)
-                    return
-                }
-                if k.low == 0 && k.high == 0 { break }
-                i = (i &+ 1) & mask
+            let end = chainEnd(of: key)
+            if end.found {
+                slots.store(value: value, at: end.slot)
+                return
             }
+            var i = end.slot
             if count >= maxCount {
                 if mask + 1 < slots.count { grow() } else { evictOne() }
-                i = Int(truncatingIfNeeded: key.low) & mask
-                while !slots.isEmpty(i) { i = (i &+ 1) & mask }
+                i = emptySlot(for: key)
             }
             slots.store(value: value, at: i)
             slots.store(key: key, at: i)

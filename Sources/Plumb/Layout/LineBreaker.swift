@@ -260,10 +260,7 @@ struct LineBreaker {
         if previousCount > 0 {
             let guess = min(last, w &+ previousCount &- 1)
             if fits(guess) {
-                lo = guess
-                var steps = 0
-                while lo < last && steps < 4 && fits(lo + 1) { lo += 1; steps += 1 }
-                if lo == last || steps < 4 { hi = lo }
+                (lo, hi) = climb(from: guess, through: last, fits)
             } else {
                 hi = guess &- 1
                 var steps = 0
@@ -271,6 +268,24 @@ struct LineBreaker {
                 if fits(hi) { lo = hi }
             }
         }
+        return bisect(lo, hi, fits)
+    }
+
+    /// From a fitting `guess`, up to four steps towards `last`: the last word found to fit,
+    /// and the last candidate left (that word when a step failed or `last` was reached).
+    @inline(__always)
+    private static func climb(from guess: Int, through last: Int, _ fits: (Int) -> Bool) -> (lo: Int, hi: Int) {
+        var lo = guess
+        var steps = 0
+        while lo < last && steps < 4 && fits(lo &+ 1) { lo &+= 1; steps &+= 1 }
+        return (lo, lo == last || steps < 4 ? lo : last)
+    }
+
+    /// The last fitting word of `lo...hi` by binary search, given that `lo` fits (or stands
+    /// for "none").
+    @inline(__always)
+    private static func bisect(_ lo: Int, _ hi: Int, _ fits: (Int) -> Bool) -> Int {
+        var lo = lo, hi = hi
         while lo < hi {
             let mid = (lo &+ hi &+ 1) >> 1
             if fits(mid) { lo = mid } else { hi = mid &- 1 }
@@ -291,10 +306,7 @@ struct LineBreaker {
         if previousCount > 0 {
             let guess = min(last, w &+ previousCount &- 1)
             if fits(guess) {
-                lo = guess
-                var steps = 0
-                while lo < last && steps < 4 && fits(lo &+ 1) { lo &+= 1; steps &+= 1 }
-                if lo == last || steps < 4 { hi = lo }
+                (lo, hi) = climb(from: guess, through: last, fits)
             } else {
                 hi = guess &- 1
                 var steps = 0
@@ -306,11 +318,7 @@ struct LineBreaker {
                 }
             }
         }
-        while lo < hi {
-            let mid = (lo &+ hi &+ 1) >> 1
-            if fits(mid) { lo = mid } else { hi = mid &- 1 }
-        }
-        return lo
+        return bisect(lo, hi, fits)
     }
 
     /// The fonts of words `w...lo` of `paragraph` (the last word's when the paragraph's mask
