@@ -594,7 +594,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         shaper.shape(
             bytes, graphemeEnds: UnsafeBufferPointer(rebasing: ends[0..<count]), font: font(),
             script: script, advances: out)
-        if cached { segmentCache.insert(Array(out), for: key) } else { scratch.lastLongSegment = (key, Array(out)) }
+        if cached { segmentCache.insert(UnsafeBufferPointer(out), for: key) } else { scratch.lastLongSegment = (key, Array(out)) }
         return UnsafeBufferPointer(out)
     }
 
@@ -712,7 +712,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             let start = Int(starts[m])
             let shaped = UnsafeMutableBufferPointer(rebasing: units[start..<(start + p.graphemes.count)])
             for k in 0..<p.graphemes.count { b.units[p.graphemes.lowerBound + k] = shaped[k] }
-            segmentCache.insert(Array(shaped), for: p.key)
+            segmentCache.insert(UnsafeBufferPointer(shaped), for: p.key)
         }
     }
 
