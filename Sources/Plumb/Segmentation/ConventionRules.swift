@@ -247,10 +247,8 @@ extension TextPreparer {
     func applyNeighbouringSpaceFonts(
         graphemes range: Range<Int>, scripts: ParagraphScratch, into b: inout PreparedTextBuilder
     ) {
-        func usable(_ local: UInt8) -> Bool {
-            let entry = b.fontList[Int(local)]
-            return entry.box == nil && !entry.font.hasColorGlyphs && entry.font.hasGlyph(for: " ")
-        }
+        // Fields of the entry, not a copy of it (a copy retains the shared font).
+        func usable(_ local: UInt8) -> Bool { b.fontList[Int(local)].takesSpaces }
         func rank(_ local: UInt8) -> Int {
             let font = b.fontList[Int(local)].font
             return b.cascade(ofLocal: local).fonts.firstIndex { $0 === font } ?? Int.max
@@ -278,12 +276,12 @@ extension TextPreparer {
             // Spaces already in the face on both sides (or before a paragraph's end) keep it,
             // unless that face draws colour glyphs (the emoji case below).
             let spaces = b.graphemeFonts[g]
-            if before == spaces, after == nil || after == spaces, !b.fontList[Int(spaces)].font.hasColorGlyphs {
+            if before == spaces, after == nil || after == spaces, !b.fontList[Int(spaces)].drawsColor {
                 g = end
                 continue
             }
             var chosen: UInt8? = nil
-            if let after, b.fontList[Int(after)].font.hasColorGlyphs, own == 0, usable(0) {
+            if let after, b.fontList[Int(after)].drawsColor, own == 0, usable(0) {
                 // Before an emoji (its own item in Pango) spaces get a font of their own: the
                 // cascade's first.
                 chosen = 0

@@ -50,6 +50,13 @@ struct PreparedTextBuilder {
         let box: InlineBoxMetrics?
         /// How the entry's units become points (``PreparedTextBuilder/advance(units:font:)``).
         let scale: AdvanceScale
+        /// `font.hasColorGlyphs`, kept here so the rules read it without retaining the font
+        /// (a shared object: every worker would write its reference count).
+        let drawsColor: Bool
+        /// Whether spaces may take this entry's font from a neighbour
+        /// (``TextPreparer/applyNeighbouringSpaceFonts(graphemes:scripts:into:)``): a text face
+        /// (not a box, not colour glyphs) with a space glyph.
+        let takesSpaces: Bool
 
         init(_ font: Font, style: RunStyle, group: Int32, box: InlineBoxMetrics? = nil, freeTypeScaling: Bool) {
             self.font = font
@@ -65,6 +72,8 @@ struct PreparedTextBuilder {
             scale = AdvanceScale(
                 size: size, upem: upem, strikePPEM: strikePPEM, freeTypeXScale: freeTypeXScale,
                 letterSpacing: letterSpacing, boxWidth: box?.width ?? 0, freeType: freeTypeScaling)
+            drawsColor = font.hasColorGlyphs
+            takesSpaces = box == nil && !font.hasColorGlyphs && font.hasGlyph(for: " ")
         }
     }
 
