@@ -137,11 +137,13 @@ struct SegmentTable: ~Copyable, @unchecked Sendable {  // owns its memory; used 
     mutating func insert(_ advances: UnsafeBufferPointer<Int32>, for key: CacheKey) -> Bool {
         precondition(!advances.isEmpty && advances.count <= Int(UInt32.max), "a segment has 1…2³² − 1 clusters")
         let payload = Self.payloadBytes(clusters: advances.count)
-        if let i = find(key) {
+        // A replaced entry (two workers that missed the same segment) is not a new insertion.
+        let replaces = find(key).map { i in
             bytes -= Self.payloadBytes(clusters: Self.clusterCount(slot(i)))
             Self.freePayload(slot(i))
             remove(at: i)
-        }
+            return true
+        } ?? false
         guard makeRoom(forPayload: payload) else { return false }
         let s = slot(emptySlot(for: key))
         s.storeBytes(of: key.low, as: UInt64.self)
@@ -158,7 +160,7 @@ struct SegmentTable: ~Copyable, @unchecked Sendable {  // owns its memory; used 
         target.update(from: advances.baseAddress!, count: advances.count)
         bytes += payload
         count += 1
-        stats.insertions += 1
+        if !replaces { stats.insertions += 1 }
         return true
     }
 
