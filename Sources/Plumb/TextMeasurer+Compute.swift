@@ -169,8 +169,7 @@ extension TextMeasurer {
                 utf8, cascade: style.cascade, size: s.font.size, letterSpacing: s.letterSpacing,
                 conventions: s.conventions)
         }
-        let bytes = prepared.byteSize
-        preparedCache.insert(prepared, bytes: bytes, for: key, admitWhenFull: preparedAdmission.seenBefore)
+        preparedCache.insert(prepared, for: key, admitWhenFull: preparedAdmission.seenBefore)
         return prepared
     }
 

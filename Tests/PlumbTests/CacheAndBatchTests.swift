@@ -454,41 +454,6 @@ import Testing
     }
 }
 
-@Suite struct KeyIndexTests {
-    /// Keys live in a table of slots (as `ClockCache`'s); the index finds their slots.
-    /// Keys share low bits (tags) often here, so probes must confirm with the slot's key.
-    @Test func behavesLikeADictionaryUnderRandomEdits() {
-        var index = KeyIndex()
-        var model: [CacheKey: Int32] = [:]
-        var slotKeys: [CacheKey] = []
-        var rng = SystemRandomNumberGenerator()
-        var keys: [CacheKey] = [CacheKey(low: 0, high: 0)]  // the zero key is a valid key too
-        for _ in 0..<300 { keys.append(CacheKey(low: UInt64.random(in: 0...63, using: &rng), high: UInt64.random(in: 0...3, using: &rng))) }
-        for step in 0..<20_000 {
-            let k = keys[Int.random(in: 0..<keys.count, using: &rng)]
-            let found = index.slot(of: k) { slotKeys[Int($0)] }
-            #expect(found == model[k])
-            if Bool.random(using: &rng) {
-                if found == nil {
-                    slotKeys.append(k)
-                    index.insert(k, slot: Int32(slotKeys.count - 1))
-                    model[k] = Int32(slotKeys.count - 1)
-                }
-            } else if let slot = model.removeValue(forKey: k) {
-                let removed = index.remove(k, slot: slot)
-                #expect(removed)
-            } else {
-                let removed = index.remove(k, slot: Int32(step))
-                #expect(!removed)
-            }
-            if step % 1000 == 0 {
-                #expect(index.count == model.count)
-                for key in keys { #expect(index.slot(of: key) { slotKeys[Int($0)] } == model[key]) }
-            }
-        }
-    }
-}
-
 /// The result table's single-probe insertion and the hash's precomputed secret.
 @Suite struct ResultTableAndHashTests {
     /// `plumb_xxh3_128` with Plumb's seed (the secret derived once at load for inputs over

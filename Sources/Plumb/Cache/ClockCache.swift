@@ -45,83 +45,183 @@ public struct CacheStatistics: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A sharded, byte-budgeted map from `CacheKey` to `Value` with CLOCK (second-chance)
+/// A value a ``ClockCache`` can hold: an immutable object that knows its heap bytes (the
+/// cache charges them at insertion and gives them back at eviction).
+protocol CacheCharged: AnyObject, Sendable {
+    /// Heap bytes the object owns, the same for its whole life.
+    var byteSize: Int { get }
+}
+
+extension PreparedText: CacheCharged {}
+
+/// A sharded, byte-budgeted map from `CacheKey` to an object with CLOCK (second-chance)
 /// eviction: a hit sets the entry's reference bit; the eviction hand skips (and clears)
 /// referenced entries, so hot entries survive scans of cold ones.
 ///
-/// - Thread safety: every operation locks one shard (``Mutex``); `shardCount` (256) shards
+/// Each shard is one open-addressing table of 24-byte slots — the key and the object's
+/// address with the reference bit in its low bit — at most 75 % full, linear probing,
+/// backward-shift deletion. A look-up reads one slot (usually one line) and then the object;
+/// the previous layout read an index array, its entry, the slot array and the slot first
+/// (Decisions.md, "A flat segment tier").
+///
+/// - Thread safety: every operation locks one shard (`Mutex`); `shardCount` (256) shards
 ///   keep contention low on many cores.
 /// - Complexity: lookup and insertion O(1) amortised.
-final class ClockCache<Value: Sendable>: Sendable {
-    /// 32 bytes for a reference or array value: the key (stored only here: the index
-    /// keeps a tag), the value, the charge in 32 bits, the reference bit.
-    private struct Slot {
-        var key: CacheKey
-        var value: Value?
-        var bytes: UInt32
-        var referenced: Bool
-    }
-
-    private struct Shard: ~Copyable {
-        var index = KeyIndex()
-        var slots: [Slot] = []
-        var free: [Int32] = []
-        var hand: Int = 0
-        var bytes: Int = 0
+final class ClockCache<Value: CacheCharged>: Sendable {
+    private struct Table: ~Copyable, @unchecked Sendable {  // owns its slots; used only under its shard's lock
+        static var slotWords: Int { 3 }
+        /// `capacity × 3` words: key low, key high, the object (retained once) | referenced.
+        var words: UnsafeMutablePointer<UInt>
+        var mask: Int
+        var count = 0
+        var hand = 0
+        /// Bytes charged: each entry's `byteSize` + ``ClockCache/overheadPerEntry``.
+        var bytes = 0
         var stats = CacheStatistics()
 
-        /// The slot holding `key` (the index keeps tags; the slot has the whole key).
+        init() {
+            words = .allocate(capacity: ClockCache.initialSlots * Self.slotWords)
+            words.initialize(repeating: 0, count: ClockCache.initialSlots * Self.slotWords)
+            mask = ClockCache.initialSlots - 1
+        }
+
+        deinit {
+            for i in 0...mask where object(i) != 0 { release(i) }
+            words.deallocate()
+        }
+
+        @inline(__always) func keyLow(_ i: Int) -> UInt64 { UInt64(words[i &* 3]) }
+        @inline(__always) func keyHigh(_ i: Int) -> UInt64 { UInt64(words[i &* 3 &+ 1]) }
+        /// The object's address with the reference bit (0: empty slot).
+        @inline(__always) func object(_ i: Int) -> UInt { words[i &* 3 &+ 2] }
+
         @inline(__always)
-        func slot(of key: CacheKey) -> Int32? {
-            index.slot(of: key, keyOf: { slots[Int($0)].key })
+        func value(_ i: Int) -> Value {
+            Unmanaged<Value>.fromOpaque(UnsafeRawPointer(bitPattern: object(i) & ~1).unsafelyUnwrapped).takeUnretainedValue()
+        }
+
+        /// Drops the table's reference to slot `i`'s object.
+        func release(_ i: Int) {
+            Unmanaged<Value>.fromOpaque(UnsafeRawPointer(bitPattern: object(i) & ~1).unsafelyUnwrapped).release()
+        }
+
+        /// The slot holding `key`, or nil.
+        @inline(__always)
+        func find(_ key: CacheKey) -> Int? {
+            var i = Int(truncatingIfNeeded: key.low) & mask
+            while true {
+                if object(i) == 0 { return nil }
+                if keyLow(i) == key.low && keyHigh(i) == key.high { return i }
+                i = (i &+ 1) & mask
+            }
+        }
+
+        func emptySlot(for low: UInt64) -> Int {
+            var i = Int(truncatingIfNeeded: low) & mask
+            while object(i) != 0 { i = (i &+ 1) & mask }
+            return i
+        }
+
+        mutating func markReferenced(_ i: Int) {
+            if words[i &* 3 &+ 2] & 1 == 0 { words[i &* 3 &+ 2] |= 1 }
+        }
+
+        /// Stores `value` (retained) for `key` in an empty slot, growing first if that would
+        /// leave the table over 75 % full.
+        mutating func place(_ value: Value, for key: CacheKey, referenced: Bool) {
+            if (count + 1) * 4 > (mask + 1) * 3 { grow() }
+            let i = emptySlot(for: key.low)
+            words[i &* 3] = UInt(key.low)
+            words[i &* 3 &+ 1] = UInt(key.high)
+            words[i &* 3 &+ 2] = UInt(bitPattern: Unmanaged.passRetained(value).toOpaque()) | (referenced ? 1 : 0)
+            count += 1
+        }
+
+        /// Doubles the slots, moving every entry (objects keep their references).
+        mutating func grow() {
+            let old = words
+            let oldCapacity = mask + 1
+            let capacity = oldCapacity * 2
+            words = .allocate(capacity: capacity * Self.slotWords)
+            words.initialize(repeating: 0, count: capacity * Self.slotWords)
+            mask = capacity - 1
+            for j in 0..<oldCapacity where old[j &* 3 &+ 2] != 0 {
+                let i = emptySlot(for: UInt64(old[j &* 3]))
+                for w in 0..<Self.slotWords { words[i &* 3 &+ w] = old[j &* 3 &+ w] }
+            }
+            old.deallocate()
+        }
+
+        /// Empties slot `index` (its object already released), shifting the entries after it
+        /// back so that every chain stays unbroken.
+        mutating func remove(at index: Int) {
+            var hole = index
+            var j = index
+            while true {
+                j = (j &+ 1) & mask
+                if object(j) == 0 { break }
+                let home = Int(truncatingIfNeeded: keyLow(j)) & mask
+                // Move j into the hole if its home is not in (hole, j] cyclically.
+                let inRange = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j)
+                if !inRange {
+                    for w in 0..<Self.slotWords { words[hole &* 3 &+ w] = words[j &* 3 &+ w] }
+                    hole = j
+                }
+            }
+            words[hole &* 3 &+ 2] = 0
+            count -= 1
+        }
+
+        /// Removes slot `i`'s entry, giving back its charge.
+        mutating func evict(at i: Int) {
+            bytes -= value(i).byteSize + ClockCache.overheadPerEntry
+            release(i)
+            remove(at: i)
+        }
+
+        /// CLOCK: the hand skips (and clears) referenced entries and evicts the first other one.
+        mutating func evictOne() {
+            while true {
+                let i = hand & mask
+                hand &+= 1
+                let o = object(i)
+                guard o != 0 else { continue }
+                if o & 1 != 0 {
+                    words[i &* 3 &+ 2] = o & ~1
+                    continue
+                }
+                evict(at: i)
+                stats.evictions += 1
+                return
+            }
         }
     }
 
     static var shardCount: Int { 256 }
-    /// Bookkeeping charged per entry besides the caller's payload, at its worst so that the
-    /// budget bounds memory: the slot in `slots` (an array grown by a quarter: up to 1.25 slots per
-    /// entry, ``growSlots(_:)``), the index (a tag and a slot number, grown at 50 % load: up
-    /// to 4 per entry) and the free list (up to 2 slot numbers per entry). 80 bytes for a
-    /// reference value (88 with the slots grown by half, 168 when the index held whole keys,
-    /// the slot a 64-bit charge and the slot array doubled).
-    static var overheadPerEntry: Int {
-        MemoryLayout<Slot>.stride * 5 / 4 + 4 * KeyIndex.entryBytes + 2 * 4
-    }
-
-    /// The slot array's first capacity (counted with the shard's fixed bookkeeping).
-    private static var firstSlotCapacity: Int { 4 }
-
-    /// Makes room for one more slot: capacity × 1.25 (not the array's doubling), so the slots
-    /// take at most 1.25 per entry, plus one array header and malloc's rounding per shard
-    /// (each growth copies the slots: four copies per slot amortised, on insertion only).
-    @inline(__always)
-    private static func growSlots(_ slots: inout [Slot]) {
-        guard slots.count == slots.capacity else { return }
-        slots.reserveCapacity(max(firstSlotCapacity, slots.count + slots.count / 4))
-    }
+    /// Each shard's first table (counted with its fixed bookkeeping).
+    static var initialSlots: Int { 16 }
+    /// Bookkeeping charged per entry besides the object's bytes, at its worst so that the
+    /// budget bounds memory: the 24-byte slot in a table at most 75 % full that doubles, so
+    /// after a doubling up to 8/3 slots per entry (the first table is the shard's). 64 bytes
+    /// (80 with an index of tags beside an array of 32-byte slots).
+    static var overheadPerEntry: Int { Table.slotWords * MemoryLayout<UInt>.stride * 8 / 3 }
 
     /// Heap bytes of one shard besides its entries' share: its lock object, the mutex's TSan
-    /// tag, the index's first 16 entries, the slot array's first capacity and, for any later
-    /// one, its header and malloc's rounding (48 bytes), as malloc chunks.
+    /// tag and its first table, as malloc chunks.
     static var shardBookkeepingBytes: Int {
-        HeapCost.object(storedBytes: MemoryLayout<Shard>.stride + 16) + HeapCost.malloc(1)
-            + HeapCost.malloc(32 + 16 * KeyIndex.entryBytes)
-            + HeapCost.malloc(32 + firstSlotCapacity * MemoryLayout<Slot>.stride) + 48
+        HeapCost.object(storedBytes: MemoryLayout<Mutex<Table>>.stride) + HeapCost.malloc(1)
+            + HeapCost.malloc(initialSlots * Table.slotWords * MemoryLayout<UInt>.stride)
     }
 
     /// One lock per shard (a class so an array can hold the non-copyable `Mutex`).
-    private final class ShardLock: Sendable {
-        let mutex = Mutex(Shard())
-        @inline(__always)
-        func withLock<R>(_ body: (inout Shard) throws -> R) rethrows -> R {
-            try mutex.withLock { try body(&$0) }
-        }
+    private final class Shard: Sendable {
+        let mutex = Mutex(Table())
     }
 
-    private let shards: [ShardLock]
+    private let shards: [Shard]
     /// The same shards without reference counting (kept alive by `shards`): a look-up on the
     /// hot path then writes no shared reference count.
-    private let shardRefs: [Unmanaged<ShardLock>]
+    private let shardRefs: [Unmanaged<Shard>]
     let budgetBytes: Int
     private let shardBudget: Int
 
@@ -131,124 +231,67 @@ final class ClockCache<Value: Sendable>: Sendable {
         // Each shard's fixed bookkeeping comes out of its share, so `statistics.bytes` never
         // exceeds the budget.
         self.shardBudget = max(0, max(0, budgetBytes) / Self.shardCount - Self.shardBookkeepingBytes)
-        self.shards = (0..<Self.shardCount).map { _ in ShardLock() }
+        self.shards = (0..<Self.shardCount).map { _ in Shard() }
         self.shardRefs = shards.map { Unmanaged.passUnretained($0) }
     }
 
     /// The shard of `key`, reached without retaining it.
     @inline(__always)
-    private func withShard<R>(of key: CacheKey, _ body: (inout Shard) throws -> R) rethrows -> R {
-        try shardRefs[key.shard(of: Self.shardCount)]._withUnsafeGuaranteedRef { try $0.withLock(body) }
+    private func withTable<R: Sendable>(of key: CacheKey, _ body: (inout sending Table) -> R) -> R {
+        shardRefs[key.shard(of: Self.shardCount)]._withUnsafeGuaranteedRef { $0.mutex.withLock { body(&$0) } }
     }
 
     /// The value for `key`, marking it recently used.
+    ///
+    /// - Complexity: one shard lock and, expected, one slot probe.
     @inline(__always)
     func value(for key: CacheKey) -> Value? {
-        withShard(of: key) { shard -> Value? in
-            if let i = shard.slot(of: key) {
-                shard.slots[Int(i)].referenced = true
-                shard.stats.hits += 1
-                return shard.slots[Int(i)].value
-            }
-            shard.stats.misses += 1
-            return nil
-        }
-    }
-
-    /// `body` applied to the value for `key` under the shard's lock, marking it recently used;
-    /// `nil` when absent. The value is borrowed, not copied: no reference count is touched
-    /// (a copy-out of an array's elements, for instance, retains nothing).
-    ///
-    /// - Complexity: one shard lock and index probe, plus `body`.
-    @inline(__always)
-    func withValue<R>(for key: CacheKey, _ body: (borrowing Value) -> R) -> R? {
-        withShard(of: key) { shard -> R? in
-            guard let i = shard.slot(of: key) else {
-                shard.stats.misses += 1
+        withTable(of: key) { table -> Value? in
+            guard let i = table.find(key) else {
+                table.stats.misses += 1
                 return nil
             }
-            return shard.slots.withUnsafeMutableBufferPointer { slots -> R? in
-                // Through the slot's address: the value is borrowed in place, not copied out.
-                let slot = slots.baseAddress.unsafelyUnwrapped + Int(i)
-                guard slot.pointee.value != nil else { return nil }
-                slot.pointee.referenced = true
-                return body(slot.pointee.value.unsafelyUnwrapped)
-            }.map { r in
-                shard.stats.hits += 1
-                return r
-            }
+            table.markReferenced(i)
+            table.stats.hits += 1
+            return table.value(i)
         }
     }
 
-    /// Inserts or replaces `value`, charging `bytes` (payload estimate) against the budget and
-    /// evicting cold entries of the same shard as needed. A value larger than a shard's budget
-    /// is not stored, nor a new one that would evict when `admitWhenFull` (asked under the
-    /// shard's lock, only then) says no: an admission filter against scans
-    /// (`ScanAdmission.seenBefore`) applied where the shard is full, not before.
+    /// Inserts or replaces `value`, charging its `byteSize` plus ``overheadPerEntry``
+    /// against the budget and evicting cold entries of the same shard as needed. A value
+    /// larger than a shard's budget is not stored, nor a new one that would evict when
+    /// `admitWhenFull` (asked under the shard's lock, only then) says no: an admission filter
+    /// against scans (`ScanAdmission.seenBefore`) applied where the shard is full, not before.
     ///
     /// - Returns: whether the value was stored.
     @discardableResult
-    func insert(
-        _ value: Value, bytes payload: Int, for key: CacheKey, admitWhenFull: ((CacheKey) -> Bool)? = nil
-    ) -> Bool {
-        let cost = payload + Self.overheadPerEntry
-        guard cost <= shardBudget, cost <= Int(UInt32.max) else { return false }
-        return withShard(of: key) { shard -> Bool in
-            if let i = shard.slot(of: key) {
-                shard.bytes += cost - Int(shard.slots[Int(i)].bytes)
-                shard.slots[Int(i)] = Slot(key: key, value: value, bytes: UInt32(cost), referenced: true)
-            } else {
-                if shard.bytes + cost > shardBudget, let admitWhenFull, !admitWhenFull(key) { return false }
-                while shard.bytes + cost > shardBudget, !shard.index.isEmpty {
-                    Self.evictOne(&shard)
-                }
-                let slot = Slot(key: key, value: value, bytes: UInt32(cost), referenced: false)
-                let i: Int32
-                if let f = shard.free.popLast() {
-                    i = f
-                    shard.slots[Int(f)] = slot
-                } else {
-                    i = Int32(shard.slots.count)
-                    Self.growSlots(&shard.slots)
-                    shard.slots.append(slot)
-                }
-                shard.index.insert(key, slot: i)
-                shard.bytes += cost
-                shard.stats.insertions += 1
+    func insert(_ value: Value, for key: CacheKey, admitWhenFull: ((CacheKey) -> Bool)? = nil) -> Bool {
+        let cost = value.byteSize + Self.overheadPerEntry
+        guard cost <= shardBudget else { return false }
+        let budget = shardBudget
+        return withTable(of: key) { table -> Bool in
+            // A replaced entry stays recently used.
+            let replaces = table.find(key).map { i in
+                table.evict(at: i)
+                return true
+            } ?? false
+            if !replaces {
+                if table.bytes + cost > budget, let admitWhenFull, !admitWhenFull(key) { return false }
+                table.stats.insertions += 1
             }
+            while table.bytes + cost > budget, table.count > 0 { table.evictOne() }
+            table.place(value, for: key, referenced: replaces)
+            table.bytes += cost
             return true
-        }
-    }
-
-    private static func evictOne(_ shard: inout Shard) {
-        let n = shard.slots.count
-        while true {
-            if shard.hand >= n { shard.hand = 0 }
-            let h = shard.hand
-            shard.hand += 1
-            guard shard.slots[h].value != nil else { continue }
-            if shard.slots[h].referenced {
-                shard.slots[h].referenced = false
-                continue
-            }
-            shard.index.remove(shard.slots[h].key, slot: Int32(h))
-            shard.bytes -= Int(shard.slots[h].bytes)
-            shard.slots[h].value = nil
-            shard.free.append(Int32(h))
-            shard.stats.evictions += 1
-            return
         }
     }
 
     /// Removes one entry; returns whether it existed.
     @discardableResult
     func remove(_ key: CacheKey) -> Bool {
-        withShard(of: key) { shard in
-            guard let i = shard.slot(of: key) else { return false }
-            shard.index.remove(key, slot: i)
-            shard.bytes -= Int(shard.slots[Int(i)].bytes)
-            shard.slots[Int(i)].value = nil
-            shard.free.append(i)
+        withTable(of: key) { table -> Bool in
+            guard let i = table.find(key) else { return false }
+            table.evict(at: i)
             return true
         }
     }
@@ -256,10 +299,10 @@ final class ClockCache<Value: Sendable>: Sendable {
     /// Empties the cache (statistics other than counts of entries and bytes are kept).
     func removeAll() {
         for shard in shards {
-            shard.withLock { shard in
-                let stats = shard.stats
-                shard = Shard()
-                shard.stats = stats
+            shard.mutex.withLock { table in
+                let stats = table.stats
+                table = Table()
+                table.stats = stats
             }
         }
     }
@@ -267,10 +310,10 @@ final class ClockCache<Value: Sendable>: Sendable {
     var statistics: CacheStatistics {
         var total = CacheStatistics()
         for shard in shards {
-            let s = shard.withLock { shard -> CacheStatistics in
-                var s = shard.stats
-                s.entries = shard.index.count
-                s.bytes = shard.bytes
+            let s = shard.mutex.withLock { table -> CacheStatistics in
+                var s = table.stats
+                s.entries = table.count
+                s.bytes = table.bytes
                 return s
             }
             total = total + s
