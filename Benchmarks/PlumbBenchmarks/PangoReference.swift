@@ -1,4 +1,5 @@
 import CPango
+import Plumb
 
 /// Pango (C, through pangocairo) set up as `Tests/Conformance/conformance.py` sets it up, so the
 /// benchmark times the engine the accuracy report compares against: unhinted metrics (cairo
@@ -69,5 +70,51 @@ final class PangoReference {
         var w: Int32 = 0, h: Int32 = 0
         pango_layout_get_size(layout, &w, &h)
         return (Int(pango_layout_get_line_count(layout)), Double(h) / Double(PANGO_SCALE))
+    }
+
+    /// Lays an attributed cell out as `Tests/Conformance/rich_pango.py` does: its string with
+    /// one attribute list made for the cell (a table view's attributed string), each run's
+    /// family, absolute size and weight on its byte range, each inline box a U+FFFC carrying
+    /// `pango_attr_shape_new` with the box's rect (x 0, y −(baselineOffset + height), its width
+    /// and height) as ink and logical rect.
+    func measure(_ text: AttributedText) -> (lines: Int, height: Double) {
+        let layout = pango_layout_new(context)!
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        let list = pango_attr_list_new()!
+        defer { pango_attr_list_unref(list) }
+        pango_attr_list_insert(list, pango_attr_insert_hyphens_new(0))
+        for run in text.runs {
+            for attribute in Self.attributes(of: run) {
+                attribute.pointee.start_index = UInt32(run.utf8Range.lowerBound)
+                attribute.pointee.end_index = UInt32(run.utf8Range.upperBound)
+                pango_attr_list_insert(list, attribute)
+            }
+        }
+        pango_layout_set_attributes(layout, list)
+        pango_layout_set_font_description(layout, font)
+        pango_layout_set_width(layout, width)
+        var t = text.string
+        t.withUTF8 { u in
+            u.withMemoryRebound(to: CChar.self) { pango_layout_set_text(layout, $0.baseAddress, Int32(u.count)) }
+        }
+        var w: Int32 = 0, h: Int32 = 0
+        pango_layout_get_size(layout, &w, &h)
+        return (Int(pango_layout_get_line_count(layout)), Double(h) / Double(PANGO_SCALE))
+    }
+
+    /// Pango's attributes for one run (the list takes them over).
+    private static func attributes(of run: AttributedText.Run) -> [UnsafeMutablePointer<PangoAttribute>] {
+        func units(_ points: Double) -> Int32 { Int32((points * Double(PANGO_SCALE)).rounded()) }
+        if let box = run.inlineBox {
+            var rect = PangoRectangle(
+                x: 0, y: -units(box.baselineOffset + box.height), width: units(box.width), height: units(box.height))
+            return [pango_attr_shape_new(&rect, &rect)]
+        }
+        var made: [UnsafeMutablePointer<PangoAttribute>] = []
+        if let families = run.attributes.families { made.append(pango_attr_family_new(families.joined(separator: ", "))) }
+        if let size = run.attributes.size { made.append(pango_attr_size_new_absolute(units(size))) }
+        if let weight = run.attributes.weight { made.append(pango_attr_weight_new(PangoWeight(rawValue: UInt32(weight)))) }
+        return made
     }
 }

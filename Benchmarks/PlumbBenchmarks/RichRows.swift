@@ -1,3 +1,4 @@
+import Foundation
 import Plumb
 
 /// The attributed corpus: every corpus text as a feed row is made — its first word a bold
@@ -20,22 +21,66 @@ func richCorpus(_ texts: [String]) -> [AttributedText] {
     }
 }
 
-/// Rich-text rows (issue 14's targets): cold ≤ 1.3× and warm ≤ 2× the plain text of the same
-/// cells, the two interleaved run by run; re-layout at a new width.
+/// Rich-text rows: cold ≤ 1.3× and warm ≤ 2× the plain text of the same cells (issue 14's
+/// targets), and cold × Pango in each profile (issue 16: the plain rows' ratios), all
+/// interleaved run by run; re-layout at a new width. Pango lays each attributed cell out with
+/// an attribute list of its own (`PangoReference.measure(_: AttributedText)`).
 @MainActor func addRichScenarios(_ texts: [String], style: TextStyle) {
     let rich = richCorpus(texts)
     let plainOfRich = rich.map(\.string)  // the same characters (a box is U+FFFC)
     func cold(_ body: @escaping (TextMeasurer) -> Void) -> () -> AnyObject? {
         { let m = TextMeasurer(); body(m); return m }
     }
+    let profiles: [Compatibility] = [.standard, .pango, .chromium]
+    let counts = profiles.map { _ in LineCounts(cells: rich.count) }
+    let pangoCounts = LineCounts(cells: rich.count)
+    func coldRich(_ profile: Compatibility, _ counts: LineCounts) -> () -> AnyObject? {
+        var profiled = style
+        profiled.compatibility = profile
+        return cold { m in
+            for (i, r) in rich.enumerated() {
+                let measured = m.measure(r, style: profiled, width: 320)
+                counts.counts[i] = Int32(measured.lineCount)
+                Sink.value &+= Int(measured.height)
+            }
+        }
+    }
+    let coldPango: () -> AnyObject? = {
+        let p = PangoReference(families: style.font.families, size: style.font.size, width: 320)
+        for (i, r) in rich.enumerated() {
+            let measured = p.measure(r)
+            pangoCounts.counts[i] = Int32(measured.lines)
+            Sink.value &+= Int(measured.height)
+        }
+        return p
+    }
+    let richNames = profiles.map {
+        $0 == .standard ? "rich cold: fresh engine, attributed corpus, 1 worker" : "rich cold: attributed corpus, \($0.rawValue) profile"
+    }
     let coldRows = report.addInterleaved(
-        ["rich cold: fresh engine, attributed corpus, 1 worker", "rich cold: the same texts plain, 1 worker"],
+        richNames + ["rich cold: the same texts plain, 1 worker", "Pango \(PangoReference.version): attributed corpus, 1 layout per cell"],
         runs: runs, cells: rich.count,
-        [
-            cold { m in for r in rich { Sink.value &+= Int(m.measure(r, style: style, width: 320).height) } },
+        zip(profiles, counts).map { coldRich($0, $1) } + [
             cold { m in for t in plainOfRich { Sink.value &+= Int(m.measure(t, style: style, width: 320).height) } },
+            coldPango,
         ])
-    if let coldRows { report.addRatio("rich cold: × plain cold (attributed ÷ plain)", coldRows[0], coldRows[1]) }
+    if let coldRows {
+        report.addRatio("rich cold: × plain cold (attributed ÷ plain)", coldRows[0], coldRows[profiles.count])
+        for (i, profile) in profiles.enumerated() {
+            report.addRatio("rich cold, \(profile.rawValue) profile: × Pango (Pango ÷ Plumb)", coldRows[profiles.count + 1], coldRows[i])
+        }
+        print("line counts of the attributed corpus at width 320: Pango \(pangoCounts.total) lines")
+        for (profile, c) in zip(profiles, counts) {
+            print(String(format: "  Plumb %@ profile: %d lines, %.2f %% of cells with Pango's line count",
+                         profile.rawValue, c.total, c.agreement(with: pangoCounts)))
+        }
+        // As for plain text: the two engines must be measuring the same thing.
+        let agreement = counts[profiles.firstIndex(of: .pango)!].agreement(with: pangoCounts)
+        if agreement < 99.5 {
+            FileHandle.standardError.write(String(format: "FAIL: on the attributed corpus the pango profile agrees with Pango on %.2f %% of line counts; the engines do not measure the same thing\n", agreement).data(using: .utf8)!)
+            exit(2)
+        }
+    }
 
     let warm = TextMeasurer()
     for r in rich { _ = warm.measure(r, style: style, width: 320) }
