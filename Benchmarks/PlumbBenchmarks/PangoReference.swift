@@ -118,3 +118,22 @@ final class PangoReference {
         return made
     }
 }
+
+extension PangoReference {
+    /// A cold Pango pass for `Report.addInterleaved`: a fresh engine (released after the clock
+    /// stops) measures every item once at `width`, recording each line count in `counts`.
+    static func coldPass<Item>(
+        _ items: [Item], style: TextStyle, width: Double, counts: LineCounts,
+        _ measure: @escaping (PangoReference, Item) -> (lines: Int, height: Double)
+    ) -> () -> AnyObject? {
+        {
+            let p = PangoReference(families: style.font.families, size: style.font.size, width: width)
+            for (i, item) in items.enumerated() {
+                let measured = measure(p, item)
+                counts.counts[i] = Int32(measured.lines)
+                Sink.value &+= Int(measured.height)
+            }
+            return p
+        }
+    }
+}

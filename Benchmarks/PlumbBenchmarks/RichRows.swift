@@ -1,4 +1,3 @@
-import Foundation
 import Plumb
 
 /// The attributed corpus: every corpus text as a feed row is made — its first word a bold
@@ -45,15 +44,7 @@ func richCorpus(_ texts: [String]) -> [AttributedText] {
             }
         }
     }
-    let coldPango: () -> AnyObject? = {
-        let p = PangoReference(families: style.font.families, size: style.font.size, width: 320)
-        for (i, r) in rich.enumerated() {
-            let measured = p.measure(r)
-            pangoCounts.counts[i] = Int32(measured.lines)
-            Sink.value &+= Int(measured.height)
-        }
-        return p
-    }
+    let coldPango = PangoReference.coldPass(rich, style: style, width: 320, counts: pangoCounts) { $0.measure($1) }
     let richNames = profiles.map {
         $0 == .standard ? "rich cold: fresh engine, attributed corpus, 1 worker" : "rich cold: attributed corpus, \($0.rawValue) profile"
     }
@@ -71,17 +62,7 @@ func richCorpus(_ texts: [String]) -> [AttributedText] {
         for (i, profile) in profiles.enumerated() {
             report.addRatio("rich cold, \(profile.rawValue) profile: × Pango (Pango ÷ Plumb)", pangoRow, coldRows[i == 0 ? 0 : i + 1])
         }
-        print("line counts of the attributed corpus at width 320: Pango \(pangoCounts.total) lines")
-        for (profile, c) in zip(profiles, counts) {
-            print(String(format: "  Plumb %@ profile: %d lines, %.2f %% of cells with Pango's line count",
-                         profile.rawValue, c.total, c.agreement(with: pangoCounts)))
-        }
-        // As for plain text: the two engines must be measuring the same thing.
-        let agreement = counts[profiles.firstIndex(of: .pango)!].agreement(with: pangoCounts)
-        if agreement < 99.5 {
-            FileHandle.standardError.write(String(format: "FAIL: on the attributed corpus the pango profile agrees with Pango on %.2f %% of line counts; the engines do not measure the same thing\n", agreement).data(using: .utf8)!)
-            exit(2)
-        }
+        checkLineCounts("of the attributed corpus at width 320", pango: pangoCounts, profiles: profiles, counts: counts)
     }
 
     let warm = TextMeasurer()
