@@ -155,19 +155,11 @@ final class ClockCache<Value: CacheCharged>: Sendable {
         /// Empties slot `index` (its object already released), shifting the entries after it
         /// back so that every chain stays unbroken.
         mutating func remove(at index: Int) {
-            var hole = index
-            var j = index
-            while true {
-                j = (j &+ 1) & mask
-                if object(j) == 0 { break }
-                let home = Int(truncatingIfNeeded: keyLow(j)) & mask
-                // Move j into the hole if its home is not in (hole, j] cyclically.
-                let inRange = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j)
-                if !inRange {
-                    for w in 0..<Self.slotWords { words[hole &* 3 &+ w] = words[j &* 3 &+ w] }
-                    hole = j
-                }
-            }
+            let words = self.words, mask = self.mask
+            let hole = LinearProbing.closeHole(
+                at: index, mask: mask, isEmpty: { words[$0 &* 3 &+ 2] == 0 },
+                home: { Int(truncatingIfNeeded: words[$0 &* 3]) & mask },
+                move: { from, to in for w in 0..<Self.slotWords { words[to &* 3 &+ w] = words[from &* 3 &+ w] } })
             words[hole &* 3 &+ 2] = 0
             count -= 1
         }
@@ -271,10 +263,11 @@ final class ClockCache<Value: CacheCharged>: Sendable {
         let budget = shardBudget
         return withTable(of: key) { table -> Bool in
             // A replaced entry stays recently used.
-            let replaces = table.find(key).map { i in
+            var replaces = false
+            if let i = table.find(key) {
                 table.evict(at: i)
-                return true
-            } ?? false
+                replaces = true
+            }
             if !replaces {
                 if table.bytes + cost > budget, let admitWhenFull, !admitWhenFull(key) { return false }
                 table.stats.insertions += 1

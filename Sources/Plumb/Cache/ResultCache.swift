@@ -245,20 +245,10 @@ final class ResultCache: Sendable {
 
         /// Backward-shift deletion keeps probe chains intact without tombstones.
         mutating func remove(at index: Int) {
-            var hole = index
-            var j = index
-            while true {
-                j = (j &+ 1) & mask
-                let k = slots.key(at: j)
-                if k.low == 0 && k.high == 0 { break }
-                let home = Int(truncatingIfNeeded: k.low) & mask
-                // Move j into the hole if its home is not in (hole, j] cyclically.
-                let inRange = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j)
-                if !inRange {
-                    slots.move(from: j, to: hole)
-                    hole = j
-                }
-            }
+            let slots = self.slots, mask = self.mask
+            let hole = LinearProbing.closeHole(
+                at: index, mask: mask, isEmpty: { slots.isEmpty($0) },
+                home: { Int(truncatingIfNeeded: slots.key(at: $0).low) & mask }, move: { slots.move(from: $0, to: $1) })
             slots.store(key: CacheKey(low: 0, high: 0), at: hole)
             count -= 1
         }

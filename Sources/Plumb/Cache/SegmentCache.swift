@@ -30,7 +30,7 @@ final class SegmentCache: Sendable {
 
     /// Heap bytes of one shard besides its table: the shard object and its lock's TSan tag.
     static var shardBookkeepingBytes: Int {
-        HeapCost.object(storedBytes: MemoryLayout<Mutex<SegmentTable>>.stride + 16) + HeapCost.malloc(1)
+        HeapCost.object(storedBytes: MemoryLayout<Mutex<SegmentTable>>.stride) + HeapCost.malloc(1)
     }
 
     /// - Parameter budgetBytes: the most bytes all shards may hold (tables and long

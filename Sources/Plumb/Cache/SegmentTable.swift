@@ -138,12 +138,13 @@ struct SegmentTable: ~Copyable, @unchecked Sendable {  // owns its memory; used 
         precondition(!advances.isEmpty && advances.count <= Int(UInt32.max), "a segment has 1…2³² − 1 clusters")
         let payload = Self.payloadBytes(clusters: advances.count)
         // A replaced entry (two workers that missed the same segment) is not a new insertion.
-        let replaces = find(key).map { i in
+        var replaces = false
+        if let i = find(key) {
             bytes -= Self.payloadBytes(clusters: Self.clusterCount(slot(i)))
             Self.freePayload(slot(i))
             remove(at: i)
-            return true
-        } ?? false
+            replaces = true
+        }
         guard makeRoom(forPayload: payload) else { return false }
         let s = slot(emptySlot(for: key))
         s.storeBytes(of: key.low, as: UInt64.self)
@@ -232,20 +233,11 @@ struct SegmentTable: ~Copyable, @unchecked Sendable {  // owns its memory; used 
     /// Empties slot `index` (its payload already released), shifting the entries after it
     /// back so that every chain stays unbroken.
     private mutating func remove(at index: Int) {
-        var hole = index
-        var j = index
-        while true {
-            j = (j &+ 1) & mask
-            let s = slot(j)
-            if Self.clusterCount(s) == 0 { break }
-            let home = Int(truncatingIfNeeded: s.load(as: UInt64.self)) & mask
-            // Move j into the hole if its home is not in (hole, j] cyclically.
-            let inRange = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j)
-            if !inRange {
-                slot(hole).copyMemory(from: s, byteCount: Self.slotBytes)
-                hole = j
-            }
-        }
+        let mask = self.mask
+        let hole = LinearProbing.closeHole(
+            at: index, mask: mask, isEmpty: { Self.clusterCount(slot($0)) == 0 },
+            home: { Int(truncatingIfNeeded: slot($0).load(as: UInt64.self)) & mask },
+            move: { slot($1).copyMemory(from: slot($0), byteCount: Self.slotBytes) })
         slot(hole).storeBytes(of: 0, toByteOffset: Self.countOffset, as: UInt32.self)
         count -= 1
     }

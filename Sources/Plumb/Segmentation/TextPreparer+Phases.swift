@@ -136,10 +136,7 @@ extension TextPreparer {
         while i + 8 <= n {
             let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
             high |= w
-            // A byte equal to 0x0D: its XOR with 0x0D is 0 (the classic exact "has a zero
-            // byte" test).
-            let x = w ^ 0x0D0D_0D0D_0D0D_0D0D
-            cr |= (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+            cr |= Paragraphs.hasByte(0x0D, in: w)
             i += 8
         }
         while i < n {
