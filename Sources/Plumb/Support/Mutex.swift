@@ -16,11 +16,15 @@ import Synchronization
 ///
 /// - Thread safety: as `Synchronization.Mutex` (not recursive; no fairness guarantee).
 struct Mutex<Value: ~Copyable>: ~Copyable {
-    private let base: Synchronization.Mutex<Value>
     /// ThreadSanitizer's synchronisation object for this lock: a unique address, fixed for
     /// the lock's life (the protected value's own address cannot be taken before the access
     /// that TSan must see as ordered after the acquire).
+    ///
+    /// Declared before `base` so it lies next to the futex word: every `withLock` reads it,
+    /// and after a large protected value (a cache shard's table header and counters, ~100
+    /// bytes) it sat on a cache line of its own, one more miss per locked look-up.
     private let tag: UnsafeMutableRawPointer
+    private let base: Synchronization.Mutex<Value>
 
     /// A lock protecting `initialValue`.
     init(_ initialValue: consuming sending Value) {
