@@ -1,3 +1,4 @@
+internal import CSupport
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -391,6 +392,7 @@ extension TextMeasurer {
                 return Self.parallel(Schedule(count: order.count, workers: workerCount, grain: 4, maxChunk: 256)) { range in
                     if progress?.isCancelled == true { return false }
                     for k in range {
+                        Self.prefetchMiss(after: k, in: range, order: order, results: out)
                         let miss = order[k].pointee
                         out[Int(miss.index)] = measure(Int(miss.index), miss.keys)
                     }
@@ -405,6 +407,28 @@ extension TextMeasurer {
         }
         progress?.add(duplicates.count)
         return results
+    }
+
+    /// Prefetches, while miss `k` is measured, the record of miss `k + 2` and the result slot
+    /// of miss `k + 1` (its record was prefetched one step earlier; it may span two lines). Both were written by the
+    /// batch's first pass and the measurements since have pushed them out of cache: the two
+    /// loads were ~90 % of the measuring loop's own samples (`perf annotate`, 40,000 rows).
+    ///
+    /// - Complexity: O(1), two prefetch hints and one load; no effect on any result.
+    @inline(__always)
+    private static func prefetchMiss(
+        after k: Int, in range: Range<Int>, order: UnsafeBufferPointer<UnsafePointer<Miss>>,
+        results: UnsafeMutableBufferPointer<TextMeasurement>
+    ) {
+        if k + 2 < range.upperBound {
+            // A record spans two cache lines (72 bytes at any offset): its first and last byte.
+            let record = UnsafeRawPointer(order[k + 2])
+            plumb_prefetch_for_write(record)
+            plumb_prefetch_for_write(record + (MemoryLayout<Miss>.size - 1))
+        }
+        if k + 1 < range.upperBound {
+            plumb_prefetch_for_write(results.baseAddress! + Int(order[k + 1].pointee.index))
+        }
     }
 
     /// How a parallel loop over 0..<count hands out chunks: guided self-scheduling. Each
