@@ -1,4 +1,3 @@
-internal import CSupport
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -423,11 +422,11 @@ extension TextMeasurer {
         if k + 2 < range.upperBound {
             // A record spans two cache lines (72 bytes at any offset): its first and last byte.
             let record = UnsafeRawPointer(order[k + 2])
-            plumb_prefetch_for_write(record)
-            plumb_prefetch_for_write(record + (MemoryLayout<Miss>.size - 1))
+            Prefetch.forWrite(record)
+            Prefetch.forWrite(record + (MemoryLayout<Miss>.size - 1))
         }
         if k + 1 < range.upperBound {
-            plumb_prefetch_for_write(results.baseAddress! + Int(order[k + 1].pointee.index))
+            Prefetch.forWrite(results.baseAddress! + Int(order[k + 1].pointee.index))
         }
     }
 

@@ -9,7 +9,7 @@
 // relaxed loads and stores compile to plain `mov`s on x86-64, `ldr`/`str` on AArch64),
 // telling ThreadSanitizer about a lock it cannot see, glibc's allocator statistics, and a
 // cache prefetch hint. Users: `Cache/SeqlockSlots.swift`, `Support/Mutex.swift`,
-// `Cache/HeapCost.swift`, `TextMeasurer+Batches.swift`.
+// `Cache/HeapCost.swift`, `Support/Prefetch.swift`.
 
 /// A relaxed atomic load of the aligned word at `p`.
 static inline uint64_t plumb_load_relaxed(const uint64_t *p) {
