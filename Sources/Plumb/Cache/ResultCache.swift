@@ -82,6 +82,15 @@ final class ResultCache: Sendable {
             }
         }
 
+        /// Asks for the cache lines of `key`'s home slot (from the published mask, read
+        /// relaxed: a stale mask only makes the hint miss).
+        @inline(__always)
+        func prefetchHomeSlot(of key: CacheKey) {
+            let mask = self.mask.load(ordering: .relaxed)
+            guard mask >= 0 else { return }
+            slots.prefetch(Int(truncatingIfNeeded: key.low) & mask)
+        }
+
         /// The entry for `key` read without the lock: `.found`/`.absent` if no writer
         /// overlapped the read, `.retry` otherwise.
         @inline(__always)
@@ -355,6 +364,28 @@ final class ResultCache: Sendable {
             if counted { countHit(v != nil) }
             return v
         }
+    }
+
+    /// Prefetch hints for a look-up or insertion of `key` a little later, in two steps: the
+    /// shard object first (its two lines; a cold batch finds them evicted), then — once that
+    /// has had time to arrive — the key's home slot, whose address needs the shard's mask.
+    /// The batch engine issues them one and two misses ahead of the one it measures.
+    ///
+    /// - Complexity: O(1); hints only: no lock, no shared memory written, no result changed.
+    /// - Thread safety: any thread, any time.
+    @inline(__always)
+    func prefetchShard(of key: CacheKey) {
+        let shard = UnsafeRawPointer(shardRefs[Self.normalise(key).shard(of: Self.shardCount)].toOpaque())
+        Prefetch.forWrite(shard)
+        Prefetch.forWrite(shard + 64)
+        Prefetch.forWrite(shard + 128)
+    }
+
+    /// The second step of ``prefetchShard(of:)``: `key`'s home slot.
+    @inline(__always)
+    func prefetchHomeSlot(of key: CacheKey) {
+        let key = Self.normalise(key)
+        shardRefs[key.shard(of: Self.shardCount)]._withUnsafeGuaranteedRef { $0.prefetchHomeSlot(of: key) }
     }
 
     func insert(_ value: CachedResult, for key: CacheKey) {

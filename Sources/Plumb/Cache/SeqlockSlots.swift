@@ -74,6 +74,15 @@ struct SeqlockSlots: @unchecked Sendable {
             widestLine: Double(bitPattern: load(slot, 4)), layoutWidth: Double(bitPattern: load(slot, 5)))
     }
 
+    /// Asks for `slot`'s cache lines ahead of a look-up or store (a hint: reads nothing,
+    /// changes nothing; a slot may straddle two lines).
+    @inline(__always)
+    func prefetch(_ slot: Int) {
+        let first = words + slot &* Self.wordsPerSlot
+        Prefetch.forWrite(first)
+        Prefetch.forWrite(first + (Self.wordsPerSlot - 1))
+    }
+
     // MARK: Stores (the writer holding the shard's mutex)
 
     @inline(__always)
