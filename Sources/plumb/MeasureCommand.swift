@@ -211,23 +211,27 @@ struct MeasureCommand {
         var out = JSONWriter(reservingCapacity: 256)
         // Numbers rounded to 6 decimals unless --exact-numbers asks for the shortest round-trip text.
         out.roundsNumbers = !exactNumbers
-        // Elements are read in place (`batch[i]`): a `for (i, input)` loop copies each input,
-        // retaining its text, id and every string of its style.
-        for i in batch.indices {
-            out.reset()
-            out.beginObject()
-            out.key(literal: "id")
-            out.write(batch[i].id)
-            if let error = batch[i].error ?? measured.measurements[i].flatMap(Self.tooLong) {
-                errors += 1
-                out.field("line", batch[i].line)
-                out.field("error", error)
-            } else if let m = measured.measurements[i] {
-                write(m, layout: measured.layouts[i], input: batch[i], to: &out)
+        // Fields are read from the batch in place: a `for (i, input)` loop, or an input passed
+        // on whole, copies it (retaining its text, id and every string of its style).
+        batch.withUnsafeBufferPointer { inputs in
+            for i in inputs.indices {
+                out.reset()
+                out.beginObject()
+                out.key(literal: "id")
+                out.write(inputs[i].id)
+                if let error = inputs[i].error ?? measured.measurements[i].flatMap(Self.tooLong) {
+                    errors += 1
+                    out.field("line", inputs[i].line)
+                    out.field("error", error)
+                } else if let m = measured.measurements[i] {
+                    write(
+                        m, layout: measured.layouts[i], inputWarnings: inputs[i].warnings,
+                        asksForToken: inputs[i].request.style.truncationToken != nil, to: &out)
+                }
+                out.endObject()
+                all.append(contentsOf: out.bytes)
+                all.append(0x0A)
             }
-            out.endObject()
-            all.append(contentsOf: out.bytes)
-            all.append(0x0A)
         }
         // Whole batches only: an interrupt waits for this write to finish (see Interruption).
         Interruption.whileWritingOutput { Output.standardOutput(all) }
@@ -246,7 +250,11 @@ struct MeasureCommand {
         return nil
     }
 
-    func write(_ m: TextMeasurement, layout: TextLayout?, input: Input, to out: inout JSONWriter) {
+    /// Writes one measured line's fields: `inputWarnings` are the line's own (from parsing),
+    /// `asksForToken` whether its style has a truncation token (only then is the token's rect
+    /// written). Two fields, not the whole input: passing an input copied it, with every
+    /// string of its style.
+    func write(_ m: TextMeasurement, layout: TextLayout?, inputWarnings: [String], asksForToken: Bool, to out: inout JSONWriter) {
         // The fields of every line, keys copied as they are (`key(literal:)`).
         out.key(literal: "height")
         out.write(m.height)
@@ -285,7 +293,7 @@ struct MeasureCommand {
                 out.endArray()
                 if !layout.inlineBoxes.isEmpty { writeBoxes(layout.inlineBoxes, converter, to: &out) }
                 // The token's rect when the cell asks for a token (so a plain cell answers as before).
-                if input.request.style.truncationToken != nil, let token = layout.truncationToken {
+                if asksForToken, let token = layout.truncationToken {
                     out.key("token")
                     out.beginObject()
                     out.field("line", token.line)
@@ -298,7 +306,7 @@ struct MeasureCommand {
                 }
             }
         }
-        let warnings = input.warnings + m.warnings.map(\.description)
+        let warnings = inputWarnings + m.warnings.map(\.description)
         if !warnings.isEmpty {
             out.key("warnings")
             out.beginArray()
