@@ -199,18 +199,23 @@ extension TextMeasurer {
         var resolvedByStyle: [TextStyle: Int] = [:]
         var resolvedStyles: [ResolvedStyle] = []
         var styleIndex = [Int](repeating: 0, count: cells.count)
-        for (i, cell) in cells.enumerated() {
-            // A run of cells of one style (the usual batch) compares with the cell before: an
-            // equality test (shared strings compare by identity) instead of hashing the whole
-            // style, ~2,400 instructions a cell.
-            if i > 0, cell.style == cells[i - 1].style {
-                styleIndex[i] = styleIndex[i - 1]
-            } else if let k = resolvedByStyle[cell.style] {
-                styleIndex[i] = k
-            } else {
-                resolvedByStyle[cell.style] = resolvedStyles.count
-                styleIndex[i] = resolvedStyles.count
-                resolvedStyles.append(resolve(cell.style))
+        // The cells are read in place: a `for (i, cell)` loop copied each one (its text and
+        // every string and array of its style retained and released, on the calling thread
+        // before the workers start).
+        cells.withUnsafeBufferPointer { cells in
+            for i in cells.indices {
+                // A run of cells of one style (the usual batch) compares with the cell before:
+                // an equality test (shared strings compare by identity) instead of hashing the
+                // whole style, ~2,400 instructions a cell.
+                if i > 0, cells[i].style == cells[i - 1].style {
+                    styleIndex[i] = styleIndex[i - 1]
+                } else if let k = resolvedByStyle[cells[i].style] {
+                    styleIndex[i] = k
+                } else {
+                    resolvedByStyle[cells[i].style] = resolvedStyles.count
+                    styleIndex[i] = resolvedStyles.count
+                    resolvedStyles.append(resolve(cells[i].style))
+                }
             }
         }
         let styles = resolvedStyles
