@@ -159,6 +159,7 @@ public final class TextMeasurer: Sendable {
                 return true
             }
             if replaced {
+                resolvedStyles.invalidate()
                 removeAllCachedResults()
                 return true
             }
@@ -188,15 +189,29 @@ public final class TextMeasurer: Sendable {
     /// fingerprint becomes unreachable (and ages out of the CLOCK tables).
     let styleGenerations = Mutex<[CacheKey: UInt64]>([:])
 
+    /// The last styles `resolve(_:)` resolved, per stripe of threads (emptied when fonts are
+    /// reloaded or a style is invalidated).
+    let resolvedStyles = StripedMemo<TextStyle, ResolvedStyle>()
+
     /// Checks a style, resolves its fonts and fingerprints it, for measuring many cells.
     ///
     /// A resolved style stays valid across `reloadFontsIfChanged()`: measuring with a style
     /// resolved on fonts since replaced re-resolves it first (see `isCurrent(_:)`).
     ///
-    /// - Complexity: a sanitising pass, a cascade lookup (fontconfig only for a cascade not
-    ///   seen before) and the style's fingerprints; batches resolve each distinct style once.
+    /// - Complexity: a style equal to the last one resolved on this thread's stripe (16
+    ///   stripes) is one `==` and a copy; any other, a sanitising pass, a cascade lookup
+    ///   (fontconfig only for a cascade not seen before) and the style's fingerprints. Batches
+    ///   resolve each distinct style once.
     /// - Thread safety: safe from any thread, concurrently.
     public func resolve(_ style: TextStyle) -> ResolvedStyle {
+        // The last styles resolved (one per stripe of threads): a caller passing the same
+        // style cell after cell compares it instead of fingerprinting it again. Reloads and
+        // `invalidate(style:)` empty the memo.
+        resolvedStyles.value(for: style, make: resolveAnew)
+    }
+
+    /// `resolve(_:)` without the memo.
+    private func resolveAnew(_ style: TextStyle) -> ResolvedStyle {
         // The resolver and its salt are read together: a concurrent reload never pairs new
         // fonts with the old salt (or the reverse).
         let (fonts, salt) = fontState.withLock { ($0.resolver, saltStorage.load(ordering: .relaxed)) }
@@ -231,6 +246,7 @@ public final class TextMeasurer: Sendable {
         let (fonts, salt) = fontState.withLock { ($0.resolver, saltStorage.load(ordering: .relaxed)) }
         let base = ResolvedStyle(style, fonts: fonts, salt: salt).layoutFingerprint
         styleGenerations.withLock { $0[base, default: 0] += 1 }
+        resolvedStyles.invalidate()
     }
 
     /// Measures one cell.

@@ -26,8 +26,12 @@ import Testing
         fclose(f)
         let saltBefore = m.salt
 
+        let resolvedBefore = m.resolve(style15())
         #expect(m.reloadFontsIfChanged())
         #expect(m.salt != saltBefore)
+        // The resolved-style memo forgets styles resolved on the old fonts.
+        #expect(!m.isCurrent(resolvedBefore))
+        #expect(m.isCurrent(m.resolve(style15())))
         #expect(m.fonts.fontSetFingerprint.contains { $0.hasPrefix(dir + "/Added.ttf#0#") })
         #expect(m.cacheStatistics.results.entries == 0)
         #expect(m.cacheStatistics.prepared.entries == 0)
