@@ -122,4 +122,25 @@ import Testing
         ])
         #expect(table.tag(at: 0) == .roman && table.tag(at: 4) == .ideographic && table.tag(at: 8) == .roman)
     }
+
+    /// A table holds its own changes, not the preparer's scratch array: after a text of many
+    /// script changes, a text of two keeps two (it kept the scratch's capacity, ~100 entries
+    /// here, and its tier-1 size grew with it).
+    @Test func aTableDoesNotKeepTheScratchCapacity() throws {
+        let cascade = engine.fonts.cascade(for: FontDescriptor(families: ["Noto Sans", "Noto Sans CJK SC"], size: 15))
+        func prepared(_ text: String, by preparer: TextPreparer) -> PreparedText {
+            Array(text.utf8).withUnsafeBufferPointer {
+                preparer.prepare($0, cascade: cascade, size: 15, letterSpacing: 0, conventions: .pango)
+            }
+        }
+        let fresh = TextPreparer(iterators: BreakIterators(locale: "en")!, segmentCache: SegmentCache(budgetBytes: 1 << 20))
+        let used = TextPreparer(iterators: BreakIterators(locale: "en")!, segmentCache: SegmentCache(budgetBytes: 1 << 20))
+        _ = prepared(String(repeating: "ab 中文 ", count: 50), by: used)
+        let short = "ab 中文 cd"
+        let alone = prepared(short, by: fresh), after = prepared(short, by: used)
+        let table = try #require(after.pangoBaselines)
+        #expect(table.changes == alone.pangoBaselines?.changes)
+        #expect(table.changes.capacity < 8)
+        #expect(after.byteSize == alone.byteSize)
+    }
 }

@@ -429,7 +429,11 @@ struct PreparedTextBuilder {
         // Most texts have no change and only faces with a roman baseline of 0: no table, and
         // no array built to find that out.
         guard !pangoTagChanges.isEmpty || fontList.contains(where: { face($0).roman != 0 }) else { return nil }
-        return PangoBaselines(faces: fontList.map(face), changes: pangoTagChanges)
+        // The changes are copied at their size: `pangoTagChanges` is the preparer's lent
+        // scratch array, and sharing it gave every table the scratch's capacity (the most
+        // changes any earlier text had) and made the scratch copy itself for the next text.
+        let changes = pangoTagChanges.withUnsafeBufferPointer { Array($0) }
+        return PangoBaselines(faces: fontList.map(face), changes: changes)
     }
 
     /// The font `cascade` draws U+FFFC with (an inline box's character in Pango).
