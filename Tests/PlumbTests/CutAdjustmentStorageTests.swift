@@ -1,9 +1,10 @@
 @testable import Plumb
+import PropertyTesting
 import Testing
 
-/// The chromium profile's cut adjustments (`PreparedText.cutAdjustments`) are stored only for
-/// a text that has one that is not +0: ~95 % of them are zero, and the line breaker reads a
-/// missing column as zeros.
+/// The chromium profile's cut adjustments (`PreparedText.cutAdjustments`) are stored sparsely:
+/// only those that are not +0 (~5 %), with their graphemes; a text with none stores nothing,
+/// and the line breaker reads a missing one as zero.
 @Suite struct CutAdjustmentStorageTests {
     let cascade = engine.fonts.cascade(for: FontDescriptor(families: ["Noto Sans", "Noto Sans CJK SC"], size: 15))
 
@@ -24,5 +25,30 @@ import Testing
         let text = prepared("To To")
         #expect(text.cutAdjustments.count == 5)
         #expect((0..<text.cutAdjustments.count).contains { text.cutAdjustments[$0] != 0 })
+    }
+
+    /// The sparse column reads back every value of the dense one, bit for bit: zeros, −0
+    /// (stored: it is not +0), values at both ends, and graphemes that share a mask bit.
+    @Test func theSparseColumnReadsBackTheDenseOne() {
+        let columns = Gen.int(in: 0...9).array(count: 1...300)
+        let failure = checkProperty("sparse cut adjustments", columns, iterations: 300) { codes in
+            let dense: [Float] = codes.map { code in
+                switch code {
+                case 0: -0.0
+                case 1: 0.375
+                case 2: -1.25
+                default: 0
+                }
+            }
+            let stored = dense.withUnsafeBufferPointer { CutAdjustments.storedCount($0) }
+            guard stored > 0 else { return dense.allSatisfy { $0.bitPattern == 0 } }
+            let graphemes = UnsafeMutablePointer<Int32>.allocate(capacity: stored)
+            let values = UnsafeMutablePointer<Float>.allocate(capacity: stored)
+            defer { graphemes.deallocate(); values.deallocate() }
+            let mask = dense.withUnsafeBufferPointer { CutAdjustments.write($0, graphemes: graphemes, values: values) }
+            let view = CutAdjustments(mask: mask, graphemes: graphemes, values: values, stored: stored, count: dense.count)
+            return view.count == dense.count && (0..<dense.count).allSatisfy { view[$0].bitPattern == dense[$0].bitPattern }
+        }
+        #expect(failure == nil, "\(failure.map { "\($0)" } ?? "")")
     }
 }

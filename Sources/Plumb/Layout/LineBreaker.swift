@@ -65,10 +65,8 @@ struct LineBreaker {
     func run<Sink: LineSink>(_ out: inout Sink) {
         do {
             let words = text.words
-            text.cutAdjustments.withUnsafeBufferPointer { cutAdjustments in
-                let v = Views(words: words, advances: text.advances, cutAdjustments: cutAdjustments)
-                run(v, into: &out)
-            }
+            let v = Views(words: words, advances: text.advances, cutAdjustments: text.cutAdjustments)
+            run(v, into: &out)
         }
     }
 
@@ -97,12 +95,13 @@ struct LineBreaker {
         let advances: PreparedText.Advances
         var flags: PreparedText.GraphemeFlagsColumn { .init(columns: advances.columns) }
         var fonts: PreparedText.GraphemeFonts { .init(columns: advances.columns) }
-        /// `PreparedText.cutAdjustments` (empty unless `LayoutConventions.reshapesLineEnds`).
-        let cutAdjustments: UnsafeBufferPointer<Float>
+        /// `PreparedText.cutAdjustments` (empty unless `LayoutConventions.reshapesLineEnds`
+        /// and one of the text's is not zero).
+        let cutAdjustments: CutAdjustments
 
         /// Grapheme `g`'s re-shaped difference at a line end (0 when not recorded).
         @inline(__always)
-        func cutAdjustment(_ g: Int) -> Float { g < cutAdjustments.count ? cutAdjustments[g] : 0 }
+        func cutAdjustment(_ g: Int) -> Float { cutAdjustments.isEmpty ? 0 : cutAdjustments[g] }
 
         /// How much wider `word`'s last cluster is when a line ends after it than inside the
         /// run it was shaped in (chromium profile: kerning with the next cluster, ケー, does

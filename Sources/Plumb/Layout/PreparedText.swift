@@ -444,7 +444,15 @@ final class PreparedText: Sendable {
     /// how much wider it is re-shaped alone than as shaped with the cluster after it
     /// (kerning, `t|e`). Blink re-shapes the cluster where `overflow-wrap` cuts a word, so the
     /// cut fits only with that width. Readers take a missing column as zeros.
-    @inline(__always) var cutAdjustments: Packed<Float> { view(place.cuts, place.cutCount) }
+    @inline(__always) var cutAdjustments: CutAdjustments {
+        guard place.cutPairs > 0 else { return .none }
+        let mask = (storage + Int(place.cuts)).load(as: UInt64.self)
+        let graphemes = (storage + Int(place.cutGraphemes)).assumingMemoryBound(to: Int32.self)
+        let values = (storage + Int(place.cutValues)).assumingMemoryBound(to: Float.self)
+        return CutAdjustments(
+            mask: mask, graphemes: UnsafePointer(graphemes), values: UnsafePointer(values), stored: Int(place.cutPairs),
+            count: Int(place.graphemes))
+    }
     @inline(__always) var words: Words {
         Words(
             visibleEnds: UnsafePointer((storage + Int(place.words)).assumingMemoryBound(to: Double.self)),
@@ -487,18 +495,22 @@ final class PreparedText: Sendable {
         /// The font table's lines and scales (local fonts are numbered in a byte; a text's
         /// scales are fewer than 2¹⁶, checked).
         var lineCount: UInt16 = 0, scaleCount: UInt16 = 0
-        /// One cut adjustment per grapheme (chromium profile, when one is not +0), else none.
-        var hasCuts = false
+        /// The stored cut adjustments (chromium profile): those that are not +0, as a mask at
+        /// `cuts`, then grapheme indexes, then values (``CutAdjustments``).
+        var cutPairs: Int32 = 0
 
         /// Every word's end, right after the visible ends (when `storesEnds`).
         var wordEnds: UInt32 { words &+ UInt32(wordCount) &* 8 }
         /// The run ends, right after the word ends (8-byte aligned like them).
         var runs: UInt32 { wordEnds &+ (storesEnds ? UInt32(wordCount) &* 8 : 0) }
         /// Cut adjustments: one per grapheme, or none.
-        var cutCount: Int32 { hasCuts ? graphemes : 0 }
+        /// The cut adjustments' grapheme indexes, right after their mask (when any).
+        var cutGraphemes: UInt32 { cuts &+ (cutPairs > 0 ? 8 : 0) }
+        /// The cut adjustments' values, right after their grapheme indexes.
+        var cutValues: UInt32 { cutGraphemes &+ UInt32(cutPairs) &* 4 }
 
         /// Grapheme flags (or palette indexes), right after the cut adjustments.
-        var flags: UInt32 { cuts &+ UInt32(cutCount) &* 4 }
+        var flags: UInt32 { cutValues &+ UInt32(cutPairs) &* 4 }
         /// Grapheme fonts, right after the flags.
         var fonts: UInt32 { flags &+ UInt32(graphemes) }
         /// The font column's bytes: none with a palette, one for a text of one font.
@@ -672,10 +684,12 @@ final class PreparedText: Sendable {
             at.ends = UInt32(at.narrowEnds ? layout.add(UInt16.self, c.graphemeEnds.count) : layout.add(Int32.self, c.graphemeEnds.count))
             at.units = UInt32(at.narrowUnits ? layout.add(Int16.self, c.units.count) : layout.add(Int32.self, c.units.count))
         }
-        // Cut adjustments only when one is not +0 (bit for bit): ~95 % of them are, and the
-        // line breaker reads a missing column as zeros (`LineBreaker.Views.cutAdjustment`).
-        let storesCuts = c.cutAdjustments.contains { $0.bitPattern != 0 }
-        at.cuts = UInt32(layout.add(Float.self, storesCuts ? c.cutAdjustments.count : 0))
+        // Only the cut adjustments that are not +0 (bit for bit), with their graphemes: ~95 %
+        // of them are zero (``CutAdjustments``).
+        let cutPairs = CutAdjustments.storedCount(c.cutAdjustments)
+        at.cuts = UInt32(layout.add(UInt64.self, cutPairs > 0 ? 1 : 0))
+        let cutGraphemesAt = layout.add(Int32.self, cutPairs)
+        let cutValuesAt = layout.add(Float.self, cutPairs)
         let flagsAt = layout.add(GraphemeFlags.self, c.flags.count)
         // (A palette holds the fonts: no column to size.)
         at.singleFont = palette.entryCount == 0 && c.graphemeFonts.count > 1 && GraphemeFonts.storedCount(c.graphemeFonts) == 1
@@ -685,7 +699,7 @@ final class PreparedText: Sendable {
         precondition(tableLines.count <= Int(UInt16.max) && tableScales.count <= Int(UInt16.max), "2¹⁶ fonts in a text")
         at.lineCount = UInt16(tableLines.count)
         at.scaleCount = UInt16(tableScales.count)
-        at.hasCuts = storesCuts
+        at.cutPairs = Int32(cutPairs)
         at.wordCount = Int32(c.words.count)
         at.paragraphCount = Int32(c.paragraphs.count)
         at.runCount = Int32(c.runEnds.count)
@@ -695,7 +709,8 @@ final class PreparedText: Sendable {
                 && (c.cutAdjustments.isEmpty || c.cutAdjustments.count == c.graphemeEnds.count),
             "one flag, one font (and one cut adjustment or none) per grapheme")
         precondition(
-            Int(at.flags) == flagsAt && Int(at.fonts) == fontsAt && Int(at.byteCount) == layout.byteCount,
+            Int(at.cutGraphemes) == cutGraphemesAt && Int(at.cutValues) == cutValuesAt && Int(at.flags) == flagsAt && Int(at.fonts) == fontsAt
+                && Int(at.byteCount) == layout.byteCount,
             "the one-byte columns end the storage back to back")
         precondition(
             Int(at.wordEnds) == wordEndsAt && Int(at.runs) == runsAt, "word ends and run ends follow the visible ends")
@@ -704,7 +719,12 @@ final class PreparedText: Sendable {
         _ = PackedLayout.fill(raw, Int(at.runs), from: c.runEnds)
         func handOver<T>(_ column: UnsafeBufferPointer<T>) { if c.freesGraphemeColumns { column.deallocate() } }
         _ = PackedLayout.fill(raw, Int(at.paragraphs), from: c.paragraphs)
-        if storesCuts { _ = PackedLayout.fill(raw, Int(at.cuts), from: c.cutAdjustments) }
+        if cutPairs > 0 {
+            let mask = CutAdjustments.write(
+                c.cutAdjustments, graphemes: (raw + Int(at.cutGraphemes)).bindMemory(to: Int32.self, capacity: cutPairs),
+                values: (raw + Int(at.cutValues)).bindMemory(to: Float.self, capacity: cutPairs))
+            (raw + Int(at.cuts)).storeBytes(of: mask, as: UInt64.self)
+        }
         handOver(c.cutAdjustments)
         if palette.entryCount > 0 {
             palette.write(
