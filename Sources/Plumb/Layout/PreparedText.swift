@@ -687,7 +687,9 @@ final class PreparedText: Sendable {
         // Only the cut adjustments that are not +0 (bit for bit), with their graphemes: ~95 %
         // of them are zero (``CutAdjustments``).
         let cutPairs = CutAdjustments.storedCount(c.cutAdjustments)
-        at.cuts = UInt32(layout.add(UInt64.self, cutPairs > 0 ? 1 : 0))
+        // (The mask's 8-byte alignment only when there is one: a text without adjustments
+        // keeps the 4-byte alignment its columns had.)
+        at.cuts = UInt32(cutPairs > 0 ? layout.add(UInt64.self, 1) : layout.add(Float.self, 0))
         let cutGraphemesAt = layout.add(Int32.self, cutPairs)
         let cutValuesAt = layout.add(Float.self, cutPairs)
         let flagsAt = layout.add(GraphemeFlags.self, c.flags.count)
