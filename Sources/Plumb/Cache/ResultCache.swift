@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
 
 /// A measured result in the compact form tier 2 stores: sizes in device pixels (they are on
@@ -310,10 +307,7 @@ final class ResultCache: Sendable {
 
     /// This thread's counter stripe.
     @inline(__always)
-    private func stripeIndex() -> Int {
-        let thread = UInt64(pthread_self())
-        return Int(truncatingIfNeeded: (thread &* 0x9E37_79B9_7F4A_7C15) >> 60) & (Self.stripeCount - 1)
-    }
+    private func stripeIndex() -> Int { ThreadStripe.index(of: Self.stripeCount) }
 
     /// Counts a hit or a miss on this thread's counter stripe.
     @inline(__always)

@@ -1,7 +1,4 @@
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The last value made for a key on each of a few stripes (a thread always uses the same
 /// stripe), for keys that are cheap to compare but dear to hash: a hit costs one `==` and a
@@ -42,7 +39,7 @@ final class StripedMemo<Key: Equatable & Sendable, Value: Sendable>: Sendable {
     /// The value for `key`: this thread's stripe's if it holds `key` from the current epoch,
     /// else `make(key)`, which the stripe then keeps.
     func value(for key: Key, make: (Key) -> Value) -> Value {
-        let stripe = stripes[Self.stripeIndex()]
+        let stripe = stripes[ThreadStripe.index(of: Self.stripeCount)]
         let now = epoch.load(ordering: .acquiring)
         let hit = stripe.entry.withLock { entry -> Value? in
             guard let entry, entry.epoch == now, entry.key == key else { return nil }
@@ -59,12 +56,5 @@ final class StripedMemo<Key: Equatable & Sendable, Value: Sendable>: Sendable {
     func invalidate() {
         epoch.wrappingAdd(1, ordering: .releasing)
         for stripe in stripes { stripe.entry.withLock { $0 = nil } }
-    }
-
-    /// This thread's stripe.
-    @inline(__always)
-    private static func stripeIndex() -> Int {
-        let thread = UInt64(UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))))
-        return Int(truncatingIfNeeded: (thread &* 0x9E37_79B9_7F4A_7C15) >> 60) & (stripeCount - 1)
     }
 }
