@@ -25,16 +25,16 @@ import Testing
         let probe = TextMeasurer(configuration: config)
         let empty = probe.cacheStatistics.prepared.bytes  // the shards' fixed bookkeeping
         let sample = (0..<200).map { "row \($0) of a feed that nearly fits its cache" }
-        _ = try probe.heights(for: sample, style: style, width: 320, workers: 1)
+        _ = probe.heights(for: sample, style: style, width: 320, workers: 1)
         let perText = Double(probe.cacheStatistics.prepared.bytes - empty) / Double(probe.cacheStatistics.prepared.entries)
         let rows = (0..<Int(Double(config.preparedCacheBytes - empty) / perText * 0.97)).map {
             "row \($0) of a feed that nearly fits its cache"
         }
         let m = TextMeasurer(configuration: config)
-        _ = try m.heights(for: rows, style: style, width: 320, workers: 1)
+        _ = m.heights(for: rows, style: style, width: 320, workers: 1)
         let before = m.cacheStatistics.prepared
         #expect(before.entries < rows.count, "some shards overflow (\(rows.count) rows, \(before.entries) held)")
-        _ = try m.heights(for: rows, style: style, width: 375, workers: 1)
+        _ = m.heights(for: rows, style: style, width: 375, workers: 1)
         let hits = m.cacheStatistics.prepared.hits - before.hits
         #expect(Double(hits) >= 0.97 * Double(before.entries), "second width: \(hits) hits, \(before.entries) held, \(rows.count) rows")
     }
@@ -48,10 +48,10 @@ import Testing
         let m = TextMeasurer(configuration: config)
         let style = TextStyle(families: ["Noto Sans"], size: 15)
         let rows = (0..<6000).map { "row \($0) of a feed that is longer than its cache" }
-        _ = try m.heights(for: rows, style: style, width: 320, workers: 1)
+        _ = m.heights(for: rows, style: style, width: 320, workers: 1)
         let before = m.cacheStatistics.prepared
         #expect(before.entries < rows.count / 2)
-        _ = try m.heights(for: rows, style: style, width: 375, workers: 1)
+        _ = m.heights(for: rows, style: style, width: 375, workers: 1)
         let hits = m.cacheStatistics.prepared.hits - before.hits
         #expect(hits >= before.entries / 2, "second width: \(hits) tier-1 hits, \(before.entries) entries")
     }
