@@ -432,9 +432,7 @@ extension TextMeasurer {
         results: UnsafeMutableBufferPointer<TextMeasurement>, cache: ResultCache
     ) {
         if k + 3 < range.upperBound {
-            let record = UnsafeRawPointer(order[k + 3])
-            Prefetch.forWrite(record)
-            Prefetch.forWrite(record + (MemoryLayout<Miss>.size - 1))
+            Prefetch.forWrite(order[k + 3], bytes: MemoryLayout<Miss>.size)
         }
         if k + 2 < range.upperBound, let keys = order[k + 2].pointee.keys {
             cache.prefetchShard(of: keys.keys.result)
@@ -446,7 +444,7 @@ extension TextMeasurer {
                 cache.prefetchHomeSlot(of: keys.keys.result)
                 cache.prefetchHomeSlot(of: keys.keys.range)
             }
-            Prefetch.forWrite(results.baseAddress! + Int(next.index))
+            Prefetch.forWrite(results.baseAddress! + Int(next.index), bytes: MemoryLayout<TextMeasurement>.size)
         }
     }
 

@@ -57,11 +57,10 @@ import Testing
             }
             let stored = dense.withUnsafeBufferPointer { CutAdjustments.storedCount($0) }
             guard stored > 0 else { return dense.allSatisfy { $0.bitPattern == 0 } }
-            let graphemes = UnsafeMutablePointer<Int32>.allocate(capacity: stored)
-            let values = UnsafeMutablePointer<Float>.allocate(capacity: stored)
-            defer { graphemes.deallocate(); values.deallocate() }
-            let mask = dense.withUnsafeBufferPointer { CutAdjustments.write($0, graphemes: graphemes, values: values) }
-            let view = CutAdjustments(mask: mask, graphemes: graphemes, values: values, stored: stored, count: dense.count)
+            let column = UnsafeMutableRawPointer.allocate(byteCount: CutAdjustments.columnBytes(stored: stored), alignment: 8)
+            defer { column.deallocate() }
+            dense.withUnsafeBufferPointer { CutAdjustments.write($0, stored: stored, into: column) }
+            let view = CutAdjustments(column: column, stored: stored, graphemes: dense.count)
             return view.count == dense.count && (0..<dense.count).allSatisfy { view[$0].bitPattern == dense[$0].bitPattern }
         }
         #expect(failure == nil, "\(failure.map { "\($0)" } ?? "")")

@@ -297,6 +297,9 @@ final class ResultCache: Sendable {
     /// 192-byte malloc chunk) and its mutex's TSan tag (a 32-byte chunk), rounded up.
     static let shardBookkeepingBytes = 256
 
+    /// Bytes of a `Shard` object as allocated (its two padded cache lines and header).
+    static let shardObjectBytes = 192
+
     /// Bytes of the slot region resident in RAM (`mincore`), for tests.
     var residentSlotBytes: Int { region.residentBytes }
 
@@ -361,7 +364,7 @@ final class ResultCache: Sendable {
     }
 
     /// Prefetch hints for a look-up or insertion of `key` a little later, in two steps: the
-    /// shard object first (its two lines; a cold batch finds them evicted), then — once that
+    /// shard object first (its lines; a cold batch finds them evicted), then — once that
     /// has had time to arrive — the key's home slot, whose address needs the shard's mask.
     /// The batch engine issues them one and two misses ahead of the one it measures.
     ///
@@ -369,10 +372,8 @@ final class ResultCache: Sendable {
     /// - Thread safety: any thread, any time.
     @inline(__always)
     func prefetchShard(of key: CacheKey) {
-        let shard = UnsafeRawPointer(shardRefs[Self.normalise(key).shard(of: Self.shardCount)].toOpaque())
-        Prefetch.forWrite(shard)
-        Prefetch.forWrite(shard + 64)
-        Prefetch.forWrite(shard + 128)
+        let shard = shardRefs[Self.normalise(key).shard(of: Self.shardCount)].toOpaque()
+        Prefetch.forWrite(shard, bytes: Self.shardObjectBytes)
     }
 
     /// The second step of ``prefetchShard(of:)``: `key`'s home slot.

@@ -78,9 +78,7 @@ struct SeqlockSlots: @unchecked Sendable {
     /// changes nothing; a slot may straddle two lines).
     @inline(__always)
     func prefetch(_ slot: Int) {
-        let first = words + slot &* Self.wordsPerSlot
-        Prefetch.forWrite(first)
-        Prefetch.forWrite(first + (Self.wordsPerSlot - 1))
+        Prefetch.forWrite(words + slot &* Self.wordsPerSlot, bytes: Self.slotBytes)
     }
 
     // MARK: Stores (the writer holding the shard's mutex)

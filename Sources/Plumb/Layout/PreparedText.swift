@@ -445,13 +445,7 @@ final class PreparedText: Sendable {
     /// (kerning, `t|e`). Blink re-shapes the cluster where `overflow-wrap` cuts a word, so the
     /// cut fits only with that width. Readers take a missing column as zeros.
     @inline(__always) var cutAdjustments: CutAdjustments {
-        guard place.cutPairs > 0 else { return .none }
-        let mask = (storage + Int(place.cuts)).load(as: UInt64.self)
-        let graphemes = (storage + Int(place.cutGraphemes)).assumingMemoryBound(to: Int32.self)
-        let values = (storage + Int(place.cutValues)).assumingMemoryBound(to: Float.self)
-        return CutAdjustments(
-            mask: mask, graphemes: UnsafePointer(graphemes), values: UnsafePointer(values), stored: Int(place.cutPairs),
-            count: Int(place.graphemes))
+        CutAdjustments(column: storage + Int(place.cuts), stored: Int(place.cutPairs), graphemes: Int(place.graphemes))
     }
     @inline(__always) var words: Words {
         Words(
@@ -495,22 +489,16 @@ final class PreparedText: Sendable {
         /// The font table's lines and scales (local fonts are numbered in a byte; a text's
         /// scales are fewer than 2¹⁶, checked).
         var lineCount: UInt16 = 0, scaleCount: UInt16 = 0
-        /// The stored cut adjustments (chromium profile): those that are not +0, as a mask at
-        /// `cuts`, then grapheme indexes, then values (``CutAdjustments``).
+        /// The stored cut adjustments (chromium profile): those that are not +0, in the column
+        /// at `cuts` (``CutAdjustments``).
         var cutPairs: Int32 = 0
 
         /// Every word's end, right after the visible ends (when `storesEnds`).
         var wordEnds: UInt32 { words &+ UInt32(wordCount) &* 8 }
         /// The run ends, right after the word ends (8-byte aligned like them).
         var runs: UInt32 { wordEnds &+ (storesEnds ? UInt32(wordCount) &* 8 : 0) }
-        /// Cut adjustments: one per grapheme, or none.
-        /// The cut adjustments' grapheme indexes, right after their mask (when any).
-        var cutGraphemes: UInt32 { cuts &+ (cutPairs > 0 ? 8 : 0) }
-        /// The cut adjustments' values, right after their grapheme indexes.
-        var cutValues: UInt32 { cutGraphemes &+ UInt32(cutPairs) &* 4 }
-
         /// Grapheme flags (or palette indexes), right after the cut adjustments.
-        var flags: UInt32 { cutValues &+ UInt32(cutPairs) &* 4 }
+        var flags: UInt32 { cuts &+ UInt32(CutAdjustments.columnBytes(stored: Int(cutPairs))) }
         /// Grapheme fonts, right after the flags.
         var fonts: UInt32 { flags &+ UInt32(graphemes) }
         /// The font column's bytes: none with a palette, one for a text of one font.
@@ -689,9 +677,8 @@ final class PreparedText: Sendable {
         let cutPairs = CutAdjustments.storedCount(c.cutAdjustments)
         // (The mask's 8-byte alignment only when there is one: a text without adjustments
         // keeps the 4-byte alignment its columns had.)
-        at.cuts = UInt32(cutPairs > 0 ? layout.add(UInt64.self, 1) : layout.add(Float.self, 0))
-        let cutGraphemesAt = layout.add(Int32.self, cutPairs)
-        let cutValuesAt = layout.add(Float.self, cutPairs)
+        at.cuts = UInt32(
+            cutPairs > 0 ? layout.add(UInt64.self, CutAdjustments.columnBytes(stored: cutPairs) / 8) : layout.add(Float.self, 0))
         let flagsAt = layout.add(GraphemeFlags.self, c.flags.count)
         // (A palette holds the fonts: no column to size.)
         at.singleFont = palette.entryCount == 0 && c.graphemeFonts.count > 1 && GraphemeFonts.storedCount(c.graphemeFonts) == 1
@@ -711,8 +698,7 @@ final class PreparedText: Sendable {
                 && (c.cutAdjustments.isEmpty || c.cutAdjustments.count == c.graphemeEnds.count),
             "one flag, one font (and one cut adjustment or none) per grapheme")
         precondition(
-            Int(at.cutGraphemes) == cutGraphemesAt && Int(at.cutValues) == cutValuesAt && Int(at.flags) == flagsAt && Int(at.fonts) == fontsAt
-                && Int(at.byteCount) == layout.byteCount,
+            Int(at.flags) == flagsAt && Int(at.fonts) == fontsAt && Int(at.byteCount) == layout.byteCount,
             "the one-byte columns end the storage back to back")
         precondition(
             Int(at.wordEnds) == wordEndsAt && Int(at.runs) == runsAt, "word ends and run ends follow the visible ends")
@@ -721,12 +707,7 @@ final class PreparedText: Sendable {
         _ = PackedLayout.fill(raw, Int(at.runs), from: c.runEnds)
         func handOver<T>(_ column: UnsafeBufferPointer<T>) { if c.freesGraphemeColumns { column.deallocate() } }
         _ = PackedLayout.fill(raw, Int(at.paragraphs), from: c.paragraphs)
-        if cutPairs > 0 {
-            let mask = CutAdjustments.write(
-                c.cutAdjustments, graphemes: (raw + Int(at.cutGraphemes)).bindMemory(to: Int32.self, capacity: cutPairs),
-                values: (raw + Int(at.cutValues)).bindMemory(to: Float.self, capacity: cutPairs))
-            (raw + Int(at.cuts)).storeBytes(of: mask, as: UInt64.self)
-        }
+        if cutPairs > 0 { CutAdjustments.write(c.cutAdjustments, stored: cutPairs, into: raw + Int(at.cuts)) }
         handOver(c.cutAdjustments)
         if palette.entryCount > 0 {
             palette.write(

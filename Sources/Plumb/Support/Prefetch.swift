@@ -4,12 +4,19 @@ internal import CSupport
 /// left the cache (the batch engine's misses: Decisions.md, "Lines per locked look-up, copies
 /// in the CLI, a prefetch").
 enum Prefetch {
-    /// Asks the CPU to bring the cache line holding `address` in for reading and writing.
+    /// Asks the CPU to bring in, for reading and writing, every cache line of the `bytes`
+    /// bytes at `address` (a record or slot that may straddle lines, a shard object).
     ///
-    /// - Complexity: O(1), one instruction (`prefetcht0` on x86-64); a hint that never
-    ///   faults, so any address may be given, and that changes no result.
+    /// - Complexity: O(bytes / 64) `prefetcht0` instructions on x86-64; hints that never
+    ///   fault, so any address may be given, and that change no result.
     @inline(__always)
-    static func forWrite(_ address: UnsafeRawPointer) {
-        plumb_prefetch_for_write(address)
+    static func forWrite(_ address: UnsafeRawPointer, bytes: Int) {
+        let first = UInt(bitPattern: address) & ~63
+        let last = UInt(bitPattern: address) &+ UInt(max(1, bytes) &- 1)
+        var line = first
+        repeat {
+            plumb_prefetch_for_write(UnsafeRawPointer(bitPattern: line))
+            line &+= 64
+        } while line <= last
     }
 }
