@@ -456,6 +456,44 @@ import Testing
 
 /// The result table's single-probe insertion and the hash's precomputed secret.
 @Suite struct ResultTableAndHashTests {
+    /// A full table replaces entries of a new key's own probe chain in place, and otherwise
+    /// evicts by backward shift: against a model of what was inserted last, every insertion is
+    /// found at once, nothing is found under a key it was not inserted for, the table never
+    /// holds more than 75 % of its slots, and every entry it counts can still be found (a
+    /// victim taken past the chain's end, or a chain broken by a move, leaves one unreachable).
+    @Test func fullTableEvictionKeepsEveryChainReachable() {
+        // Operations on one 8-slot shard: key 1...24 (home slots collide often); 0 looks the key
+        // up (setting its CLOCK bit), 1 inserts it, 2 inserts it and looks it up.
+        let ops = Gen<(Int, Int)>.zip(Gen.int(in: 1...24), Gen.int(in: 0...2)).array(count: 1...300)
+        let failure = checkProperty("full-table eviction against a model", ops, iterations: 300) { (ops: [(Int, Int)]) throws -> Void in
+            let cache = ResultCache(budgetBytes: ResultCache.shardCount * ResultCache.entryBytes * 8)
+            func key(_ k: Int) -> CacheKey { CacheKey(low: UInt64(k % 7) &+ UInt64(k / 7) << 40, high: UInt64(k) << 9) }
+            func value(_ k: Int, _ n: Int) -> CachedResult {
+                CachedResult(heightPixels: UInt32(k), widthPixels: UInt32(n), lineCount: 1, flags: 0, widestLine: 1, layoutWidth: 2)
+            }
+            var latest: [Int: CachedResult] = [:]
+            for (n, (k, op)) in ops.enumerated() {
+                if op == 0 {
+                    if let v = cache.value(for: key(k)), v != latest[k] { throw PropertyViolation("key \(k): \(v), last inserted \(String(describing: latest[k]))") }
+                } else {
+                    cache.insert(value(k, n), for: key(k))
+                    latest[k] = value(k, n)
+                    // A look-up sets the CLOCK bit, so only some insertions are checked at once.
+                    if op == 2, cache.value(for: key(k), counted: false) != value(k, n) {
+                        throw PropertyViolation("op \(n): key \(k) not found right after its insertion")
+                    }
+                }
+                guard n % 25 == 24 || n == ops.count - 1 else { continue }
+                let entries = cache.statistics.entries
+                let reachable = (1...24).filter { cache.value(for: key($0), counted: false) != nil }.count
+                if entries > 6 || entries != reachable {
+                    throw PropertyViolation("op \(n): \(entries) entries counted, \(reachable) reachable")
+                }
+            }
+        }
+        #expect(failure == nil, "\(failure?.description ?? "")")
+    }
+
     /// `plumb_xxh3_128` with Plumb's seed (the secret derived once at load for inputs over
     /// 240 bytes) gives `XXH3_128bits_withSeed`'s digest for every length around the
     /// midsize limit and beyond; other seeds too.
