@@ -29,7 +29,7 @@ struct CellParser {
     /// (empty or only spaces, tabs and carriage returns), which is skipped. Line numbers are
     /// the reader's, so skipped lines still count in the `"line"` of later errors.
     mutating func parse(_ number: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> CellInput? {
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
+        if Self.isBlank(bytes) { return nil }
         var input = CellInput(line: number, id: .null, text: "", request: defaults, warnings: [], error: nil)
         let value: JSONValue
         do {
@@ -107,6 +107,11 @@ struct CellParser {
         }
         if let token = input.truncationToken { input.request.style.truncationToken = token }
         return input
+    }
+
+    /// Whether a line is blank: empty or only spaces, tabs and carriage returns.
+    static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
     }
 
     /// The index of the last pair of each key that occurs more than once (usually none).

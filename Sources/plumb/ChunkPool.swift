@@ -1,0 +1,229 @@
+import CLIKit
+import Dispatch
+import Plumb
+import Synchronization
+
+/// Input lines as read, before parsing: their bytes back to back, each line's end and
+/// number. What the main thread hands to a worker (a copy of the bytes: the reader's buffer
+/// is reused for the next read).
+struct RawChunk: Sendable {
+    private var bytes: [UInt8] = []
+    private var ends: [Int] = []
+    private var numbers: [Int] = []
+
+    /// An empty chunk with room for `lines` lines of a usual length (at most 4,096 lines'
+    /// worth: a large `--batch-size` is a limit, not an allocation).
+    init(reservingLines lines: Int) {
+        let n = min(lines, 4096)
+        bytes.reserveCapacity(n * 128)
+        ends.reserveCapacity(n)
+        numbers.reserveCapacity(n)
+    }
+
+    /// Lines held.
+    var count: Int { ends.count }
+    var isEmpty: Bool { ends.isEmpty }
+
+    /// Appends line `number` (its bytes without the newline).
+    mutating func append(_ number: Int, _ line: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: line)
+        ends.append(bytes.count)
+        numbers.append(number)
+    }
+
+    /// Calls `body` with each line's number and bytes, in order.
+    func forEachLine(_ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
+        bytes.withUnsafeBufferPointer { all in
+            var start = 0
+            for (end, number) in zip(ends, numbers) {
+                body(number, UnsafeBufferPointer(rebasing: all[start..<end]))
+                start = end
+            }
+        }
+    }
+}
+
+/// A chunk's answer lines, ready to write, and what they count for.
+struct ChunkOutput: Sendable {
+    var bytes: [UInt8]
+    var lines: Int
+    var errors: Int
+}
+
+/// What a worker does with a chunk: parse its lines, measure them (one engine batch call on
+/// the worker's own thread), format the answers.
+///
+/// - Thread safety: an immutable value; every worker runs `process` concurrently on chunks
+///   of its own (each with its own parser).
+struct ChunkProcessor: Sendable {
+    let defaults: CellRequest
+    let measurer: BatchMeasurer
+    let writer: ResultWriter
+
+    /// The answers of `chunk`'s lines, in order.
+    ///
+    /// - Complexity: the chunk's parse, measurement and output; its parsed cells are freed
+    ///   here, on the worker, once they are written.
+    func process(_ chunk: RawChunk) -> ChunkOutput {
+        var parser = CellParser(defaults: defaults)
+        return answer(parse(chunk, with: &parser))
+    }
+
+    /// The cells of `chunk`'s lines (blank lines skipped), parsed with `parser`.
+    func parse(_ chunk: RawChunk, with parser: inout CellParser) -> [CellInput] {
+        var inputs: [CellInput] = []
+        inputs.reserveCapacity(chunk.count)
+        chunk.forEachLine { number, bytes in
+            if let input = parser.parse(number, bytes) { inputs.append(input) }
+        }
+        return inputs
+    }
+
+    /// The answers of parsed cells, in order (waits for the engine if it is still being made).
+    func answer(_ inputs: [CellInput]) -> ChunkOutput {
+        let (bytes, errors) = writer.format(measurer.measure(inputs))
+        return ChunkOutput(bytes: bytes, lines: inputs.count, errors: errors)
+    }
+}
+
+/// `plumb measure`'s workers: each takes the oldest chunk not yet taken and parses, measures
+/// and formats it on its own, while the main thread only reads lines and writes answers.
+/// Answers come back in submission order.
+///
+/// Nothing is serial between chunks: a worker that finishes takes the next chunk at once
+/// (no batch-wide hand-over, no tail where one core waits for the other), and parsing and
+/// writing JSON, which ran on the main thread beside both workers, is shared by every worker.
+///
+/// - Thread safety: `submit`, `nextIfDone`, `next` and `inFlight` from one thread (the
+///   command's); the workers take jobs under a lock and hand each result over through its
+///   job's semaphore.
+final class ChunkPool: @unchecked Sendable {  // `pending` is the caller's; `queue` is locked
+    /// One submitted chunk: its output is written once, by the worker, before `done` is signalled.
+    private final class Job: @unchecked Sendable {  // `output` is published by the semaphore
+        /// The lines as read, or already parsed (by the main thread, while the engine was
+        /// being made); read by the one worker that takes the job.
+        let work: Work
+        var output: ChunkOutput?
+        /// Set (releasing `output`) when the output is written: checking it never sleeps,
+        /// where `DispatchSemaphore.wait(timeout: .now())` takes the wall-clock overload and
+        /// sleeps in a timed futex wait (~3,400 context switches in a 200,000-row run).
+        let finished = Atomic<Bool>(false)
+        /// Signalled after `finished` is set, for a caller that waits.
+        let done = DispatchSemaphore(value: 0)
+        init(_ work: Work) { self.work = work }
+
+        var isFinished: Bool { finished.load(ordering: .acquiring) }
+
+        /// Waits for the output (returns at once if it is written).
+        func wait() {
+            if !isFinished { done.wait() }
+        }
+    }
+
+    private enum Work {
+        case lines(RawChunk)
+        case parsed([CellInput])
+    }
+
+    private let processor: ChunkProcessor
+    /// Jobs not yet taken by a worker, oldest first (`nil`: a worker's signal to stop).
+    private let queue = Mutex<(jobs: [Job?], head: Int)>(([], 0))
+    /// Counts the entries of `queue` (one per job, one per stop signal).
+    private let available = DispatchSemaphore(value: 0)
+    /// The worker threads.
+    let workerCount: Int
+    /// Submitted jobs not yet returned by `next`/`nextIfDone`, oldest first (caller only).
+    private var pending: [Job] = []
+    private var pendingHead = 0
+
+    /// Starts `workers` threads that run `processor` on the chunks submitted.
+    init(workers: Int, processor: ChunkProcessor) {
+        self.processor = processor
+        workerCount = workers
+        let threads = DispatchQueue(label: "plumb.measure.workers", attributes: .concurrent)
+        for _ in 0..<workers {
+            threads.async { [self] in
+                while let job = take() {
+                    switch job.work {
+                    case .lines(let chunk): job.output = processor.process(chunk)
+                    case .parsed(let inputs): job.output = processor.answer(inputs)
+                    }
+                    job.finished.store(true, ordering: .releasing)
+                    job.done.signal()
+                }
+            }
+        }
+    }
+
+    /// Submitted chunks whose output was not taken yet.
+    var inFlight: Int { pending.count - pendingHead }
+
+    /// Queues `chunk` for the next free worker.
+    func submit(_ chunk: RawChunk) { submit(Job(.lines(chunk))) }
+
+    /// Queues cells already parsed for the next free worker.
+    func submit(parsed inputs: [CellInput]) { submit(Job(.parsed(inputs))) }
+
+    private func submit(_ job: Job) {
+        pending.append(job)
+        put(job)
+    }
+
+    /// The oldest chunk's output if it is done (never waits).
+    func nextIfDone() -> ChunkOutput? {
+        guard pendingHead < pending.count, pending[pendingHead].isFinished else { return nil }
+        return popOldest()
+    }
+
+    /// Waits until the chunk halfway through those in flight is done (the workers take them
+    /// oldest first, so most before it are done too): the main thread then sleeps through
+    /// many chunks instead of being woken for each one — a wake-up on a core both workers
+    /// use takes one of them off it (with a wake per chunk, context switches were ~4 % of
+    /// a 100,000-row run).
+    func waitForHalf() {
+        guard inFlight > 1 else { return }
+        pending[pendingHead + inFlight / 2].wait()
+    }
+
+    /// The oldest chunk's output (waits for it).
+    func next() -> ChunkOutput {
+        pending[pendingHead].wait()
+        return popOldest()
+    }
+
+    /// Lets the workers end once the queue is empty.
+    func close() {
+        for _ in 0..<workerCount { put(nil) }
+    }
+
+    private func popOldest() -> ChunkOutput {
+        let output = pending[pendingHead].output!
+        pendingHead += 1
+        // Drop the taken jobs now and then (O(1) amortised per job).
+        if pendingHead >= 64 && pendingHead * 2 >= pending.count {
+            pending.removeFirst(pendingHead)
+            pendingHead = 0
+        }
+        return output
+    }
+
+    private func put(_ job: Job?) {
+        queue.withLock { $0.jobs.append(job) }
+        available.signal()
+    }
+
+    /// The oldest job not taken (waits for one); nil once the pool is closed.
+    private func take() -> Job? {
+        available.wait()
+        return queue.withLock { q in
+            let job = q.jobs[q.head]
+            q.jobs[q.head] = nil
+            q.head += 1
+            if q.head >= 64 && q.head * 2 >= q.jobs.count {
+                q.jobs.removeFirst(q.head)
+                q.head = 0
+            }
+            return job
+        }
+    }
+}
