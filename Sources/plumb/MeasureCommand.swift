@@ -196,7 +196,7 @@ struct MeasureCommand {
     var processor: ChunkProcessor {
         ChunkProcessor(
             defaults: defaults,
-            measurer: BatchMeasurer(engineFuture: engineFuture, workers: 1, wantsLayouts: wantsStarts || wantsBoxes),
+            measurer: BatchMeasurer(engineFuture: engineFuture, wantsLayouts: wantsStarts || wantsBoxes),
             writer: ResultWriter(wantsStarts: wantsStarts, wantsBoxes: wantsBoxes, exactNumbers: exactNumbers, offsets: offsets))
     }
 
@@ -275,13 +275,12 @@ struct MeasuredBatch {
     var layouts: [TextLayout?]
 }
 
-/// Measures `plumb measure`'s batches: the engine's batch calls per scale, plain and
-/// attributed cells apart.
+/// Measures a chunk of `plumb measure`'s cells: the engine's batch calls per scale, plain and
+/// attributed cells apart, on the calling thread (each worker measures a chunk of its own).
 struct BatchMeasurer: @unchecked Sendable {  // immutable; the engine is thread-safe
     let engineFuture: EngineFuture
     /// The engine (the first chunks wait here, on their workers, until it is made).
     var engine: TextMeasurer { engineFuture.engine }
-    let workers: Int?
     let wantsLayouts: Bool
 
     /// Measures the valid cells of `batch` (lines with errors stay unmeasured).
@@ -304,12 +303,12 @@ struct BatchMeasurer: @unchecked Sendable {  // immutable; the engine is thread-
         for (scale, indices) in plainByScale {
             let cells = indices.map { Cell(text: batch[$0].text, style: batch[$0].request.style, width: batch[$0].request.width) }
             if wantsLayouts {
-                for (i, layout) in zip(indices, engine.layouts(for: cells, scale: scale, workers: workers)) {
+                for (i, layout) in zip(indices, engine.layouts(for: cells, scale: scale, workers: 1)) {
                     measured.layouts[i] = layout
                     measured.measurements[i] = layout.measurement
                 }
             } else {
-                for (i, m) in zip(indices, engine.heights(for: cells, scale: scale, workers: workers)) { measured.measurements[i] = m }
+                for (i, m) in zip(indices, engine.heights(for: cells, scale: scale, workers: 1)) { measured.measurements[i] = m }
             }
         }
         measureRich(rich, of: batch, into: &measured)
@@ -323,12 +322,12 @@ struct BatchMeasurer: @unchecked Sendable {  // immutable; the engine is thread-
         for (scale, indices) in byScale {
             let cells = indices.map { AttributedCell(text: batch[$0].runs!, style: batch[$0].request.style, width: batch[$0].request.width) }
             if wantsLayouts {
-                for (i, layout) in zip(indices, engine.layouts(for: cells, scale: scale, workers: workers)) {
+                for (i, layout) in zip(indices, engine.layouts(for: cells, scale: scale, workers: 1)) {
                     measured.layouts[i] = layout
                     measured.measurements[i] = layout.measurement
                 }
             } else {
-                for (i, m) in zip(indices, engine.heights(for: cells, scale: scale, workers: workers)) { measured.measurements[i] = m }
+                for (i, m) in zip(indices, engine.heights(for: cells, scale: scale, workers: 1)) { measured.measurements[i] = m }
             }
         }
     }
