@@ -140,9 +140,12 @@ final class ChunkPool: @unchecked Sendable {  // `pending` is the caller's; `que
     init(workers: Int, processor: ChunkProcessor) {
         self.processor = processor
         workerCount = workers
-        let threads = DispatchQueue(label: "plumb.measure.workers", attributes: .concurrent)
-        for _ in 0..<workers {
-            threads.async { [self] in
+        for k in 0..<workers {
+            // A serial queue per worker: each gets a thread of its own at once (serial queues
+            // target Dispatch's overcommitting pool). Blocks on one concurrent queue shared the
+            // default pool, as wide as the cores, with the engine's maker: the second worker
+            // started only once the engine was made, ~8–12 ms into a cold run.
+            DispatchQueue(label: "plumb.measure.worker\(k)").async { [self] in
                 while let job = take() {
                     switch job.work {
                     case .lines(let chunk): job.output = processor.process(chunk)

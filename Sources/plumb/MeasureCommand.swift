@@ -37,6 +37,9 @@ struct MeasureCommand {
     /// beyond it, two chunks per worker): room to read and parse while the engine is being
     /// made and while the workers measure, bounded so memory does not follow the input.
     static let linesAhead = 4096
+    /// Lines the main thread may parse ahead while the engine is still being made (the
+    /// workers can measure nothing yet, so parsing is the only work for the second core).
+    static let linesAheadOfTheEngine = 16_384
 
     let args: ParsedArguments
     let defaults: CellRequest
@@ -167,7 +170,8 @@ struct MeasureCommand {
             pool.submit(parsed: processor.parse(chunk, with: &cellParser))
         }
         writeReady(pool)
-        let chunksAhead = max(2 * pool.workerCount, Self.linesAhead / batchSize)
+        let window = engineFuture.isReady ? Self.linesAhead : Self.linesAheadOfTheEngine
+        let chunksAhead = max(2 * pool.workerCount, window / batchSize)
         while pool.inFlight > chunksAhead {
             pool.waitForHalf()
             write([pool.next()])
@@ -235,7 +239,7 @@ struct MeasureCommand {
     }
 
     /// The `--stats` summary. Hits and misses count cells: a miss is a cell that was measured
-    /// (a duplicate of a cell measured in the same batch counts as a hit), a hit one answered
+    /// (a duplicate of a cell measured in the same chunk counts as a hit), a hit one answered
     /// from the cache. Bytes: what the entries use, and for the result table what it has
     /// allocated (it reserves slots ahead of its entries).
     func printStats() {
