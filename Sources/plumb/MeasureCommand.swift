@@ -18,7 +18,7 @@ struct MeasureCommand {
                        help: "The unit of lineStarts, lineBoxes and boxes offsets: scalars (Unicode scalars; an inline box is one), utf8 or utf16. (default: scalars)"),
             OptionSpec(name: "exact-numbers", kind: .flag,
                        help: "Print every number in its shortest round-trip form instead of rounded to 6 decimals."),
-            OptionSpec(name: "workers", valueName: "n", kind: .int, help: "Threads to measure with, ≥ 1. (default: every core)"),
+            OptionSpec(name: "workers", valueName: "n", kind: .int, help: "Threads to measure with, ≥ 1, at most one per core. (default: every core)"),
             OptionSpec(name: "cache-budget", valueName: "bytes", kind: .int, help: "Memory for cached results, in bytes, ≥ 0. (default: \(TextMeasurer.Configuration().resultCacheBytes))"),
             OptionSpec(name: "max-text-bytes", valueName: "bytes", kind: .int, help: "Longest text measured, in UTF-8 bytes; a longer cell is an error for its line. (default: \(TextMeasurer.Configuration().maximumTextBytes))"),
             OptionSpec(name: "batch-size", valueName: "n", kind: .int,
@@ -85,7 +85,7 @@ struct MeasureCommand {
             if let n = args.int(name), n < 1 { throw args.invalidValue(of: name, "\(n) is out of range (must be ≥ 1)") }
         }
         let configuration = config
-        let inBackground = (args.int("workers") ?? Self.coreCount) > 1
+        let inBackground = min(args.int("workers") ?? Self.coreCount, Self.coreCount) > 1
         let style = defaults.style
         engineFuture = EngineFuture(inBackground: inBackground) {
             let engine = TextMeasurer(configuration: configuration)
@@ -119,7 +119,9 @@ struct MeasureCommand {
         let path = args.positional("file")
         let reader = try LineReader.openInput(path)
         if args.flag("progress"), let path, path != "-" { total = Self.countLines(path) }
-        let workerCount = workers ?? Self.coreCount
+        // At most a thread per core: `--workers 1000` must not start a thousand threads (the
+        // engine's own batches never ran more than the cores either).
+        let workerCount = min(workers ?? Self.coreCount, Self.coreCount)
         let pool = workerCount > 1 ? ChunkPool(workers: workerCount, processor: processor) : nil
         var chunk = RawChunk(reservingLines: batchSize)
         // A chunk ends when it is full, and when input pauses: output never waits for lines
