@@ -74,7 +74,8 @@ struct ChunkProcessor: Sendable {
         var inputs: [CellInput] = []
         inputs.reserveCapacity(chunk.count)
         chunk.forEachLine { number, bytes in
-            if let input = parser.parse(number, bytes) { inputs.append(input) }
+            // Moved in, not copied: a copy retains the text, the id and the style's strings.
+            if let input = parser.parse(number, bytes) { inputs.append(consume input) }
         }
         return inputs
     }
