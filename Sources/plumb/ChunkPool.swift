@@ -95,12 +95,12 @@ struct ChunkProcessor: Sendable {
 /// (no batch-wide hand-over, no tail where one core waits for the other), and parsing and
 /// writing JSON, which ran on the main thread beside both workers, is shared by every worker.
 ///
-/// - Thread safety: `submit`, `nextIfDone`, `next` and `inFlight` from one thread (the
-///   command's); the workers take jobs under a lock and hand each result over through its
-///   job's semaphore.
-final class ChunkPool: @unchecked Sendable {  // `pending` is the caller's; `queue` is locked
-    /// One submitted chunk: its output is written once, by the worker, before `done` is signalled.
-    private final class Job: @unchecked Sendable {  // `output` is published by the semaphore
+/// - Thread safety: `submit`, `nextIfDone`, `next`, `waitForHalf`, `inFlight` and `close`
+///   from one thread (the command's); the workers take jobs under `queueLock` and hand each
+///   result over through its job's atomic flag (and semaphore, for a caller that waits).
+final class ChunkPool: @unchecked Sendable {  // `pending` is the caller's; `jobs` is under `queueLock`
+    /// One submitted chunk: its output is written once, by the worker, before `finished` is set.
+    private final class Job: @unchecked Sendable {  // `output` is published by `finished` (release/acquire)
         /// The lines as read, or already parsed (by the main thread, while the engine was
         /// being made); read by the one worker that takes the job.
         let work: Work
@@ -115,9 +115,11 @@ final class ChunkPool: @unchecked Sendable {  // `pending` is the caller's; `que
 
         var isFinished: Bool { finished.load(ordering: .acquiring) }
 
-        /// Waits for the output (returns at once if it is written).
-        func wait() {
-            if !isFinished { done.wait() }
+        /// Waits for the output (returns at once if it is written); whether it had to wait.
+        func wait() -> Bool {
+            if isFinished { return false }
+            done.wait()
+            return true
         }
     }
 
@@ -127,8 +129,15 @@ final class ChunkPool: @unchecked Sendable {  // `pending` is the caller's; `que
     }
 
     private let processor: ChunkProcessor
-    /// Jobs not yet taken by a worker, oldest first (`nil`: a worker's signal to stop).
-    private let queue = Mutex<(jobs: [Job?], head: Int)>(([], 0))
+    /// Jobs not yet taken by a worker from `head` on, oldest first (`nil`: a worker's signal
+    /// to stop); read and written only while holding `queueLock`.
+    private var jobs: [Job?] = []
+    private var head = 0
+    /// The lock of `jobs`: a semaphore, which ThreadSanitizer sees, where the standard
+    /// library's `Mutex` is invisible to it on this platform (Plumb's own `Mutex` annotates
+    /// it for TSan; see `Support/Mutex.swift`). Uncontended, a wait and a signal are one
+    /// atomic operation each.
+    private let queueLock = DispatchSemaphore(value: 1)
     /// Counts the entries of `queue` (one per job, one per stop signal).
     private let available = DispatchSemaphore(value: 0)
     /// The worker threads.
@@ -162,6 +171,12 @@ final class ChunkPool: @unchecked Sendable {  // `pending` is the caller's; `que
     /// Submitted chunks whose output was not taken yet.
     var inFlight: Int { pending.count - pendingHead }
 
+    /// Chunks submitted so far.
+    private(set) var submitted = 0
+    /// Times the caller had to wait for a chunk (`next`, `waitForHalf`): it sleeps only when
+    /// it is a window ahead of the workers, and to drain, not once per chunk (`--stats`).
+    private(set) var waits = 0
+
     /// Queues `chunk` for the next free worker.
     func submit(_ chunk: RawChunk) { submit(Job(.lines(chunk))) }
 
@@ -170,6 +185,7 @@ final class ChunkPool: @unchecked Sendable {  // `pending` is the caller's; `que
 
     private func submit(_ job: Job) {
         pending.append(job)
+        submitted += 1
         put(job)
     }
 
@@ -186,12 +202,12 @@ final class ChunkPool: @unchecked Sendable {  // `pending` is the caller's; `que
     /// a 100,000-row run).
     func waitForHalf() {
         guard inFlight > 1 else { return }
-        pending[pendingHead + inFlight / 2].wait()
+        if pending[pendingHead + inFlight / 2].wait() { waits += 1 }
     }
 
     /// The oldest chunk's output (waits for it).
     func next() -> ChunkOutput {
-        pending[pendingHead].wait()
+        if pending[pendingHead].wait() { waits += 1 }
         return popOldest()
     }
 
@@ -212,22 +228,24 @@ final class ChunkPool: @unchecked Sendable {  // `pending` is the caller's; `que
     }
 
     private func put(_ job: Job?) {
-        queue.withLock { $0.jobs.append(job) }
+        queueLock.wait()
+        jobs.append(job)
+        queueLock.signal()
         available.signal()
     }
 
     /// The oldest job not taken (waits for one); nil once the pool is closed.
     private func take() -> Job? {
         available.wait()
-        return queue.withLock { q in
-            let job = q.jobs[q.head]
-            q.jobs[q.head] = nil
-            q.head += 1
-            if q.head >= 64 && q.head * 2 >= q.jobs.count {
-                q.jobs.removeFirst(q.head)
-                q.head = 0
-            }
-            return job
+        queueLock.wait()
+        defer { queueLock.signal() }
+        let job = jobs[head]
+        jobs[head] = nil
+        head += 1
+        if head >= 64 && head * 2 >= jobs.count {
+            jobs.removeFirst(head)
+            head = 0
         }
+        return job
     }
 }

@@ -151,7 +151,7 @@ struct MeasureCommand {
         if args.flag("progress") && (lastProgress == 0 || total == nil || lastProgressCount != done + skipped) {
             printProgress()
         }
-        if args.flag("stats") { printStats() }
+        if args.flag("stats") { printStats(pool) }
         // The process exits once this returns: the engine's caches (every prepared text, its
         // segments and results) are left to the exit instead of being freed block by block
         // (~5–10 % of a 40,000-row run in `perf`: `PreparedText` deinit, `free`, consolidation).
@@ -188,10 +188,13 @@ struct MeasureCommand {
         if !ready.isEmpty { write(ready) }
     }
 
-    /// Writes every chunk still in the pool.
+    /// Writes every chunk still in the pool, waiting for half of what is left each time (a
+    /// wait per chunk at the end of a long input — up to the 1,024 chunks read ahead — woke
+    /// the main thread on a core both workers use once per chunk).
     mutating func drain(_ pool: ChunkPool?) {
         guard let pool else { return }
         while pool.inFlight > 0 {
+            pool.waitForHalf()
             write([pool.next()])
             writeReady(pool)
         }
@@ -244,7 +247,7 @@ struct MeasureCommand {
     /// (a duplicate of a cell measured in the same chunk counts as a hit), a hit one answered
     /// from the cache. Bytes: what the entries use, and for the result table what it has
     /// allocated (it reserves slots ahead of its entries).
-    func printStats() {
+    func printStats(_ pool: ChunkPool?) {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let s = engine.cacheStatistics
         let table = engine.resultTableBytes
@@ -255,6 +258,11 @@ struct MeasureCommand {
         text += "stats: results: \(counts(s.results, misses: "misses (measured)")); bytes in use \(table.inUse), allocated \(table.allocated), budget \(s.results.budget)\n"
         text += "stats: prepared texts: \(counts(s.prepared)); bytes in use \(s.prepared.bytes), budget \(s.prepared.budget)\n"
         text += "stats: shaped segments: \(counts(s.segments)); bytes in use \(s.segments.bytes), budget \(s.segments.budget)\n"
+        if let pool {
+            text += "stats: workers: \(pool.workerCount) threads, \(pool.submitted) chunks of up to \(batchSize) lines, the main thread waited \(pool.waits) times\n"
+        } else {
+            text += "stats: workers: 1, on the main thread, chunks of up to \(batchSize) lines\n"
+        }
         Output.standardError(text)
     }
 
