@@ -129,22 +129,20 @@ final class ChunkPool: @unchecked Sendable {  // `pending` is the caller's; `job
     }
 
     private let processor: ChunkProcessor
-    /// Jobs not yet taken by a worker from `head` on, oldest first (`nil`: a worker's signal
-    /// to stop); read and written only while holding `queueLock`.
-    private var jobs: [Job?] = []
-    private var head = 0
+    /// Jobs not yet taken by a worker, oldest first (`nil`: a worker's signal to stop); read
+    /// and written only while holding `queueLock`.
+    private var jobs = FIFO<Job?>()
     /// The lock of `jobs`: a semaphore, which ThreadSanitizer sees, where the standard
     /// library's `Mutex` is invisible to it on this platform (Plumb's own `Mutex` annotates
     /// it for TSan; see `Support/Mutex.swift`). Uncontended, a wait and a signal are one
     /// atomic operation each.
     private let queueLock = DispatchSemaphore(value: 1)
-    /// Counts the entries of `queue` (one per job, one per stop signal).
+    /// Counts the entries of `jobs` (one per job, one per stop signal).
     private let available = DispatchSemaphore(value: 0)
     /// The worker threads.
     let workerCount: Int
     /// Submitted jobs not yet returned by `next`/`nextIfDone`, oldest first (caller only).
-    private var pending: [Job] = []
-    private var pendingHead = 0
+    private var pending = FIFO<Job>()
 
     /// Starts `workers` threads that run `processor` on the chunks submitted.
     init(workers: Int, processor: ChunkProcessor) {
@@ -169,7 +167,7 @@ final class ChunkPool: @unchecked Sendable {  // `pending` is the caller's; `job
     }
 
     /// Submitted chunks whose output was not taken yet.
-    var inFlight: Int { pending.count - pendingHead }
+    var inFlight: Int { pending.count }
 
     /// Chunks submitted so far.
     private(set) var submitted = 0
@@ -191,8 +189,8 @@ final class ChunkPool: @unchecked Sendable {  // `pending` is the caller's; `job
 
     /// The oldest chunk's output if it is done (never waits).
     func nextIfDone() -> ChunkOutput? {
-        guard pendingHead < pending.count, pending[pendingHead].isFinished else { return nil }
-        return popOldest()
+        guard let oldest = pending.first, oldest.isFinished else { return nil }
+        return pending.removeFirst().output!
     }
 
     /// Waits until the chunk halfway through those in flight is done (the workers take them
@@ -202,29 +200,19 @@ final class ChunkPool: @unchecked Sendable {  // `pending` is the caller's; `job
     /// a 100,000-row run).
     func waitForHalf() {
         guard inFlight > 1 else { return }
-        if pending[pendingHead + inFlight / 2].wait() { waits += 1 }
+        if pending[inFlight / 2].wait() { waits += 1 }
     }
 
     /// The oldest chunk's output (waits for it).
     func next() -> ChunkOutput {
-        if pending[pendingHead].wait() { waits += 1 }
-        return popOldest()
+        let oldest = pending.removeFirst()
+        if oldest.wait() { waits += 1 }
+        return oldest.output!
     }
 
     /// Lets the workers end once the queue is empty.
     func close() {
         for _ in 0..<workerCount { put(nil) }
-    }
-
-    private func popOldest() -> ChunkOutput {
-        let output = pending[pendingHead].output!
-        pendingHead += 1
-        // Drop the taken jobs now and then (O(1) amortised per job).
-        if pendingHead >= 64 && pendingHead * 2 >= pending.count {
-            pending.removeFirst(pendingHead)
-            pendingHead = 0
-        }
-        return output
     }
 
     private func put(_ job: Job?) {
@@ -239,13 +227,35 @@ final class ChunkPool: @unchecked Sendable {  // `pending` is the caller's; `job
         available.wait()
         queueLock.wait()
         defer { queueLock.signal() }
-        let job = jobs[head]
-        jobs[head] = nil
+        return jobs.removeFirst()
+    }
+}
+
+/// A first-in, first-out queue over an array: taken elements are released at once and their
+/// slots dropped now and then, so each operation is O(1) amortised.
+private struct FIFO<Element> {
+    private var slots: [Element?] = []
+    private var head = 0
+
+    /// Elements not yet removed.
+    var count: Int { slots.count - head }
+    /// The oldest element, if any.
+    var first: Element? { head < slots.count ? slots[head] : nil }
+
+    /// The element `k` places after the oldest (`k < count`).
+    subscript(k: Int) -> Element { slots[head + k]! }
+
+    mutating func append(_ element: Element) { slots.append(element) }
+
+    /// Removes and returns the oldest element (the queue must not be empty).
+    mutating func removeFirst() -> Element {
+        let element = slots[head]!
+        slots[head] = nil
         head += 1
-        if head >= 64 && head * 2 >= jobs.count {
-            jobs.removeFirst(head)
+        if head >= 64 && head * 2 >= slots.count {
+            slots.removeFirst(head)
             head = 0
         }
-        return job
+        return element
     }
 }

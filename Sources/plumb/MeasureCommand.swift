@@ -48,12 +48,14 @@ struct MeasureCommand {
     /// serial step of a short run): only the workers wait for it.
     var engine: TextMeasurer { engineFuture.engine }
     private let engineFuture: EngineFuture
-    let wantsStarts: Bool
-    let wantsBoxes: Bool
-    let exactNumbers: Bool
-    let offsets: OffsetUnit
-    let workers: Int?
-    /// Parses on the main thread while the engine is being made (see `submit`).
+    /// What parses, measures and formats a chunk (the workers', or the main thread's with one
+    /// worker): made once, with the options that choose its calls and its output.
+    let processor: ChunkProcessor
+    /// Threads measuring: `--workers`, at most one per core (`--workers 1000` must not start
+    /// a thousand threads; the engine's own batches never ran more than the cores either).
+    let workerCount: Int
+    /// Parses on the main thread: every chunk with one worker, and with more while the engine
+    /// is being made (see `submit`).
     var cellParser: CellParser
     /// Lines per chunk (`--batch-size`).
     let batchSize: Int
@@ -85,7 +87,8 @@ struct MeasureCommand {
             if let n = args.int(name), n < 1 { throw args.invalidValue(of: name, "\(n) is out of range (must be ≥ 1)") }
         }
         let configuration = config
-        let inBackground = min(args.int("workers") ?? Self.coreCount, Self.coreCount) > 1
+        workerCount = min(args.int("workers") ?? Self.coreCount, Self.coreCount)
+        let inBackground = workerCount > 1
         let style = defaults.style
         engineFuture = EngineFuture(inBackground: inBackground) {
             let engine = TextMeasurer(configuration: configuration)
@@ -94,15 +97,17 @@ struct MeasureCommand {
             if inBackground { _ = engine.resolve(style) }
             return engine
         }
-        wantsStarts = args.flag("line-starts")
-        wantsBoxes = args.flag("lines")
-        exactNumbers = args.flag("exact-numbers")
         let unit = args.string("offsets") ?? "scalars"
         guard let offsets = OffsetUnit(rawValue: unit) else {
             throw args.invalidValue(of: "offsets", "unknown unit '\(unit)' (one of \(OffsetUnit.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
-        self.offsets = offsets
-        workers = args.int("workers")
+        let writer = ResultWriter(
+            wantsStarts: args.flag("line-starts"), wantsBoxes: args.flag("lines"),
+            exactNumbers: args.flag("exact-numbers"), offsets: offsets)
+        processor = ChunkProcessor(
+            defaults: defaults,
+            measurer: BatchMeasurer(engineFuture: engineFuture, wantsLayouts: writer.wantsStarts || writer.wantsBoxes),
+            writer: writer)
         batchSize = args.int("batch-size") ?? Self.defaultBatchSize
     }
 
@@ -119,9 +124,6 @@ struct MeasureCommand {
         let path = args.positional("file")
         let reader = try LineReader.openInput(path)
         if args.flag("progress"), let path, path != "-" { total = Self.countLines(path) }
-        // At most a thread per core: `--workers 1000` must not start a thousand threads (the
-        // engine's own batches never ran more than the cores either).
-        let workerCount = min(workers ?? Self.coreCount, Self.coreCount)
         let pool = workerCount > 1 ? ChunkPool(workers: workerCount, processor: processor) : nil
         var chunk = RawChunk(reservingLines: batchSize)
         // A chunk ends when it is full, and when input pauses: output never waits for lines
@@ -165,20 +167,16 @@ struct MeasureCommand {
     /// Answers `chunk`: at once without a pool; else queued for the workers, writing the
     /// answers that are ready, and waiting for the oldest while too many lines are ahead.
     mutating func submit(_ chunk: RawChunk, to pool: ChunkPool?) {
-        guard let pool else { return write([processor.process(chunk)]) }
-        if engineFuture.isReady {
+        guard let pool else { return write([processor.answer(processor.parse(chunk, with: &cellParser))]) }
+        let engineIsReady = engineFuture.isReady
+        if engineIsReady {
             pool.submit(chunk)
         } else {
             pool.submit(parsed: processor.parse(chunk, with: &cellParser))
         }
         writeReady(pool)
-        let window = engineFuture.isReady ? Self.linesAhead : Self.linesAheadOfTheEngine
-        let chunksAhead = max(2 * pool.workerCount, window / batchSize)
-        while pool.inFlight > chunksAhead {
-            pool.waitForHalf()
-            write([pool.next()])
-            writeReady(pool)
-        }
+        let window = engineIsReady ? Self.linesAhead : Self.linesAheadOfTheEngine
+        write(pool, untilInFlight: max(2 * pool.workerCount, window / batchSize))
     }
 
     /// Writes the answers of the oldest chunks that are done, in one write.
@@ -193,20 +191,17 @@ struct MeasureCommand {
     /// the main thread on a core both workers use once per chunk).
     mutating func drain(_ pool: ChunkPool?) {
         guard let pool else { return }
-        while pool.inFlight > 0 {
+        write(pool, untilInFlight: 0)
+    }
+
+    /// Writes answers, oldest first, until at most `limit` chunks are in flight, waiting each
+    /// time until half of those in flight are done.
+    mutating func write(_ pool: ChunkPool, untilInFlight limit: Int) {
+        while pool.inFlight > limit {
             pool.waitForHalf()
             write([pool.next()])
             writeReady(pool)
         }
-    }
-
-    /// What the workers run: the parser's defaults, the engine's batch calls (one worker per
-    /// chunk) and the answers' format.
-    var processor: ChunkProcessor {
-        ChunkProcessor(
-            defaults: defaults,
-            measurer: BatchMeasurer(engineFuture: engineFuture, wantsLayouts: wantsStarts || wantsBoxes),
-            writer: ResultWriter(wantsStarts: wantsStarts, wantsBoxes: wantsBoxes, exactNumbers: exactNumbers, offsets: offsets))
     }
 
     /// Writes answered chunks in order, whole (see `Interruption`), and counts them.
