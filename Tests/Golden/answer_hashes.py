@@ -5,7 +5,8 @@ Inputs (made deterministically, nothing fetched): the benchmark corpus (4,000 re
 three widths with a rotation of paragraph styles (line spacing, multiple, min/max line height,
 maxLines with each truncating mode, letter spacing, weight/italic, device metrics, height
 limit, single line, scale 1/2/3), plus both stored conformance subsets as they are, each under
-all three compatibility profiles. Every output line (height, width, line count, truncation,
+all three compatibility profiles; and the rich (attributed) conformance subset, as stored and
+truncated with a token, under each profile (hashed apart: "total with rich"). Every output line (height, width, line count, truncation,
 line starts and line boxes, warnings) is hashed; one SHA-256 per group and one in total.
 
 Usage: Tests/Golden/answer_hashes.py [path/to/plumb] [--dump DIR]
@@ -58,6 +59,21 @@ def subset_cells(name):
                    "width": c["width"], "scale": 1}
 
 
+def rich_cells():
+    """The rich conformance subset as stored, and again truncated to two lines with a token."""
+    with open(os.path.join(ROOT, "Tests/Conformance/rich_subset.jsonl"), encoding="utf-8") as f:
+        for i, line in enumerate(f):
+            if not line.strip():
+                continue
+            c = json.loads(line)
+            c["id"] = i
+            c.setdefault("scale", 1)
+            yield c
+            t = dict(c, id=f"{i}t", maxLines=2, lineBreakMode="truncatingTail", scale=2,
+                     truncationToken=[{"text": "… more", "weight": 700}])
+            yield t
+
+
 def run(binary, cells, profile, workers):
     data = "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cells).encode()
     # --exact-numbers: shortest round-trip numbers, as before the 6-decimal default, so the
@@ -89,6 +105,17 @@ def main():
             if dump:
                 with open(os.path.join(dump, f"{name}-{profile}.jsonl"), "wb") as f:
                     f.write(out)
+    # Attributed cells: hashed apart, so the plain total stays comparable with older builds.
+    with_rich = total.copy()
+    for profile in PROFILES:
+        out = run(binary, list(rich_cells()), profile, workers=2)
+        with_rich.update(out)
+        lines = out.count(b"\n")
+        print(f"{'rich-subset':16} {profile:9} {lines:6} lines  {hashlib.sha256(out).hexdigest()[:16]}")
+        if dump:
+            with open(os.path.join(dump, f"rich-subset-{profile}.jsonl"), "wb") as f:
+                f.write(out)
+    print(f"{'total with rich':16} {'':9} {'':12} {with_rich.hexdigest()[:16]}")
     print(f"{'total':16} {'':9} {'':12} {total.hexdigest()[:16]}")
 
 
