@@ -21,12 +21,12 @@ extension TextMeasurer {
     {
         if text.isPlain { return measure(text.string, style: style, width: width, scale: scale) }
         let resolved = resolve(style)
-        let key = Self.contentKey(text)
+        let key = CellKeys.contentKey(text)
         // A hit needs only the content key (the runs' attributes as given); their fonts are
         // resolved on a miss. A cell whose runs need repairs is not cached: its warnings are
         // its own.
         let keys = cellKeys(text.string, style: resolved, width: width, scale: scale)
-            .map { Self.withContent($0, key: key, fingerprint: resolved.layoutFingerprint) }
+            .map { $0.withContent(key, fingerprint: resolved.layoutFingerprint) }
         return measure(text.string, style: resolved, width: width, scale: scale, keys: keys) {
             richContent(text, style: resolved, key: key)
         }
@@ -41,28 +41,11 @@ extension TextMeasurer {
     {
         if text.isPlain { return layout(text.string, style: style, width: width, scale: scale) }
         let resolved = resolve(style)
-        let content = richContent(text, style: resolved, key: Self.contentKey(text))
+        let content = richContent(text, style: resolved, key: CellKeys.contentKey(text))
         let r = compute(text.string, style: resolved, width: width, scale: scale, extraWarnings: [], content: content)
         var layout = makeLayout(text.string, r, boxes: text.inlineBoxes)
         layout.runEnds = text.runs.map(\.utf8Range.upperBound)
         return layout
-    }
-
-    /// The cell keys of attributed content: the text key replaced by the content key, so
-    /// results, width ranges and prepared texts are all keyed by text + runs.
-    static func withContent(_ k: CellKeys, key: CacheKey, fingerprint: CacheKey) -> CellKeys {
-        var k = k
-        k.text = key
-        k.keys = keys(text: key, fingerprint: fingerprint, width: k.layoutWidth, scale: k.scale)
-        return k
-    }
-
-    /// The key of an attributed text's content: its characters and every run's layout
-    /// attributes as given (colours and box ids excluded).
-    static func contentKey(_ text: AttributedText) -> CacheKey {
-        var encoder = KeyEncoder(.attributedContent)
-        encoder.append(text)
-        return encoder.key
     }
 
     /// Resolves `text`'s runs against `style`: a cascade per distinct font, sanitized numbers
@@ -153,7 +136,7 @@ struct RichContent: @unchecked Sendable {  // immutable; ResolvedCascade is shar
     let runs: [PreparationRun]
     /// The run whose font draws "…" (the style's own).
     let ellipsis: PreparationRun
-    /// The content key (`contentKey(_:)`: the text and every run's layout attributes).
+    /// The content key (`CellKeys.contentKey(_:)`: the text and every run's layout attributes).
     let key: CacheKey
     /// Warnings from resolving the runs (repaired numbers, skipped families).
     let warnings: [MeasureWarning]

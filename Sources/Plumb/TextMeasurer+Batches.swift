@@ -1,106 +1,5 @@
-import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
-import Synchronization
-
-/// One cell of a heterogeneous batch: a text, its style and its layout width.
-public struct Cell: Hashable, Sendable {
-    /// The cell's text.
-    public var text: String
-    /// Font, paragraph style and drawing options.
-    public var style: TextStyle
-    /// The layout width in points (+∞ = unconstrained; NaN or ≤ 0 = unmeasurable, answered
-    /// with the flagged fallback height).
-    public var width: Double
-
-    /// A cell of `text` laid out with `style` in `width` points.
-    public init(text: String, style: TextStyle, width: Double) {
-        self.text = text
-        self.style = style
-        self.width = width
-    }
-}
-
-/// Progress and cancellation of a long batch: poll `completed` from any thread (e.g. a UI
-/// timer), call `cancel()` to abandon stale work.
-///
-/// - Thread safety: all members are atomic.
-public final class BatchProgress: Sendable {
-    /// One reading of a batch's progress, as the `async` batch calls report it.
-    public struct Snapshot: Hashable, Sendable {
-        /// Cells finished so far.
-        public var completed: Int
-        /// Cells in the batch.
-        public var total: Int
-        /// `completed / total` (0 for an empty batch).
-        public var fractionCompleted: Double { total == 0 ? 0 : Double(completed) / Double(total) }
-
-        /// A reading of `completed` of `total` cells.
-        public init(completed: Int, total: Int) {
-            self.completed = completed
-            self.total = total
-        }
-    }
-
-    private let done = Atomic<Int>(0)
-    private let total = Atomic<Int>(0)
-    private let cancelled = Atomic<Bool>(false)
-    /// Called with each new, larger count (serialised: never concurrently, never decreasing).
-    private let reporter: Mutex<Reporter?>
-    private let reports: Bool
-
-    private struct Reporter {
-        var last = 0
-        let report: @Sendable (Snapshot) -> Void
-    }
-
-    /// A progress object to pass to a synchronous batch call and poll.
-    public convenience init() { self.init(reporting: nil) }
-
-    /// A progress object that also calls `report` after each finished chunk of cells.
-    init(reporting report: (@Sendable (Snapshot) -> Void)?) {
-        reporter = Mutex(report.map { Reporter(report: $0) })
-        reports = report != nil
-    }
-
-    /// Cells finished so far.
-    public var completed: Int { done.load(ordering: .relaxed) }
-    /// Cells in the batch (known once it starts).
-    public var totalCount: Int { total.load(ordering: .relaxed) }
-    /// `completed / totalCount` (0 before the batch starts or for an empty batch).
-    public var fractionCompleted: Double {
-        let t = totalCount
-        return t == 0 ? 0 : Double(completed) / Double(t)
-    }
-    /// Whether `cancel()` was called.
-    public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
-    /// Asks the batch to stop: chunks not yet started never run, and the batch call throws.
-    public func cancel() { cancelled.store(true, ordering: .relaxed) }
-
-    func start(total n: Int) {
-        total.store(n, ordering: .relaxed)
-        done.store(0, ordering: .relaxed)
-    }
-
-    func add(_ n: Int) {
-        let now = done.add(n, ordering: .relaxed).newValue
-        guard reports else { return }
-        let total = totalCount
-        reporter.withLock { r in
-            guard let last = r?.last, now > last else { return }
-            r?.last = now
-            r?.report(Snapshot(completed: now, total: total))
-        }
-    }
-}
-
-/// Thrown when a batch was cancelled through its `BatchProgress`.
-public struct BatchCancelled: Error, Sendable {
-    /// The error a cancelled batch throws.
-    public init() {}
-}
-
+/// The batch calls: many cells measured or laid out on all cores by the `BatchEngine`, in
+/// input order, each result identical to measuring its cell alone.
 extension TextMeasurer {
     /// Heights of many cells sharing one style and width, measured on all cores.
     ///
@@ -149,9 +48,10 @@ extension TextMeasurer {
             // Read through a pointer: the key pass borrows each text instead of retaining it
             // (a retain writes the string's header, a line the other core then has to fetch).
             nonisolated(unsafe) let texts = buffer
-            return try run(count: texts.count, workers: workers, progress: progress,
-                           key: { i in Self.cellKeys(texts[i], cacheable: cacheable, fingerprint: fingerprint, width: width, scale: scale) },
-                           measure: { i, k in self.measure(texts[i], style: resolved, width: width, scale: scale, keys: k, resultMissed: true) })
+            return try BatchEngine(workers: workers, progress: progress).measure(
+                count: texts.count, cache: resultCache,
+                key: { i in CellKeys.plain(texts[i], cacheable: cacheable, fingerprint: fingerprint, width: width, scale: scale) },
+                measure: { i, k in self.measure(texts[i], style: resolved, width: width, scale: scale, keys: k, resultMissed: true) })
         }
         if cacheable && !resolved.warnings.isEmpty {
             Self.addStyleWarnings(to: &results) { _ in resolved.warnings }
@@ -171,11 +71,12 @@ extension TextMeasurer {
         }
     }
 
-    /// Heights of cells with their own styles and widths, measured on all cores. Each distinct
-    /// style is resolved once; results are in input order, identical to measuring each alone.
+    /// Heights of cells (plain or attributed) with their own styles and widths, measured on
+    /// all cores. Each distinct style is resolved once and each distinct cell is measured
+    /// once; results are in input order, identical to measuring each alone.
     ///
     /// - Parameters:
-    ///   - cells: texts with their styles and widths.
+    ///   - cells: plain or attributed texts with their styles and widths.
     ///   - scale: device pixels per point.
     ///   - workers: threads to use (default: every core); 1 measures on the calling thread.
     /// - Complexity: O(total text length) plus O(cells) to group the styles.
@@ -227,17 +128,14 @@ extension TextMeasurer {
         let boxes = styles.map(ResolvedStyleBox.init)
         let boxRefs = boxes.map { Unmanaged.passUnretained($0) }
         var results = try withExtendedLifetime(boxes) {
-            try run(count: cells.count, workers: workers, progress: progress,
-                    key: { i in
-                        boxRefs[index[i]]._withUnsafeGuaranteedRef {
-                            self.cellKeys(cells[i].text, style: $0.style, width: cells[i].width, scale: scale)
-                        }
-                    },
-                    measure: { i, k in
-                        boxRefs[index[i]]._withUnsafeGuaranteedRef {
-                            self.measure(cells[i].text, style: $0.style, width: cells[i].width, scale: scale, keys: k, resultMissed: true)
-                        }
-                    })
+            try BatchEngine(workers: workers, progress: progress).measure(
+                count: cells.count, cache: resultCache,
+                key: { i in
+                    boxRefs[index[i]]._withUnsafeGuaranteedRef { self.keys(of: cells[i], style: $0.style, scale: scale) }
+                },
+                measure: { i, k in
+                    boxRefs[index[i]]._withUnsafeGuaranteedRef { self.measure(cells[i], style: $0.style, scale: scale, keys: k) }
+                })
         }
         if styles.contains(where: { $0.isCacheable && !$0.warnings.isEmpty }) {
             Self.addStyleWarnings(to: &results) { i in styles[index[i]].isCacheable ? styles[index[i]].warnings : [] }
@@ -245,11 +143,11 @@ extension TextMeasurer {
         return results
     }
 
-    /// Layouts (lines, rects, baselines) of many cells on all cores, in input order; each is
-    /// what `layout(_:style:width:scale:)` returns for its cell.
+    /// Layouts (lines, rects, baselines; inline boxes of attributed cells) of many cells on
+    /// all cores, in input order; each is what `layout(_:scale:)` returns for its cell.
     ///
     /// - Parameters:
-    ///   - cells: texts with their styles and widths.
+    ///   - cells: plain or attributed texts with their styles and widths.
     ///   - scale: device pixels per point.
     ///   - workers: threads to use (default: every core); 1 lays out on the calling thread.
     /// - Complexity: O(total text length), guided chunks of at most 64 cells over `workers`
@@ -259,25 +157,60 @@ extension TextMeasurer {
         Self.uncancellable { try layouts(for: cells, scale: scale, workers: workers, progress: $0) }
     }
 
-    /// `layouts(for:scale:workers:)`, reporting to `progress` after each chunk and stopping
-    /// between chunks once it is cancelled (`nil`: neither).
+    /// Layouts of many cells, with progress and cancellation.
+    ///
+    /// - Throws: `BatchCancelled` if `progress` was cancelled.
+    /// - Complexity and thread safety: as `layouts(for:scale:workers:)`.
+    public func layouts(
+        for cells: [Cell], scale: Double = 2, workers: Int? = nil, progress: BatchProgress
+    ) throws -> [TextLayout] {
+        try layouts(for: cells, scale: scale, workers: workers, progress: Optional(progress))
+    }
+
     func layouts(for cells: [Cell], scale: Double, workers: Int?, progress: BatchProgress?) throws -> [TextLayout] {
         reloadFontsIfChangedPeriodically()
-        progress?.start(total: cells.count)
-        var out = [TextLayout?](repeating: nil, count: cells.count)
-        let completed = out.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let buffer = buffer
-            return Self.parallel(Schedule(count: cells.count, workers: workers ?? ProcessInfoLite.activeProcessorCount, grain: 1, maxChunk: 64)) { range in
-                if progress?.isCancelled == true { return false }
-                for i in range {
-                    buffer[i] = self.layout(cells[i].text, style: cells[i].style, width: cells[i].width, scale: scale)
-                }
-                progress?.add(range.count)
-                return true
-            }
+        return try BatchEngine(workers: workers, progress: progress).map(count: cells.count, maxChunk: 64) { i in
+            self.layout(cells[i], scale: scale)
         }
-        guard completed, progress?.isCancelled != true else { throw BatchCancelled() }
-        return out.map { $0! }
+    }
+
+    /// Measures one cell, plain or attributed: `measure(_:style:width:scale:)` of its text or
+    /// runs.
+    ///
+    /// - Complexity and thread safety: as that call.
+    public func measure(_ cell: Cell, scale: Double = 2) -> TextMeasurement {
+        if let runs = cell.attributedText { return measure(runs, style: cell.style, width: cell.width, scale: scale) }
+        return measure(cell.text, style: cell.style, width: cell.width, scale: scale)
+    }
+
+    /// Lays out one cell, plain or attributed: `layout(_:style:width:scale:)` of its text or
+    /// runs.
+    ///
+    /// - Complexity and thread safety: as that call.
+    public func layout(_ cell: Cell, scale: Double = 2) -> TextLayout {
+        if let runs = cell.attributedText { return layout(runs, style: cell.style, width: cell.width, scale: scale) }
+        return layout(cell.text, style: cell.style, width: cell.width, scale: scale)
+    }
+
+    /// The keys of a batch's cell: its text's, or its content key's for runs that change the
+    /// layout (`nil`: a cell that must not touch the cache).
+    @inline(__always)
+    func keys(of cell: borrowing Cell, style: ResolvedStyle, scale: Double) -> CellKeys? {
+        let keys = cellKeys(cell.text, style: style, width: cell.width, scale: scale)
+        guard cell.hasLayoutRuns, let keys, let runs = cell.attributedText else { return keys }
+        return keys.withContent(CellKeys.contentKey(runs), fingerprint: style.layoutFingerprint)
+    }
+
+    /// Measures a batch's cell whose result key missed (`keys`, from `keys(of:style:scale:)`):
+    /// the cached path from the width range on, with its runs resolved only if it is laid out.
+    func measure(_ cell: borrowing Cell, style: ResolvedStyle, scale: Double, keys: CellKeys?) -> TextMeasurement {
+        guard cell.hasLayoutRuns, let runs = cell.attributedText else {
+            return measure(cell.text, style: style, width: cell.width, scale: scale, keys: keys, resultMissed: true)
+        }
+        let key = keys?.text ?? CellKeys.contentKey(runs)
+        return measure(cell.text, style: style, width: cell.width, scale: scale, keys: keys, resultMissed: true) {
+            self.richContent(runs, style: style, key: key)
+        }
     }
 
     /// Row heights with prefix offsets for a virtualized list, measured as a batch (one style
@@ -303,280 +236,6 @@ extension TextMeasurer {
     static func uncancellable<T>(_ batch: (BatchProgress?) throws -> T) -> T {
         do { return try batch(nil) } catch { preconditionFailure("a batch without progress threw \(error)") }
     }
-
-    /// The batch engine: keys and tier-2 hits in parallel → first occurrence of each missing
-    /// key → measure the unique misses in parallel → copy to duplicates.
-    ///
-    /// Memory: the n results, plus per-chunk lists of the misses' keys. A warm batch allocates
-    /// nothing but its results: no array of n keys (72 bytes per cell) whose fresh pages every
-    /// batch faults in (measured: Decisions.md, "Timings from code comments").
-    private func run(
-        count n: Int, workers: Int?, progress: BatchProgress?,
-        key: @Sendable (Int) -> CellKeys?,
-        measure: @Sendable (_ cell: Int, _ keysThatMissed: CellKeys?) -> TextMeasurement
-    ) throws -> [TextMeasurement] {
-        progress?.start(total: n)
-        guard n > 0 else { return [] }
-        let workerCount = max(1, workers ?? ProcessInfoLite.activeProcessorCount)
-        let placeholder = TextMeasurement(size: .zero, lineCount: 0, isTruncated: false, warnings: [])
-        let cache = resultCache
-        let schedule = Schedule(count: n, workers: workerCount, grain: 16, maxChunk: 256)
-
-        // 1. Keys and tier-2 hits (parallel). A warm batch is answered here. Results are left
-        //    uninitialised and each element is written once by the worker that claimed it;
-        //    a chunk's misses go to a list of its own (slot = chunk start / grain), so the
-        //    next pass sees them in input order. Only plain values cross threads: results of
-        //    cache hits hold no references (no warnings), so workers never contend on
-        //    reference counts.
-        let lists = UnsafeMutableBufferPointer<MissList>.allocate(capacity: schedule.slots)
-        lists.initialize(repeating: MissList(base: nil, count: 0))
-        defer {
-            for list in lists { list.base?.deallocate() }
-            lists.deallocate()
-        }
-        var results = [TextMeasurement](unsafeUninitializedCapacity: n) { resultBuffer, resultCount in
-            nonisolated(unsafe) let out = resultBuffer.baseAddress!
-            nonisolated(unsafe) let lists = lists
-            _ = Self.parallel(schedule) { range in
-                var hits = 0
-                var misses: UnsafeMutablePointer<Miss>? = nil
-                var missCount = 0
-                for i in range {
-                    let k = key(i)
-                    if let k, let hit = cache.value(for: k.keys.result, counted: false) {
-                        (out + i).initialize(to: Self.measurement(hit, scale: k.scale))
-                        hits += 1
-                    } else {
-                        (out + i).initialize(to: placeholder)
-                        if misses == nil { misses = .allocate(capacity: range.count) }
-                        (misses! + missCount).initialize(to: Miss(keys: k, index: Int32(i)))
-                        missCount += 1
-                    }
-                }
-                lists[schedule.slot(of: range)] = MissList(base: misses, count: missCount)
-                progress?.add(hits)
-                // Misses are counted once duplicates are known (below): a key measured once
-                // is one miss, however often the batch holds it.
-                cache.recordLookups(hits: hits, misses: 0)
-                return true
-            }
-            resultCount = n
-        }
-
-        // 2. The misses: the first of every distinct key (sequential, open addressing,
-        //    no hashing), so duplicates inside the batch are measured once.
-        let missCount = lists.reduce(0) { $0 + $1.count }
-        guard missCount > 0 else { return results }
-        var firstMisses = FirstMissTable(capacity: missCount)
-        var unique: [UnsafePointer<Miss>] = []
-        unique.reserveCapacity(missCount)
-        var duplicates: [(cell: Int32, first: Int32)] = []
-        for list in lists {
-            for m in 0..<list.count {
-                let miss = UnsafePointer(list.base! + m)
-                if let first = firstMisses.first(withKeyOf: miss) {
-                    duplicates.append((miss.pointee.index, first.pointee.index))
-                } else {
-                    unique.append(miss)
-                }
-            }
-        }
-
-        // Counters tell what was measured: one miss per distinct key, and a duplicate of a key
-        // measured in this batch is a hit (cells without keys never touch the cache).
-        let keyedUnique = unique.reduce(0) { $0 + ($1.pointee.keys == nil ? 0 : 1) }
-        cache.recordLookups(hits: duplicates.count, misses: keyedUnique)
-
-        // 3. Measure the unique misses (parallel) into the preallocated buffer. The first pass
-        //    already missed tier 2 for these keys, so the measurement starts at the width range.
-        let completed = results.withUnsafeMutableBufferPointer { buffer -> Bool in
-            nonisolated(unsafe) let out = buffer
-            return unique.withUnsafeBufferPointer { order in
-                nonisolated(unsafe) let order = order
-                return Self.parallel(Schedule(count: order.count, workers: workerCount, grain: 4, maxChunk: 256)) { range in
-                    if progress?.isCancelled == true { return false }
-                    for k in range {
-                        Self.prefetchMiss(after: k, in: range, order: order, results: out, cache: cache)
-                        let miss = order[k].pointee
-                        out[Int(miss.index)] = measure(Int(miss.index), miss.keys)
-                    }
-                    progress?.add(range.count)
-                    return true
-                }
-            }
-        }
-        guard completed, progress?.isCancelled != true else { throw BatchCancelled() }
-        for (cell, first) in duplicates {
-            results[Int(cell)] = results[Int(first)]
-        }
-        progress?.add(duplicates.count)
-        return results
-    }
-
-    /// Prefetches, while miss `k` is measured, what the next misses will read that the
-    /// measurements since the batch's first pass have pushed out of cache, in stages so that
-    /// each step reads only lines an earlier step asked for:
-    /// - miss `k + 3`: its 72-byte record (both lines it may span);
-    /// - miss `k + 2`: the result-table shards of its result and width-range keys;
-    /// - miss `k + 1`: those keys' home slots (the shard's mask gives the address) and its
-    ///   result slot in `results`.
-    /// Before these hints, the record and result-slot loads were ~90 % of this loop's own
-    /// samples and the result table's two insertions per cell spent 82 % of theirs on the
-    /// slot (`perf annotate`, 40,000 rows).
-    ///
-    /// - Complexity: O(1): up to eleven prefetch hints and three record reads; no effect on
-    ///   any result.
-    @inline(__always)
-    private static func prefetchMiss(
-        after k: Int, in range: Range<Int>, order: UnsafeBufferPointer<UnsafePointer<Miss>>,
-        results: UnsafeMutableBufferPointer<TextMeasurement>, cache: ResultCache
-    ) {
-        if k + 3 < range.upperBound {
-            Prefetch.forWrite(order[k + 3], bytes: MemoryLayout<Miss>.size)
-        }
-        if k + 2 < range.upperBound, let keys = order[k + 2].pointee.keys {
-            cache.prefetchShard(of: keys.keys.result)
-            cache.prefetchShard(of: keys.keys.range)
-        }
-        if k + 1 < range.upperBound {
-            let next = order[k + 1].pointee
-            if let keys = next.keys {
-                cache.prefetchHomeSlot(of: keys.keys.result)
-                cache.prefetchHomeSlot(of: keys.keys.range)
-            }
-            Prefetch.forWrite(results.baseAddress! + Int(next.index), bytes: MemoryLayout<TextMeasurement>.size)
-        }
-    }
-
-    /// How a parallel loop over 0..<count hands out chunks: guided self-scheduling. Each
-    /// claim takes the remaining cells ÷ (2 × workers), rounded down to a multiple of `grain`,
-    /// between `grain` and `maxChunk`: few claims while much is left, small ones at the end,
-    /// so a worker that Dispatch starts late still finishes with the others.
-    ///
-    /// The last `callerReserve` cells are left to the calling thread: when the caller finishes
-    /// before a helper, `concurrentPerform` puts it to sleep until the helper is done, and
-    /// waking it costs more than the tail. A caller that finishes last never sleeps (the
-    /// timings behind both: Decisions.md, "Timings from code comments").
-    struct Schedule: Sendable {
-        let count: Int
-        let workers: Int
-        let grain: Int
-        let maxChunk: Int
-        let callerReserve: Int
-
-        init(count: Int, workers: Int, grain: Int = 16, maxChunk: Int = 256) {
-            self.count = count
-            self.workers = max(1, workers)
-            self.grain = max(1, grain)
-            self.maxChunk = max(self.grain, maxChunk / self.grain * self.grain)
-            // Four final chunks, but never a large share of a small batch.
-            self.callerReserve = min(4 * self.grain, count / (8 * self.workers))
-        }
-
-        /// Chunk starts are multiples of `grain`: chunk `start / grain` is a unique slot.
-        var slots: Int { (count + grain - 1) / grain }
-        func slot(of chunk: Range<Int>) -> Int { chunk.lowerBound / grain }
-
-        /// The size of the chunk claimed at `start`.
-        @inline(__always)
-        func chunkSize(at start: Int) -> Int {
-            let share = (count - start) / (2 * workers) / grain * grain
-            return min(count - start, min(maxChunk, max(grain, share)))
-        }
-    }
-
-    /// Runs `body` over the chunks of `schedule` on its workers (the calling thread and
-    /// Dispatch's `concurrentPerform`). Returns false if any chunk returned false
-    /// (cancellation); chunks not yet claimed then never run.
-    ///
-    /// - Thread safety: `body` runs concurrently on disjoint chunks; one shared atomic per
-    ///   claim.
-    static func parallel(_ schedule: Schedule, _ body: @Sendable (Range<Int>) -> Bool) -> Bool {
-        let count = schedule.count
-        let next = Atomic<Int>(0)
-        let ok = Atomic<Bool>(true)
-        /// Claims the next chunk unless at most `reserve` cells are left.
-        @Sendable func claim(leaving reserve: Int) -> Range<Int>? {
-            var start = next.load(ordering: .relaxed)
-            while ok.load(ordering: .relaxed), count - start > reserve {
-                let end = start + schedule.chunkSize(at: start)
-                let (claimed, current) = next.compareExchange(expected: start, desired: end, ordering: .relaxed)
-                if claimed { return start..<end }
-                start = current
-            }
-            return nil
-        }
-        if schedule.workers > 1, count > schedule.grain {
-            let caller = pthread_self()
-            DispatchQueue.concurrentPerform(iterations: min(schedule.workers, schedule.slots)) { _ in
-                let reserve = pthread_equal(pthread_self(), caller) != 0 ? 0 : schedule.callerReserve
-                while let chunk = claim(leaving: reserve) {
-                    if !body(chunk) { ok.store(false, ordering: .relaxed) }
-                }
-            }
-        }
-        // One worker; or what the helpers left if Dispatch ran no iteration on this thread.
-        while let chunk = claim(leaving: 0) {
-            if !body(chunk) { ok.store(false, ordering: .relaxed) }
-        }
-        return ok.load(ordering: .relaxed)
-    }
-}
-
-/// Processor count without Foundation.
-enum ProcessInfoLite {
-    static var activeProcessorCount: Int {
-        #if canImport(Glibc)
-        return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        #else
-        return 1
-        #endif
-    }
-}
-
-/// A cell tier 2 did not answer in a batch's first pass: its index and keys (`nil`: a cell
-/// that must not touch the cache).
-private struct Miss {
-    var keys: TextMeasurer.CellKeys?
-    var index: Int32
-}
-
-/// The misses of one chunk of a batch's first pass, in input order (`nil` base: none).
-private struct MissList {
-    var base: UnsafeMutablePointer<Miss>?
-    var count: Int
-}
-
-/// The first miss of a batch with each result key (linear probing over pointers to the
-/// misses, no deletion): 8 bytes per slot, at most half full.
-private struct FirstMissTable {
-    private var slots: [UnsafePointer<Miss>?]
-    private let mask: Int
-
-    init(capacity n: Int) {
-        var cap = 16
-        while cap < n * 2 { cap *= 2 }
-        slots = [UnsafePointer<Miss>?](repeating: nil, count: cap)
-        mask = cap - 1
-    }
-
-    /// The first miss seen with `miss`'s result key, or `nil` after recording `miss` as the
-    /// first. Cells without keys are never duplicates.
-    mutating func first(withKeyOf miss: UnsafePointer<Miss>) -> UnsafePointer<Miss>? {
-        guard let key = miss.pointee.keys?.keys.result else { return nil }
-        var i = Int(truncatingIfNeeded: key.low) & mask
-        while let other = slots[i] {
-            if other.pointee.keys?.keys.result == key { return other }
-            i = (i + 1) & mask
-        }
-        slots[i] = miss
-        return nil
-    }
-}
-
-/// A monotonic clock without Foundation.
-enum DispatchTimeLite {
-    static var nowNanoseconds: UInt64 { DispatchTime.now().uptimeNanoseconds }
 }
 
 /// A resolved style in an immutable box, so that workers can borrow it (`Unmanaged`, a `let`

@@ -42,8 +42,8 @@ extension TextMeasurer {
         }
         if !resultMissed, let hit = resultCache.value(for: k.keys.result) {
             return style.warnings.isEmpty
-                ? Self.measurement(hit, scale: k.scale)
-                : Self.measurement(hit, scale: k.scale, warnings: style.warnings)
+                ? hit.measurement(scale: k.scale)
+                : hit.measurement(scale: k.scale, warnings: style.warnings)
         }
         return measureMissed(text, style: style, width: width, scale: scale, keys: k, content: content)
     }
@@ -63,8 +63,8 @@ extension TextMeasurer {
         if let range, range.isReusableAcrossWidths, range.widestLine <= w, w <= range.layoutWidth {
             resultCache.insert(range, for: keys.result)
             return style.warnings.isEmpty
-                ? Self.measurement(range, scale: cleanScale)
-                : Self.measurement(range, scale: cleanScale, warnings: style.warnings)
+                ? range.measurement(scale: cleanScale)
+                : range.measurement(scale: cleanScale, warnings: style.warnings)
         }
         let cellContent = content()
         if cellContent == nil, let m = measureCell(text, style: style, keys: k, range: range) { return m }
@@ -85,66 +85,17 @@ extension TextMeasurer {
     /// already serves: one range entry per text and style, the first reusable layout keeps it
     /// (a width change then costs one insert, not two).
     @inline(__always)
-    func insert(_ cached: CachedResult, keys: Keys, range: CachedResult?) {
+    func insert(_ cached: CachedResult, keys: ResultKeys, range: CachedResult?) {
         resultCache.insert(cached, for: keys.result)
         if range == nil || range?.isReusableAcrossWidths == false {
             resultCache.insert(cached, for: keys.range)
         }
     }
 
-    struct Keys: BitwiseCopyable {
-        var result: CacheKey
-        var range: CacheKey
-    }
-
-    /// Everything the cached path needs for one cell, or `nil` when the cell must not touch
-    /// the cache (fallbacks, empty text).
-    struct CellKeys: BitwiseCopyable {
-        var text: CacheKey
-        var keys: Keys
-        var layoutWidth: Double
-        var scale: Double
-    }
-
+    /// The keys of one plain cell measured with `style` (`CellKeys.plain`).
     @inline(__always)
     func cellKeys(_ text: String, style: ResolvedStyle, width: Double, scale: Double) -> CellKeys? {
-        Self.cellKeys(text, cacheable: style.isCacheable, fingerprint: style.layoutFingerprint, width: width, scale: scale)
-    }
-
-    /// The keys of one cell from plain values only (batches call this from several threads;
-    /// touching no shared reference keeps workers from contending on reference counts).
-    @inline(__always)
-    static func cellKeys(
-        _ text: borrowing String, cacheable: Bool, fingerprint: CacheKey, width: Double, scale: Double
-    ) -> CellKeys? {
-        guard cacheable, !text.isEmpty, scale >= Sanitizer.minimumScale, scale <= Sanitizer.maximumScale,
-            !width.isNaN, width > 0
-        else { return nil }
-        let lw = snap(.points(width), scale: scale)
-        let w: Double
-        if width == .infinity { w = .infinity } else if case .points(let p) = lw { w = p } else { return nil }
-        // The UTF-8 span borrows the string's storage: no copy and no retain (a retain would
-        // write the string's header, a cache line other cores then have to fetch back).
-        // The engine's salt (version, font files) is in the style fingerprint.
-        let textKey = text.utf8Span.span.withUnsafeBytes { CacheKey(bytes: $0) }
-        return CellKeys(text: textKey, keys: keys(text: textKey, fingerprint: fingerprint, width: w, scale: scale), layoutWidth: w, scale: scale)
-    }
-
-    /// Range key = XXH3-128(text hash, layout fingerprint, scale); result key =
-    /// XXH3-128(range key, width): a 128-bit hash of all four, over 32 bytes instead of 56
-    /// (XXH3's mid-size path mixes 16-byte pairs: one round instead of two).
-    /// Allocation-free.
-    @inline(__always)
-    static func keys(text: CacheKey, fingerprint f: CacheKey, width: Double, scale: Double) -> Keys {
-        var range = KeyEncoder(.widthRange)
-        range.append(text)
-        range.append(f)
-        range.append(scale)
-        let rangeKey = range.key
-        var result = KeyEncoder(.result)
-        result.append(rangeKey)
-        result.append(width)
-        return Keys(result: result.key, range: rangeKey)
+        CellKeys.plain(text, cacheable: style.isCacheable, fingerprint: style.layoutFingerprint, width: width, scale: scale)
     }
 
     static func cached(_ m: TextMeasurement, layout: ComputedLayout, layoutWidth: Double, scale: Double) -> CachedResult? {
@@ -164,24 +115,6 @@ extension TextMeasurer {
         return CachedResult(
             heightPixels: UInt32(h), widthPixels: UInt32(w), lineCount: UInt32(m.lineCount),
             flags: flags, widestLine: widestLine, layoutWidth: layoutWidth)
-    }
-
-    /// A cached result as a measurement, with the style's warnings (none but skipped
-    /// families: styles with fallback warnings are never cached).
-    @inline(__always)
-    static func measurement(_ c: CachedResult, scale: Double) -> TextMeasurement {
-        TextMeasurement(
-            size: Size(width: Double(c.widthPixels) / scale, height: Double(c.heightPixels) / scale),
-            lineCount: Int(c.lineCount), isTruncated: c.flags & CachedResult.truncated != 0,
-            warnings: [])
-    }
-
-    /// ``measurement(_:scale:)`` with warnings (kept apart so an ordinary hit passes none).
-    static func measurement(_ c: CachedResult, scale: Double, warnings: [MeasureWarning]) -> TextMeasurement {
-        TextMeasurement(
-            size: Size(width: Double(c.widthPixels) / scale, height: Double(c.heightPixels) / scale),
-            lineCount: Int(c.lineCount), isTruncated: c.flags & CachedResult.truncated != 0,
-            warnings: warnings)
     }
 
     // MARK: Invalidation and statistics

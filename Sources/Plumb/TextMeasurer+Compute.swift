@@ -24,7 +24,7 @@ extension TextMeasurer {
         if let content, !content.warnings.isEmpty { warnings += content.warnings }
         let s = style.sanitized
         let scale = Sanitizer.scale(scale, warnings: &warnings)
-        let layoutWidth = Self.snap(Sanitizer.width(width, warnings: &warnings), scale: scale)
+        let layoutWidth = PixelGrid.snap(Sanitizer.width(width, warnings: &warnings), scale: scale)
         let grid = PixelGrid(scale: scale)
         let cascade = style.cascade
 
@@ -171,19 +171,6 @@ extension TextMeasurer {
         }
         preparedCache.insert(prepared, for: key, admitWhenFull: preparedAdmission.seenBefore)
         return prepared
-    }
-
-    /// Widths the engine treats identically snap to the device-pixel grid (down: a partial
-    /// pixel cannot hold ink); widths under one pixel are kept as they are. Inlined: every
-    /// cell's keys start with it (a warm hit too).
-    @inline(__always)
-    static func snap(_ width: LayoutWidth, scale: Double) -> LayoutWidth {
-        guard case .points(let w) = width else { return width }
-        let pixels = w * scale
-        guard pixels >= 1, pixels.isFinite else { return width }
-        let nearest = PixelGrid.rounded(pixels)
-        let snapped = abs(pixels - nearest) <= PixelGrid.tolerance ? nearest : PixelGrid.roundedDown(pixels)
-        return .points(snapped / scale)
     }
 
     /// One line of the style's primary font, with the line-height rules applied.

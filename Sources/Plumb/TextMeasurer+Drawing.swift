@@ -77,7 +77,7 @@ extension TextMeasurer {
                 DrawingRun(byteEnd: $0.utf8Range.upperBound, size: r.fontSize, baselineOffset: 0, color: $0.attributes.color)
             }
         } else {
-            let content = richContent(text, style: resolved, key: Self.contentKey(text))
+            let content = richContent(text, style: resolved, key: CellKeys.contentKey(text))
             r = compute(text.string, style: resolved, width: width, scale: scale, extraWarnings: [], content: content)
             runs = zip(text.runs, content.runs).map { run, resolvedRun in
                 DrawingRun(byteEnd: resolvedRun.byteEnd, size: resolvedRun.size,

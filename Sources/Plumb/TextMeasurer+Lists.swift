@@ -1,40 +1,4 @@
-/// One row of a list: its id, the cell it shows and the height around the text (paddings, a
-/// separate name label, a footer…), so a feed gets its row heights in one batch.
-public struct ListRow<ID: Hashable & Sendable>: Sendable {
-    /// The row's id (unique in the list).
-    public var id: ID
-    /// The row's text, style and width.
-    public var cell: Cell
-    /// Points added to the text's height for this row (0: the row is the text). NaN and ±∞
-    /// count as 0; a negative value shrinks the row, never below 0.
-    public var extraHeight: Double
-    /// The row's attributed text (runs, inline boxes), measured instead of `cell.text` when
-    /// set; `cell` then carries its style and width (and its plain characters).
-    public var attributedText: AttributedText? = nil
-
-    /// A row showing `cell` with `extraHeight` points around its text.
-    public init(id: ID, cell: Cell, extraHeight: Double = 0) {
-        self.id = id
-        self.cell = cell
-        self.extraHeight = extraHeight
-    }
-
-    /// A row showing `text` in `style` at `width` points, with `extraHeight` points around it.
-    public init(id: ID, text: String, style: TextStyle, width: Double, extraHeight: Double = 0) {
-        self.init(id: id, cell: Cell(text: text, style: style, width: width), extraHeight: extraHeight)
-    }
-
-    /// A row showing attributed `text` (a bold name, a mention, an inline avatar…) in `style`
-    /// at `width` points, with `extraHeight` points around it.
-    public init(id: ID, attributedText text: AttributedText, style: TextStyle, width: Double, extraHeight: Double = 0) {
-        self.init(id: id, cell: Cell(text: text.string, style: style, width: width), extraHeight: extraHeight)
-        attributedText = text
-    }
-}
-
-extension ListRow: Equatable where ID: Equatable {}
-extension ListRow: Hashable where ID: Hashable {}
-
+/// List heights: a feed's rows, plain and attributed, measured as one batch.
 extension TextMeasurer {
     /// Row heights with prefix offsets for a virtualized list whose rows have their own
     /// styles, widths and extra heights, measured as one batch.
@@ -55,14 +19,7 @@ extension TextMeasurer {
     public func listHeights<ID: Hashable & Sendable>(
         for rows: [ListRow<ID>], scale: Double = 2, workers: Int? = nil, progress: BatchProgress? = nil
     ) throws -> ListHeights<ID> {
-        var measured = try heights(
-            for: rows.map { $0.attributedText == nil ? $0.cell : Cell(text: "", style: $0.cell.style, width: $0.cell.width) },
-            scale: scale, workers: workers, progress: progress)
-        let rich = rows.indices.filter { rows[$0].attributedText != nil }
-        if !rich.isEmpty {
-            let cells = rich.map { AttributedCell(text: rows[$0].attributedText!, style: rows[$0].cell.style, width: rows[$0].cell.width) }
-            for (k, m) in zip(rich, heights(for: cells, scale: scale, workers: workers)) { measured[k] = m }
-        }
+        let measured = try heights(for: rows.map(\.cell), scale: scale, workers: workers, progress: progress)
         var ignored: [MeasureWarning] = []
         let grid = PixelGrid(scale: Sanitizer.scale(scale, warnings: &ignored))
         return try ListHeights(validating: zip(rows, measured).map { row, m in

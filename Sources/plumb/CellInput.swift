@@ -14,6 +14,12 @@ struct CellInput {
     var request: CellRequest
     var warnings: [String]
     var error: String?
+
+    /// The engine's cell for this line: its runs, or its text, in its style and width.
+    var cell: Cell {
+        if let runs { return Cell(text: runs, style: request.style, width: request.width) }
+        return Cell(text: text, style: request.style, width: request.width)
+    }
 }
 
 /// Reads JSON Lines cells: `measure` and `render` share it, so a line asks both for the same

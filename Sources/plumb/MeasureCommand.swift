@@ -285,7 +285,7 @@ struct MeasuredBatch {
 }
 
 /// Measures a chunk of `plumb measure`'s cells: the engine's batch calls per scale, plain and
-/// attributed cells apart, on the calling thread (each worker measures a chunk of its own).
+/// attributed cells together, on the calling thread (each worker measures a chunk of its own).
 struct BatchMeasurer: @unchecked Sendable {  // immutable; the engine is thread-safe
     let engineFuture: EngineFuture
     /// The engine (the first chunks wait here, on their workers, until it is made).
@@ -300,36 +300,12 @@ struct BatchMeasurer: @unchecked Sendable {  // immutable; the engine is thread-
         // Cells of one scale are measured together (scale is per batch call). Each cell is
         // made once, for its scale's call: a `Cell` copy retains the text and every string
         // and array of the style, and copying the cells again per scale was ~1 % of a cold run.
-        var plainByScale: [Double: [Int]] = [:]
-        var rich: [Int] = []
-        for i in batch.indices where batch[i].error == nil {
-            if batch[i].runs == nil {
-                plainByScale[batch[i].request.scale, default: []].append(i)
-            } else {
-                rich.append(i)
-            }
-        }
-        for (scale, indices) in plainByScale {
-            let cells = indices.map { Cell(text: batch[$0].text, style: batch[$0].request.style, width: batch[$0].request.width) }
-            if wantsLayouts {
-                for (i, layout) in zip(indices, engine.layouts(for: cells, scale: scale, workers: 1)) {
-                    measured.layouts[i] = layout
-                    measured.measurements[i] = layout.measurement
-                }
-            } else {
-                for (i, m) in zip(indices, engine.heights(for: cells, scale: scale, workers: 1)) { measured.measurements[i] = m }
-            }
-        }
-        measureRich(rich, of: batch, into: &measured)
-        return measured
-    }
-
-    /// Measures the `"runs"` cells of a batch (attributed batches, one per scale).
-    func measureRich(_ rich: [Int], of batch: [CellInput], into measured: inout MeasuredBatch) {
         var byScale: [Double: [Int]] = [:]
-        for i in rich { byScale[batch[i].request.scale, default: []].append(i) }
+        for i in batch.indices where batch[i].error == nil {
+            byScale[batch[i].request.scale, default: []].append(i)
+        }
         for (scale, indices) in byScale {
-            let cells = indices.map { AttributedCell(text: batch[$0].runs!, style: batch[$0].request.style, width: batch[$0].request.width) }
+            let cells = indices.map { batch[$0].cell }
             if wantsLayouts {
                 for (i, layout) in zip(indices, engine.layouts(for: cells, scale: scale, workers: 1)) {
                     measured.layouts[i] = layout
@@ -339,6 +315,7 @@ struct BatchMeasurer: @unchecked Sendable {  // immutable; the engine is thread-
                 for (i, m) in zip(indices, engine.heights(for: cells, scale: scale, workers: 1)) { measured.measurements[i] = m }
             }
         }
+        return measured
     }
 }
 

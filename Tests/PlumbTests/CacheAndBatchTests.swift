@@ -283,7 +283,7 @@ import Testing
     @Test func scheduleChunksCoverEveryCellOnce() {
         let gen = Gen.zip(Gen.int(in: 0...5000), Gen.int(in: 1...9), Gen.int(in: 1...40), Gen.int(in: 1...300))
         check("schedule covers", gen, iterations: 300) { count, workers, grain, maxChunk in
-            let schedule = TextMeasurer.Schedule(count: count, workers: workers, grain: grain, maxChunk: maxChunk)
+            let schedule = BatchSchedule(count: count, workers: workers, grain: grain, maxChunk: maxChunk)
             var start = 0
             var slots = Set<Int>()
             while start < count {
@@ -310,8 +310,8 @@ import Testing
                     nonisolated(unsafe) let visits = UnsafeMutableBufferPointer<Int>.allocate(capacity: count)
                     defer { visits.deallocate() }
                     visits.initialize(repeating: 0)
-                    let schedule = TextMeasurer.Schedule(count: count, workers: workers, grain: grain, maxChunk: 64)
-                    let finished = TextMeasurer.parallel(schedule) { range in
+                    let schedule = BatchSchedule(count: count, workers: workers, grain: grain, maxChunk: 64)
+                    let finished = BatchEngine.parallel(schedule) { range in
                         for i in range { visits[i] += 1 }
                         return true
                     }
@@ -321,7 +321,7 @@ import Testing
             }
         }
         let ran = Synchronization.Atomic<Int>(0)
-        let stopped = TextMeasurer.parallel(TextMeasurer.Schedule(count: 10_000, workers: 2, grain: 16, maxChunk: 16)) { range in
+        let stopped = BatchEngine.parallel(BatchSchedule(count: 10_000, workers: 2, grain: 16, maxChunk: 16)) { range in
             ran.add(range.count, ordering: .relaxed)
             return range.lowerBound < 160
         }
@@ -527,8 +527,8 @@ import Testing
                 for (si, scale) in scales.enumerated() {
                     let rangeName = "\(ti) \(fi) \(si)"
                     for (wi, width) in widths.enumerated() {
-                        let k = TextMeasurer.keys(text: t, fingerprint: f, width: width, scale: scale)
-                        let again = TextMeasurer.keys(text: t, fingerprint: f, width: width, scale: scale)
+                        let k = CellKeys.resultKeys(text: t, fingerprint: f, width: width, scale: scale)
+                        let again = CellKeys.resultKeys(text: t, fingerprint: f, width: width, scale: scale)
                         #expect(k.result == again.result && k.range == again.range)
                         let name = "\(rangeName) \(wi)"
                         #expect(results.updateValue(name, forKey: k.result) == nil, "result key of \(name) repeated")

@@ -195,7 +195,7 @@ func renamedDejaVuSans() throws -> [UInt8] {
 
     @Test func everyBatchChecksForFontChanges() throws {
         let cell = Cell(text: "a b", style: style, width: 100)
-        let rich = AttributedCell(text: AttributedText("a b"), style: style, width: 100)
+        let rich = Cell(text: AttributedText("a b"), style: style, width: 100)
         #expect(checks { _ = $0.heights(for: ["a"], style: style, width: 100) })
         #expect(checks { _ = $0.heights(for: [cell]) })
         #expect(checks { _ = $0.layouts(for: [cell]) })

@@ -22,12 +22,15 @@ import Testing
         list.updateHeight(of: 2, to: 44)               // one row changed: O(log n)
         let bubble = ListRow(id: 3, text: "See you at 8", style: style, width: 240, extraHeight: 16 + 14.25)
         let feed = try plumb.listHeights(for: [bubble])  // per-row style, width and padding, pixel-ceiled
+        let bold = AttributedText("Ann", TextAttributes(weight: 700))
+        let mixed = plumb.heights(for: [Cell(text: "a", style: style, width: 240), Cell(text: bold, style: style, width: 240)])  // one batch, plain and rich
         layout.lines[0].utf16Range                     // NSRange / JavaScript indices (also scalarRange, utf8Range)
         let json = try JSONEncoder().encode(Cell(text: "a", style: style, width: 375))  // plumb measure's fields
         #expect(feed.height(of: 3)! > 30.25 && !json.isEmpty)
         #expect(one.lineCount == 1 && one.size == Size(width: 74.5, height: 22))
         #expect(layout.lines.count == 1)
         #expect(heights.count == 3)
+        #expect(mixed.count == 2 && mixed[1].lineCount == 1)
         #expect(lines.count == 1)
         #expect(list.count == 2)
     }

@@ -198,7 +198,7 @@ import Testing
                     text.append(String(scalar))
                 }
             }
-            let content = engine.richContent(text, style: resolved, key: TextMeasurer.contentKey(text))
+            let content = engine.richContent(text, style: resolved, key: CellKeys.contentKey(text))
             let prepared = try #require(
                 engine.compute(text.string, style: resolved, width: 1000, scale: 2, extraWarnings: [], content: content).prepared)
             let breaks = [prepared.flags[0].contains(.breakAfter), prepared.flags[1].contains(.breakAfter)]

@@ -101,16 +101,16 @@ import Testing
     /// An attributed batch answers as the single-cell calls, in input order, at 1, 2 and 8
     /// workers.
     @Test func attributedBatchesAnswerAsSingleCells() {
-        var cells: [AttributedCell] = []
+        var cells: [Cell] = []
         for i in 0..<40 {
             var t = AttributedText("Row \(i) ", TextAttributes(weight: 700))
             t.append(String(repeating: "word ", count: i % 7 + 1))
             if i % 3 == 0 { t.append(InlineBox(width: Double(i), height: 12, baselineOffset: -2, id: "\(i)")) }
             t.append(" 同意 😀", TextAttributes(size: Double(12 + i % 5)))
-            cells.append(AttributedCell(text: t, style: style15(), width: Double(80 + i * 3)))
+            cells.append(Cell(text: t, style: style15(), width: Double(80 + i * 3)))
         }
-        let sequential = cells.map { engine.measure($0.text, style: $0.style, width: $0.width) }
-        let layouts = cells.map { engine.layout($0.text, style: $0.style, width: $0.width) }
+        let sequential = cells.map { engine.measure($0.attributedText!, style: $0.style, width: $0.width) }
+        let layouts = cells.map { engine.layout($0.attributedText!, style: $0.style, width: $0.width) }
         for workers in [1, 2, 8] {
             #expect(engine.heights(for: cells, workers: workers) == sequential)
             let batch = engine.layouts(for: cells, workers: workers)

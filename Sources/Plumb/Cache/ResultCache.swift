@@ -459,3 +459,24 @@ final class ResultCache: Sendable {
         return total
     }
 }
+
+extension CachedResult {
+    /// This result as a measurement at `scale`, without warnings (a cacheable style's only
+    /// warnings, skipped families, are added by the caller: styles with fallback warnings are
+    /// never cached).
+    @inline(__always)
+    func measurement(scale: Double) -> TextMeasurement {
+        TextMeasurement(
+            size: Size(width: Double(widthPixels) / scale, height: Double(heightPixels) / scale),
+            lineCount: Int(lineCount), isTruncated: flags & CachedResult.truncated != 0,
+            warnings: [])
+    }
+
+    /// ``measurement(scale:)`` with warnings (kept apart so an ordinary hit passes none).
+    func measurement(scale: Double, warnings: [MeasureWarning]) -> TextMeasurement {
+        TextMeasurement(
+            size: Size(width: Double(widthPixels) / scale, height: Double(heightPixels) / scale),
+            lineCount: Int(lineCount), isTruncated: flags & CachedResult.truncated != 0,
+            warnings: warnings)
+    }
+}

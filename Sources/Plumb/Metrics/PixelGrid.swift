@@ -52,6 +52,19 @@ struct PixelGrid: Hashable, Sendable {
         return Double(Int64(x))
     }
 
+    /// Widths the engine treats identically snap to the device-pixel grid (down: a partial
+    /// pixel cannot hold ink); widths under one pixel are kept as they are. Inlined: every
+    /// cell's keys start with it (a warm hit too).
+    @inline(__always)
+    static func snap(_ width: LayoutWidth, scale: Double) -> LayoutWidth {
+        guard case .points(let w) = width else { return width }
+        let pixels = w * scale
+        guard pixels >= 1, pixels.isFinite else { return width }
+        let nearest = PixelGrid.rounded(pixels)
+        let snapped = abs(pixels - nearest) <= PixelGrid.tolerance ? nearest : PixelGrid.roundedDown(pixels)
+        return .points(snapped / scale)
+    }
+
     /// The nearest grid value (for positions that must line up, e.g. a layout width key).
     @inline(__always)
     func round(_ value: Double) -> Double {
