@@ -57,7 +57,7 @@ let package = Package(
             path: "Tests/PlumbTests"),
         .testTarget(
             name: "PlumbRenderTests", dependencies: ["PlumbRender", "Plumb"], path: "Tests/PlumbRenderTests"),
-        .testTarget(name: "PlumbCLITests", path: "Tests/PlumbCLITests"),
+        .testTarget(name: "PlumbCLITests", dependencies: ["Plumb"], path: "Tests/PlumbCLITests"),
         .testTarget(
             name: "CLIKitTests", dependencies: ["CLIKit", "PropertyTesting"], path: "Tests/CLIKitTests"),
         .testTarget(

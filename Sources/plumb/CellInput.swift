@@ -77,9 +77,13 @@ struct CellParser {
                 }
                 continue
             }
-            switch key {
-            case "id": continue
-            case "runs":
+            guard let name = CellField.byName[key] else {
+                input.warnings.append("unknown field '\(key)' ignored")
+                continue
+            }
+            switch name {
+            case .id: continue
+            case .runs:
                 hasRuns = true
                 switch RunsField.parse(field, field: "runs", warnings: &input.warnings) {
                 case .success(let runs):
@@ -89,14 +93,14 @@ struct CellParser {
                     input.error = e.message
                     return
                 }
-            case "truncationToken":
+            case .truncationToken:
                 switch RunsField.token(field, warnings: &input.warnings) {
                 case .success(let token): input.truncationToken = token
                 case .failure(let e):
                     input.error = e.message
                     return
                 }
-            case "text":
+            case .text:
                 hasText = true
                 guard let text = field.stringValue else {
                     input.error = "field 'text' must be a string, not \(field.kindName)"
@@ -104,7 +108,7 @@ struct CellParser {
                 }
                 input.text = text
             default:
-                guard let spec = StyleFields.byJSONName[key] else {
+                guard let spec = StyleFields.byField[name] else {
                     input.warnings.append("unknown field '\(key)' ignored")
                     continue
                 }

@@ -83,7 +83,7 @@ enum RunsField {
         let field = "\(name).\(key)"
         switch key {
         case "families":
-            guard case .success(let v) = StyleFields.value(value, for: StyleFields.byJSONName["families"]!) else {
+            guard case .success(let v) = StyleFields.value(value, for: StyleFields.byField[.families]!) else {
                 return "\(field) must be an array of strings or a comma-separated string, not \(value.kindName)"
             }
             a.families = v.strings

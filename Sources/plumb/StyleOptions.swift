@@ -7,7 +7,10 @@ struct StyleField: Sendable {
     enum Kind: Sendable {
         case double, int, bool, string, stringList
     }
-    let json: String
+    /// The field in the wire schema (its JSON name and type).
+    let field: CellField
+    /// The field's JSON name.
+    var json: String { field.rawValue }
     let option: String?
     let valueName: String
     let kind: Kind
@@ -17,12 +20,12 @@ struct StyleField: Sendable {
     var domain: Domain = .any
     let apply: @Sendable (inout CellRequest, FieldValue) -> String?
 
-    init(json: String, option: String?, valueName: String, kind: Kind, help: String, domain: Domain = .any,
+    init(_ field: CellField, option: String?, valueName: String, help: String, domain: Domain = .any,
          apply: @escaping @Sendable (inout CellRequest, FieldValue) -> String?) {
-        self.json = json
+        self.field = field
         self.option = option
         self.valueName = valueName
-        self.kind = kind
+        self.kind = Kind(field.kind)
         self.help = help
         self.domain = domain
         self.apply = apply
@@ -58,14 +61,14 @@ struct StyleField: Sendable {
     /// A string field that names one case of `E`; an unknown name is an error listing the
     /// cases.
     static func choice<E: RawRepresentable & CaseIterable & Sendable>(
-        json: String, option: String, valueName: String, help: String,
-        _ field: WritableKeyPath<TextStyle, E> & Sendable
+        _ field: CellField, option: String, valueName: String, help: String,
+        _ path: WritableKeyPath<TextStyle, E> & Sendable
     ) -> StyleField where E.RawValue == String {
-        StyleField(json: json, option: option, valueName: valueName, kind: .string, help: help) { r, v in
+        StyleField(field, option: option, valueName: valueName, help: help) { r, v in
             guard let value = E(rawValue: v.string) else {
-                return "unknown \(json) '\(v.string)' (one of \(E.allCases.map(\.rawValue).joined(separator: ", ")))"
+                return "unknown \(field.rawValue) '\(v.string)' (one of \(E.allCases.map(\.rawValue).joined(separator: ", ")))"
             }
-            r.style[keyPath: field] = value
+            r.style[keyPath: path] = value
             return nil
         }
     }
@@ -90,53 +93,57 @@ struct CellRequest: Sendable {
 
 enum StyleFields {
     static let all: [StyleField] = [
-        StyleField(json: "families", option: "families", valueName: "families", kind: .stringList,
+        StyleField(.families, option: "families", valueName: "families",
                    help: "Comma-separated font cascade. (default: \(FontDescriptor.defaultFamilies.joined(separator: ",")))") { r, v in r.style.font.families = v.strings; return nil },
-        StyleField(json: "size", option: "size", valueName: "points", kind: .double, help: "Font size in points, > 0 and at most 10000. (default: \(LayoutCommand.num(FontDescriptor.defaultSize)))",
+        StyleField(.size, option: "size", valueName: "points", help: "Font size in points, > 0 and at most 10000. (default: \(LayoutCommand.num(FontDescriptor.defaultSize)))",
                    domain: .positive(maximum: 10_000)) { r, v in r.style.font.size = v.double; return nil },
-        StyleField(json: "weight", option: "weight", valueName: "weight", kind: .int, help: "CSS font weight, 1–1000. (default: \(FontDescriptor().weight))",
+        StyleField(.weight, option: "weight", valueName: "weight", help: "CSS font weight, 1–1000. (default: \(FontDescriptor().weight))",
                    domain: .closed(1...1000)) { r, v in r.style.font.weight = v.int; return nil },
-        StyleField(json: "italic", option: "italic", valueName: "", kind: .bool, help: "Use an italic face.") { r, v in r.style.font.italic = v.bool; return nil },
-        StyleField(json: "width", option: "width", valueName: "points", kind: .double, help: "Layout width in points, > 0. (default: \(LayoutCommand.num(CellRequest().width)))",
+        StyleField(.italic, option: "italic", valueName: "", help: "Use an italic face.") { r, v in r.style.font.italic = v.bool; return nil },
+        StyleField(.width, option: "width", valueName: "points", help: "Layout width in points, > 0. (default: \(LayoutCommand.num(CellRequest().width)))",
                    domain: .positive(maximum: .infinity)) { r, v in r.width = v.double; return nil },
-        StyleField(json: "scale", option: "scale", valueName: "scale", kind: .double, help: "Device pixels per point for rounding, 0.01–100. (default: \(LayoutCommand.num(CellRequest().scale)))",
+        StyleField(.scale, option: "scale", valueName: "scale", help: "Device pixels per point for rounding, 0.01–100. (default: \(LayoutCommand.num(CellRequest().scale)))",
                    domain: .closed(0.01...100)) { r, v in r.scale = v.double; return nil },
-        StyleField(json: "lineSpacing", option: "line-spacing", valueName: "points", kind: .double, help: "Space between lines (n lines, n − 1 gaps).",
+        StyleField(.lineSpacing, option: "line-spacing", valueName: "points", help: "Space between lines (n lines, n − 1 gaps).",
                    domain: .nonNegative) { r, v in r.style.lineSpacing = v.double; return nil },
-        StyleField(json: "minimumLineHeight", option: "min-line-height", valueName: "points", kind: .double, help: "Minimum line height (0 = unset).",
+        StyleField(.minimumLineHeight, option: "min-line-height", valueName: "points", help: "Minimum line height (0 = unset).",
                    domain: .nonNegative) { r, v in r.style.minimumLineHeight = v.double; return nil },
-        StyleField(json: "maximumLineHeight", option: "max-line-height", valueName: "points", kind: .double, help: "Maximum line height (0 = unset).",
+        StyleField(.maximumLineHeight, option: "max-line-height", valueName: "points", help: "Maximum line height (0 = unset).",
                    domain: .nonNegative) { r, v in r.style.maximumLineHeight = v.double; return nil },
-        StyleField(json: "lineHeightMultiple", option: "line-height-multiple", valueName: "factor", kind: .double, help: "Multiplies the natural line height (0 = unset).",
+        StyleField(.lineHeightMultiple, option: "line-height-multiple", valueName: "factor", help: "Multiplies the natural line height (0 = unset).",
                    domain: .nonNegative) { r, v in r.style.lineHeightMultiple = v.double; return nil },
-        StyleField(json: "lineHeightEm", option: "line-height-em", valueName: "factor", kind: .double, help: "Every line's height as a multiple of the font size, as CSS's line-height: 1.4 (0 = unset).",
+        StyleField(.lineHeightEm, option: "line-height-em", valueName: "factor", help: "Every line's height as a multiple of the font size, as CSS's line-height: 1.4 (0 = unset).",
                    domain: .nonNegative) { r, v in r.style.lineHeightEm = v.double; return nil },
-        StyleField(json: "paragraphSpacing", option: "paragraph-spacing", valueName: "points", kind: .double, help: "Space after each paragraph but the last.",
+        StyleField(.paragraphSpacing, option: "paragraph-spacing", valueName: "points", help: "Space after each paragraph but the last.",
                    domain: .nonNegative) { r, v in r.style.paragraphSpacing = v.double; return nil },
-        StyleField(json: "paragraphSpacingBefore", option: "paragraph-spacing-before", valueName: "points", kind: .double, help: "Space before each paragraph but the first.",
+        StyleField(.paragraphSpacingBefore, option: "paragraph-spacing-before", valueName: "points", help: "Space before each paragraph but the first.",
                    domain: .nonNegative) { r, v in r.style.paragraphSpacingBefore = v.double; return nil },
-        StyleField(json: "letterSpacing", option: "letter-spacing", valueName: "points", kind: .double, help: "Added to every character's advance.") { r, v in r.style.letterSpacing = v.double; return nil },
-        StyleField(json: "maxLines", option: "max-lines", valueName: "n", kind: .int, help: "Keep at most n lines (0 = unlimited).",
+        StyleField(.letterSpacing, option: "letter-spacing", valueName: "points", help: "Added to every character's advance.") { r, v in r.style.letterSpacing = v.double; return nil },
+        StyleField(.maxLines, option: "max-lines", valueName: "n", help: "Keep at most n lines (0 = unlimited).",
                    domain: .nonNegative) { r, v in r.style.maxLines = v.int; return nil },
-        .choice(json: "lineBreakMode", option: "line-break-mode", valueName: "mode",
+        .choice(.lineBreakMode, option: "line-break-mode", valueName: "mode",
                 help: "wordWrapping, charWrapping, clipping, truncatingHead, truncatingMiddle or truncatingTail. (default: wordWrapping)", \.lineBreakMode),
         // On by default; the options below turn them off (--no-font-leading, --single-line).
-        StyleField(json: "usesFontLeading", option: nil, valueName: "", kind: .bool, help: "") { r, v in r.style.options.set(.usesFontLeading, v.bool); return nil },
-        StyleField(json: "usesLineFragmentOrigin", option: nil, valueName: "", kind: .bool, help: "") { r, v in r.style.options.set(.usesLineFragmentOrigin, v.bool); return nil },
-        StyleField(json: "usesDeviceMetrics", option: "device-metrics", valueName: "", kind: .bool, help: "Measure glyph ink bounds instead of line boxes.") { r, v in r.style.options.set(.usesDeviceMetrics, v.bool); return nil },
-        StyleField(json: "truncatesLastVisibleLine", option: "truncates-last-visible-line", valueName: "", kind: .bool,
+        StyleField(.usesFontLeading, option: nil, valueName: "", help: "") { r, v in r.style.options.set(.usesFontLeading, v.bool); return nil },
+        StyleField(.usesLineFragmentOrigin, option: nil, valueName: "", help: "") { r, v in r.style.options.set(.usesLineFragmentOrigin, v.bool); return nil },
+        StyleField(.usesDeviceMetrics, option: "device-metrics", valueName: "", help: "Measure glyph ink bounds instead of line boxes.") { r, v in r.style.options.set(.usesDeviceMetrics, v.bool); return nil },
+        StyleField(.truncatesLastVisibleLine, option: "truncates-last-visible-line", valueName: "",
                    help: "When a height limit cuts lines off, end the last kept line with an ellipsis.") { r, v in r.style.options.set(.truncatesLastVisibleLine, v.bool); return nil },
-        StyleField(json: "heightLimit", option: "height-limit", valueName: "points", kind: .double, help: "Bounding height: an upper bound, lines that do not fit are dropped (0 = none).",
+        StyleField(.heightLimit, option: "height-limit", valueName: "points", help: "Bounding height: an upper bound, lines that do not fit are dropped (0 = none).",
                    domain: .nonNegative) { r, v in r.style.heightLimit = v.double; return nil },
-        .choice(json: "alignment", option: "alignment", valueName: "alignment",
+        .choice(.alignment, option: "alignment", valueName: "alignment",
                 help: "Where lines sit in the box (line rects only, never heights): natural, left, right or center. (default: natural)", \.alignment),
-        .choice(json: "compatibility", option: "compatibility", valueName: "profile",
+        .choice(.compatibility, option: "compatibility", valueName: "profile",
                 help: "Follow whose conventions where engines differ: standard, pango or chromium. (default: standard)", \.compatibility),
-        StyleField(json: "tabInterval", option: "tab-interval", valueName: "points", kind: .double, help: "Tab stops every this many points, > 0. (default: \(LayoutCommand.num(TextStyle().tabInterval)))",
+        StyleField(.tabInterval, option: "tab-interval", valueName: "points", help: "Tab stops every this many points, > 0. (default: \(LayoutCommand.num(TextStyle().tabInterval)))",
                    domain: .positive(maximum: .infinity)) { r, v in r.style.tabInterval = v.double; return nil },
     ]
 
-    static let byJSONName: [String: StyleField] = Dictionary(uniqueKeysWithValues: all.map { ($0.json, $0) })
+    /// The style fields by schema field.
+    static let byField: [CellField: StyleField] = Dictionary(uniqueKeysWithValues: all.map { ($0.field, $0) })
+
+    /// The schema's fields the line parser reads itself rather than through `all`.
+    static let readByTheParser: Set<CellField> = [.id, .text, .runs, .truncationToken]
 
     /// Options of the style fields, plus the shorthand flags.
     static var options: [OptionSpec] {
@@ -233,6 +240,19 @@ enum StyleFields {
 struct LineError: Error {
     let message: String
     init(_ message: String) { self.message = message }
+}
+
+extension StyleField.Kind {
+    /// The command line's kind of a schema type (a choice is a string, checked when applied).
+    init(_ kind: CellField.Kind) {
+        switch kind {
+        case .number: self = .double
+        case .integer: self = .int
+        case .boolean: self = .bool
+        case .stringList: self = .stringList
+        case .string, .choice, .runs, .any: self = .string
+        }
+    }
 }
 
 extension StyleField.Kind: CustomStringConvertible {

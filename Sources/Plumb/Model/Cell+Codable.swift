@@ -11,10 +11,6 @@ extension Cell: Codable {
     /// 375 points, `plumb measure`'s default.
     public static let defaultWidth = 375.0
 
-    private enum CellJSONKey: String, CodingKey {
-        case text, runs, width
-    }
-
     /// Decodes an input line: exactly one of `text` (a string) and `runs` (attributed text),
     /// `width` (optional) and the style's fields. `"id"`, `"scale"` and unknown fields are
     /// ignored (the CLI warns about unknown fields).
@@ -22,18 +18,18 @@ extension Cell: Codable {
     /// - Throws: `DecodingError` for a line with neither or both of `text` and `runs`, a wrong
     ///   type, or an unknown enum value.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CellJSONKey.self)
+        let c = try decoder.container(keyedBy: CellField.self)
         let fallbackWidth = decoder.userInfo[Self.decodingDefaultWidthKey] as? Double ?? Self.defaultWidth
         let content: Content
         switch (c.contains(.text), c.contains(.runs)) {
         case (true, false): content = .plain(try c.decode(String.self, forKey: .text))
         case (false, true): content = .attributed(try c.decode(AttributedText.self, forKey: .runs))
         case (false, false):
-            throw DecodingError.keyNotFound(CellJSONKey.text, .init(
+            throw DecodingError.keyNotFound(CellField.text, .init(
                 codingPath: c.codingPath, debugDescription: "missing field 'text' (or 'runs')"))
         case (true, true):
             throw DecodingError.dataCorrupted(.init(
-                codingPath: c.codingPath + [CellJSONKey.runs], debugDescription: "give 'text' or 'runs', not both"))
+                codingPath: c.codingPath + [CellField.runs], debugDescription: "give 'text' or 'runs', not both"))
         }
         self.init(content, style: try TextStyle(from: decoder),
                   width: try c.decodeIfPresent(Double.self, forKey: .width) ?? fallbackWidth)
@@ -41,7 +37,7 @@ extension Cell: Codable {
 
     /// Encodes `text` (plain content) or `runs` (attributed), `width` and every style field.
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CellJSONKey.self)
+        var c = encoder.container(keyedBy: CellField.self)
         if let attributedText {
             try c.encode(attributedText, forKey: .runs)
         } else {

@@ -18,16 +18,12 @@ extension TextStyle {
 }
 
 extension FontDescriptor: Codable {
-    private enum FontJSONKey: String, CodingKey {
-        case families, size, weight, italic
-    }
-
     /// Decodes `families` (an array of names, or one comma-separated string as the
     /// `--families` flag takes), `size`, `weight` (an integer) and `italic`; missing fields keep
     /// their defaults. Wrong types are `DecodingError`s.
     public init(from decoder: any Decoder) throws {
         self = TextStyle.decodingDefaults(decoder).font
-        let c = try decoder.container(keyedBy: FontJSONKey.self)
+        let c = try decoder.container(keyedBy: CellField.self)
         if c.contains(.families) {
             if let list = try? c.decode([String].self, forKey: .families) {
                 families = list
@@ -35,7 +31,7 @@ extension FontDescriptor: Codable {
                 families = names.split(separator: ",").map { String($0).trimmingCharacters(of: " ") }
             } else {
                 throw DecodingError.typeMismatch([String].self, .init(
-                    codingPath: c.codingPath + [FontJSONKey.families],
+                    codingPath: c.codingPath + [CellField.families],
                     debugDescription: "field 'families' must be an array of strings or a comma-separated string"))
             }
         }
@@ -46,7 +42,7 @@ extension FontDescriptor: Codable {
 
     /// Encodes every field (`families` as an array).
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: FontJSONKey.self)
+        var c = encoder.container(keyedBy: CellField.self)
         try c.encode(families, forKey: .families)
         try c.encode(size, forKey: .size)
         try c.encode(weight, forKey: .weight)
@@ -56,36 +52,29 @@ extension FontDescriptor: Codable {
 
 extension DrawingOptions: Codable {
     /// The JSON field of each option, in declaration order.
-    static let jsonFields: [(name: String, option: DrawingOptions)] = [
-        ("usesLineFragmentOrigin", .usesLineFragmentOrigin), ("usesFontLeading", .usesFontLeading),
-        ("usesDeviceMetrics", .usesDeviceMetrics), ("truncatesLastVisibleLine", .truncatesLastVisibleLine),
-    ]
+    static let jsonFields: [(field: CellField, option: DrawingOptions)] = CellField.allCases.compactMap { field in
+        field.drawingOption.map { (field, $0) }
+    }
 
     /// Decodes one boolean per option (`"usesFontLeading": false`, …); a missing field keeps
     /// the default membership (`.standard`'s, or the decoding defaults' options).
     public init(from decoder: any Decoder) throws {
         self = TextStyle.decodingDefaults(decoder).options
-        let c = try decoder.container(keyedBy: JSONFieldKey.self)
+        let c = try decoder.container(keyedBy: CellField.self)
         for field in Self.jsonFields {
-            guard let on = try c.decodeIfPresent(Bool.self, forKey: JSONFieldKey(field.name)) else { continue }
+            guard let on = try c.decodeIfPresent(Bool.self, forKey: field.field) else { continue }
             if on { insert(field.option) } else { remove(field.option) }
         }
     }
 
     /// Encodes all four options as booleans (bits that name no option are not encoded).
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: JSONFieldKey.self)
-        for field in Self.jsonFields { try c.encode(contains(field.option), forKey: JSONFieldKey(field.name)) }
+        var c = encoder.container(keyedBy: CellField.self)
+        for field in Self.jsonFields { try c.encode(contains(field.option), forKey: field.field) }
     }
 }
 
 extension TextStyle: Codable {
-    private enum StyleJSONKey: String, CodingKey {
-        case lineSpacing, minimumLineHeight, maximumLineHeight, lineHeightMultiple
-        case paragraphSpacing, paragraphSpacingBefore, letterSpacing, tabInterval, maxLines
-        case lineBreakMode, heightLimit, compatibility, alignment, lineHeightEm, truncationToken
-    }
-
     /// Decodes the flat JSON Lines style: the font's fields, the paragraph fields, the drawing
     /// options as booleans and the enums by case name. Missing fields keep their defaults
     /// (see `decodingDefaultsKey`); `"heightLimit": null` means none. Fields of other types
@@ -99,8 +88,8 @@ extension TextStyle: Codable {
         self = Self.decodingDefaults(decoder)
         font = try FontDescriptor(from: decoder)
         options = try DrawingOptions(from: decoder)
-        let c = try decoder.container(keyedBy: StyleJSONKey.self)
-        func number(_ key: StyleJSONKey, _ value: inout Double) throws {
+        let c = try decoder.container(keyedBy: CellField.self)
+        func number(_ key: CellField, _ value: inout Double) throws {
             value = try c.decodeIfPresent(Double.self, forKey: key) ?? value
         }
         try number(.lineSpacing, &lineSpacing)
@@ -124,7 +113,7 @@ extension TextStyle: Codable {
     /// left to the encoder's non-conforming-float strategy, as for any `Double`.
     public func encode(to encoder: any Encoder) throws {
         try font.encode(to: encoder)
-        var c = encoder.container(keyedBy: StyleJSONKey.self)
+        var c = encoder.container(keyedBy: CellField.self)
         try c.encode(lineSpacing, forKey: .lineSpacing)
         try c.encode(minimumLineHeight, forKey: .minimumLineHeight)
         try c.encode(maximumLineHeight, forKey: .maximumLineHeight)

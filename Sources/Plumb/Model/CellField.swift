@@ -1,0 +1,97 @@
+/// Every field of a cell in the JSON Lines wire format (`plumb measure`'s input lines, the
+/// `Codable` forms of `Cell`, `TextStyle`, `FontDescriptor` and `DrawingOptions`), declared
+/// once: the `Codable` conformances use these cases as their coding keys and the command
+/// line's fast parser builds its field table from them, so the two cannot accept different
+/// fields.
+///
+/// A field's default is the value `TextStyle()` (or `Cell.defaultWidth`, scale 2) has.
+public enum CellField: String, CaseIterable, CodingKey, Sendable {
+    // The line: its id (echoed by the CLI), content, width and pixel scale.
+    case id, text, runs, width, scale
+    // The font (`FontDescriptor`).
+    case families, size, weight, italic
+    // The paragraph (`TextStyle`).
+    case lineSpacing, minimumLineHeight, maximumLineHeight, lineHeightMultiple, lineHeightEm
+    case paragraphSpacing, paragraphSpacingBefore, letterSpacing, tabInterval, maxLines
+    case lineBreakMode, heightLimit, compatibility, alignment, truncationToken
+    // The drawing options (`DrawingOptions`), one boolean each.
+    case usesLineFragmentOrigin, usesFontLeading, usesDeviceMetrics, truncatesLastVisibleLine
+
+    /// The JSON value a field takes.
+    public enum Kind: Hashable, Sendable {
+        /// Any JSON value (the CLI echoes it).
+        case any
+        /// A string.
+        case string
+        /// Attributed text: a string, or an array of runs (`AttributedText`'s `Codable` form).
+        case runs
+        /// A number.
+        case number
+        /// An integral number.
+        case integer
+        /// `true` or `false`.
+        case boolean
+        /// An array of strings, or one comma-separated string.
+        case stringList
+        /// One of these names.
+        case choice([String])
+    }
+
+    /// Which value a field belongs to.
+    public enum Owner: Hashable, Sendable {
+        /// The input line itself: read by the command line, ignored by `Cell(from:)` (`id`
+        /// names a line; `scale` is a batch call's argument).
+        case line
+        /// `Cell`: its content and width.
+        case cell
+        /// `TextStyle.font`.
+        case font
+        /// `TextStyle`'s paragraph fields.
+        case paragraph
+        /// `TextStyle.options`.
+        case drawingOption
+    }
+
+    /// The field's JSON type.
+    public var kind: Kind {
+        switch self {
+        case .id: .any
+        case .text: .string
+        case .runs, .truncationToken: .runs
+        case .families: .stringList
+        case .weight, .maxLines: .integer
+        case .italic, .usesLineFragmentOrigin, .usesFontLeading, .usesDeviceMetrics, .truncatesLastVisibleLine: .boolean
+        case .lineBreakMode: .choice(LineBreakMode.allCases.map(\.rawValue))
+        case .compatibility: .choice(Compatibility.allCases.map(\.rawValue))
+        case .alignment: .choice(TextAlignment.allCases.map(\.rawValue))
+        case .width, .scale, .size, .lineSpacing, .minimumLineHeight, .maximumLineHeight, .lineHeightMultiple,
+            .lineHeightEm, .paragraphSpacing, .paragraphSpacingBefore, .letterSpacing, .tabInterval, .heightLimit:
+            .number
+        }
+    }
+
+    /// The value the field sets.
+    public var owner: Owner {
+        switch self {
+        case .id, .scale: .line
+        case .text, .runs, .width: .cell
+        case .families, .size, .weight, .italic: .font
+        case .usesLineFragmentOrigin, .usesFontLeading, .usesDeviceMetrics, .truncatesLastVisibleLine: .drawingOption
+        default: .paragraph
+        }
+    }
+
+    /// The drawing option a `.drawingOption` field sets (`nil` for other fields).
+    public var drawingOption: DrawingOptions? {
+        switch self {
+        case .usesLineFragmentOrigin: .usesLineFragmentOrigin
+        case .usesFontLeading: .usesFontLeading
+        case .usesDeviceMetrics: .usesDeviceMetrics
+        case .truncatesLastVisibleLine: .truncatesLastVisibleLine
+        default: nil
+        }
+    }
+
+    /// The fields by name, for parsers (one dictionary lookup per key).
+    public static let byName: [String: CellField] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+}
