@@ -53,7 +53,9 @@ import Testing
     }
 
     @Test func everyStageFolderIsALayer() throws {
-        for file in try Self.sources() {
+        let files = try Self.sources()
+        #expect(files.count > 50, "found \(files.count) source files under \(Self.sourceRoot.path)")
+        for file in files {
             #expect(Self.layers.contains(file.stage), "\(file.name): folder \(file.stage) is not in the layer list")
         }
     }
@@ -61,7 +63,8 @@ import Testing
     @Test func stagesUseOnlyTheStagesBelowThem() throws {
         let files = try Self.sources()
         let homes = try Self.homes(files)
-        let identifier = try Regex(#"\b[A-Z]\w+\b"#)
+        // Simple word boundaries: Unicode's (the default) do not split `Type.member`.
+        let identifier = try Regex(#"\b[A-Z]\w+\b"#).wordBoundaryKind(.simple)
         var violations: Set<String> = []
         for file in files {
             guard let level = Self.layers.firstIndex(of: file.stage) else { continue }
@@ -82,5 +85,69 @@ import Testing
                 #expect(!file.code.contains("import \(module)"), "\(file.name) (\(file.stage)) imports \(module)")
             }
         }
+    }
+}
+
+/// The layering of members added in extensions and of free functions: a name declared only
+/// in one stage (a method in an `extension`, a top-level function) is used by that stage and
+/// the stages above it, never below. Names declared in more than one stage are ambiguous to a
+/// text search and left out.
+@Suite struct ExtensionLayeringTests {
+    /// Where each declared name lives: (stage, declared in an extension or at top level).
+    struct Declaration: Hashable {
+        let stage: String
+        let outsideTypes: Bool
+    }
+
+    /// Every `func`, `var`, `let` and `case` name of every file, with whether it sits directly
+    /// in an `extension` or at the top level (brace depth tracked per line; comments stripped).
+    static func declarations(_ files: [ArchitectureTests.SourceFile]) throws -> [String: Set<Declaration>] {
+        let member = try Regex(#"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private|static|final|override|mutating|nonisolated|borrowing|consuming|(?:private|public)\(set\))\s+)*(?:func|var|let|case)\s+`?(\w+)"#)
+        var out: [String: Set<Declaration>] = [:]
+        for file in files {
+            var depth = 0
+            var extensionDepths: [Int] = []
+            for line in file.code.split(separator: "\n", omittingEmptySubsequences: false) {
+                let text = String(line)
+                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                if depth == 0, trimmed.hasPrefix("extension ") || trimmed.contains(" extension ") {
+                    extensionDepths.append(1)
+                }
+                if let m = text.firstMatch(of: member), let name = m.output[1].substring {
+                    let outside = depth == 0 || extensionDepths.last == depth
+                    out[String(name), default: []].insert(Declaration(stage: file.stage, outsideTypes: outside))
+                }
+                depth += text.filter { $0 == "{" }.count - text.filter { $0 == "}" }.count
+                while let last = extensionDepths.last, depth < last { extensionDepths.removeLast() }
+            }
+        }
+        return out
+    }
+
+    @Test func extensionMembersAndFreeFunctionsAreUsedOnlyAbove() throws {
+        let files = try ArchitectureTests.sources()
+        let declared = try Self.declarations(files)
+        // Names of one stage only, declared there in an extension or at top level.
+        var homes: [String: String] = [:]
+        for (name, places) in declared {
+            let stages = Set(places.map(\.stage))
+            guard stages.count == 1, let stage = stages.first, places.contains(where: \.outsideTypes) else { continue }
+            homes[name] = stage
+        }
+        let use = try Regex(#"(?:\.|\b)([a-z]\w+)\s*[(.]"#).wordBoundaryKind(.simple)
+        // A parameter, label or local of the using file by that name is that file's own.
+        let local = try Regex(#"\b([a-z]\w+)\s*:|\b(?:let|var)\s+([a-z]\w+)"#).wordBoundaryKind(.simple)
+        var violations: Set<String> = []
+        for file in files {
+            guard let level = ArchitectureTests.layers.firstIndex(of: file.stage) else { continue }
+            let own = Set(file.code.matches(of: local).compactMap { ($0.output[1].substring ?? $0.output[2].substring).map(String.init) })
+            for match in file.code.matches(of: use) {
+                guard let name = match.output[1].substring.map(String.init), !own.contains(name), let home = homes[name], home != file.stage,
+                    let homeLevel = ArchitectureTests.layers.firstIndex(of: home), homeLevel > level
+                else { continue }
+                violations.insert("\(file.name) (\(file.stage)) uses \(name) (\(home))")
+            }
+        }
+        #expect(violations.isEmpty, "calls up the pipeline:\n\(violations.sorted().joined(separator: "\n"))")
     }
 }
