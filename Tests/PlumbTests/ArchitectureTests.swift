@@ -4,7 +4,7 @@ import Testing
 /// The dependency picture of `Documentation/Architecture.md`, enforced: every stage folder of
 /// `Sources/Plumb` may use the types of the stages below it and no other, and only the C-edge
 /// stages import C modules. A type's home is the folder that declares it; a use is its name in
-/// code (comments stripped). Top-level files are the front.
+/// code (comments stripped). Every file is in a stage folder; the front is `Front/`.
 @Suite struct ArchitectureTests {
     /// Bottom to top: a stage may use the stages before it in this list.
     static let layers = [
@@ -30,7 +30,7 @@ import Testing
         let paths = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []
         return try paths.filter { $0.hasSuffix(".swift") }.map { relative in
             let parts = relative.split(separator: "/")
-            let stage = parts.count > 1 ? String(parts[0]) : "Front"
+            let stage = parts.count > 1 ? String(parts[0]) : "(no stage folder)"
             let text = try String(contentsOfFile: root + "/" + relative, encoding: .utf8)
             let code = text.split(separator: "\n", omittingEmptySubsequences: false)
                 .map { line in line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line) }

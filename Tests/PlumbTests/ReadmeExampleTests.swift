@@ -66,14 +66,14 @@ import Testing
         [r.x, r.y, r.width, r.height].map { ($0 * 1000).rounded() / 1000 }
     }
 
-    /// The example in `TextMeasurer`'s doc comment (Sources/Plumb/Plumb.swift) says what the
+    /// The example in `TextMeasurer`'s doc comment (Sources/Plumb/Front/TextMeasurer.swift) says what the
     /// engine answers.
     @Test func theDocCommentExampleHolds() throws {
         let plumb = TextMeasurer()
         let style = TextStyle(families: ["Noto Sans", "Noto Sans CJK SC"], size: 15)
         let m = plumb.measure("Hello, 世界", style: style, width: 200)   // m.size.height == 22
         #expect(m.size.height == 22)
-        let source = try String(contentsOf: Self.root.appendingPathComponent("Sources/Plumb/Plumb.swift"), encoding: .utf8)
+        let source = try String(contentsOf: Self.root.appendingPathComponent("Sources/Plumb/Front/TextMeasurer.swift"), encoding: .utf8)
         #expect(source.contains("/// let m = plumb.measure(\"Hello, 世界\", style: style, width: 200)   // m.size.height == 22"))
     }
 

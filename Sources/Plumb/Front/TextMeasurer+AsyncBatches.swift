@@ -37,7 +37,7 @@ extension TextMeasurer {
         }
     }
 
-    /// Heights of cells with their own styles and widths; the `async` form of
+    /// Heights of cells (plain or attributed) with their own styles and widths; the `async` form of
     /// `heights(for:scale:workers:)`, with identical results.
     ///
     /// - Throws: `CancellationError` if the task is cancelled before the batch finishes.
@@ -50,7 +50,7 @@ extension TextMeasurer {
         }
     }
 
-    /// Layouts of many cells; the `async` form of `layouts(for:scale:workers:)`, with
+    /// Layouts of many cells, plain or attributed; the `async` form of `layouts(for:scale:workers:)`, with
     /// identical results.
     ///
     /// - Throws: `CancellationError` if the task is cancelled before the batch finishes.
