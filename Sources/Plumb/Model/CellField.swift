@@ -6,16 +6,62 @@
 ///
 /// A field's default is the value `TextStyle()` (or `Cell.defaultWidth`, scale 2) has.
 public enum CellField: String, CaseIterable, CodingKey, Sendable {
-    // The line: its id (echoed by the CLI), content, width and pixel scale.
-    case id, text, runs, width, scale
-    // The font (`FontDescriptor`).
-    case families, size, weight, italic
-    // The paragraph (`TextStyle`).
-    case lineSpacing, minimumLineHeight, maximumLineHeight, lineHeightMultiple, lineHeightEm
-    case paragraphSpacing, paragraphSpacingBefore, letterSpacing, tabInterval, maxLines
-    case lineBreakMode, heightLimit, compatibility, alignment, truncationToken
-    // The drawing options (`DrawingOptions`), one boolean each.
-    case usesLineFragmentOrigin, usesFontLeading, usesDeviceMetrics, truncatesLastVisibleLine
+    /// The line's id, echoed by the CLI (any JSON value).
+    case id
+    /// Plain content.
+    case text
+    /// Attributed content: a string or an array of runs.
+    case runs
+    /// The layout width in points.
+    case width
+    /// Device pixels per point (the batch call's argument).
+    case scale
+    /// The font cascade (`FontDescriptor.families`).
+    case families
+    /// The font size in points.
+    case size
+    /// The CSS font weight, 1–1000.
+    case weight
+    /// Whether to use an italic face.
+    case italic
+    /// Space between lines (`TextStyle.lineSpacing`).
+    case lineSpacing
+    /// `TextStyle.minimumLineHeight`.
+    case minimumLineHeight
+    /// `TextStyle.maximumLineHeight`.
+    case maximumLineHeight
+    /// `TextStyle.lineHeightMultiple`.
+    case lineHeightMultiple
+    /// `TextStyle.lineHeightEm` (CSS's unitless line-height).
+    case lineHeightEm
+    /// `TextStyle.paragraphSpacing`.
+    case paragraphSpacing
+    /// `TextStyle.paragraphSpacingBefore`.
+    case paragraphSpacingBefore
+    /// `TextStyle.letterSpacing`.
+    case letterSpacing
+    /// `TextStyle.tabInterval`.
+    case tabInterval
+    /// `TextStyle.maxLines`.
+    case maxLines
+    /// `TextStyle.lineBreakMode`, by case name.
+    case lineBreakMode
+    /// `TextStyle.heightLimit` (`null`: none).
+    case heightLimit
+    /// `TextStyle.compatibility`, by case name.
+    case compatibility
+    /// `TextStyle.alignment`, by case name.
+    case alignment
+    /// `TextStyle.truncationToken`: a string or runs.
+    case truncationToken
+    /// `DrawingOptions.usesLineFragmentOrigin`.
+    case usesLineFragmentOrigin
+    /// `DrawingOptions.usesFontLeading`.
+    case usesFontLeading
+    /// `DrawingOptions.usesDeviceMetrics`.
+    case usesDeviceMetrics
+    /// `DrawingOptions.truncatesLastVisibleLine`.
+    case truncatesLastVisibleLine
 
     /// The JSON value a field takes.
     public enum Kind: Hashable, Sendable {
