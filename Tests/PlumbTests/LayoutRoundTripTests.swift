@@ -62,7 +62,9 @@ import Testing
         let gen = Gen.zip(Gen<String>.text(maxClusters: 40), Self.styles, Gen.double(in: 40...300))
         check("plain layout round trip answers alike", gen) { text, style, width in
             let layout = engine.layout(text, style: style, width: width.rounded())
-            try Self.answerAlike(layout, try Self.roundTrip(layout))
+            let back = try Self.roundTrip(layout)
+            try propertyAssert(back == layout && back.hashValue == layout.hashValue, "decoded == original")
+            try Self.answerAlike(layout, back)
         }
     }
 
@@ -70,7 +72,9 @@ import Testing
         let gen = Gen.zip(RichTextPropertyTests.rich, Self.styles, Gen.double(in: 40...300))
         check("rich layout round trip answers alike", gen) { text, style, width in
             let layout = engine.layout(text, style: style, width: width.rounded())
-            try Self.answerAlike(layout, try Self.roundTrip(layout))
+            let back = try Self.roundTrip(layout)
+            try propertyAssert(back == layout && back.hashValue == layout.hashValue, "decoded == original")
+            try Self.answerAlike(layout, back)
         }
     }
 
@@ -88,6 +92,7 @@ import Testing
         #expect(back.rects(forCharacters: 0..<5) == layout.rects(forCharacters: 0..<5) && !back.rects(forCharacters: 0..<5).isEmpty)
         #expect(back.runs(onLine: 0) == layout.runs(onLine: 0) && back.runs(onLine: 0).count == 4)
         try Self.answerAlike(layout, back)
+        #expect(back == layout)
     }
 
     /// Clusters or run ends that do not fit the text are decoding errors, not traps later in a
