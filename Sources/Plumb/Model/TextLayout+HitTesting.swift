@@ -132,40 +132,80 @@ public struct LineRun: Hashable, Sendable {
 }
 
 extension TextLayout {
-    /// The runs on line `index`, in logical order, each with its rect (for a truncated line,
-    /// the visible head and tail only).
+    /// The runs on line `index`, one entry per visual stretch of a run, left to right, each
+    /// with its rect (for a truncated line, the visible head and tail only).
     ///
-    /// - Complexity: O(clusters on the line × log runs), plus O(n) for the UTF-16 offsets.
+    /// A stretch is what is drawn side by side: a run that bidi reordering splits (a Hebrew
+    /// word of a plain run drawn on the far side of a bold one) gives one entry per part, and
+    /// the head and tail of a truncated line are apart (the token lies between them). A
+    /// stretch whose characters are not consecutive in the text (digits in right-to-left text
+    /// in a left-to-right line) is cut where its logical order jumps, so an entry's range is
+    /// exactly its characters. Rects never overlap; together they cover what
+    /// `rects(forCharacters:)` covers for the line.
+    ///
+    /// - Complexity: O(k log k) for the k clusters on the line, plus O(n) for the UTF-16
+    ///   offsets.
     public func runs(onLine index: Int) -> [LineRun] {
         guard index >= 0, index < caretMap.lineClusters.count else { return [] }
-        var out: [LineRun] = []
         let line = lines[index].rect
-        func runIndex(_ offset: Int32) -> Int {
-            var lo = 0, hi = runEnds.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if runEnds[mid] <= Int(offset) { lo = mid + 1 } else { hi = mid }
-            }
-            return lo
+        let visual = caretMap.lineClusters[index].map { caretMap.clusters[$0] }.sorted(by: Self.isDrawnBefore)
+        return Self.stretches(of: visual, run: runIndex).flatMap(Self.logicalPieces).map { piece in
+            let minX = piece.map(\.minX).min() ?? 0, maxX = piece.map(\.maxX).max() ?? 0
+            let bytes = Self.byteSpan(of: piece)
+            return LineRun(
+                run: runIndex(of: piece[0]), utf8Range: bytes,
+                utf16Range: offset(utf8: bytes.lowerBound, in: .utf16)..<offset(utf8: bytes.upperBound, in: .utf16),
+                rect: Rect(x: minX, y: line.y, width: maxX - minX, height: line.height))
         }
-        for i in caretMap.lineClusters[index] {
-            let c = caretMap.clusters[i]
-            let run = runEnds.isEmpty ? 0 : runIndex(c.utf8Start)
-            if var last = out.last, last.run == run, last.utf8Range.upperBound == Int(c.utf8Start) {
-                last.utf8Range = last.utf8Range.lowerBound..<Int(c.utf8End)
-                let minX = min(last.rect.x, c.minX), maxX = max(last.rect.maxX, c.maxX)
-                last.rect = Rect(x: minX, y: line.y, width: maxX - minX, height: line.height)
-                out[out.count - 1] = last
+    }
+
+    /// The index in `AttributedText.runs` of the run holding `cluster` (0 for plain text).
+    private func runIndex(of cluster: CaretMap.Cluster) -> Int {
+        var lo = 0, hi = runEnds.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if runEnds[mid] <= Int(cluster.utf8Start) { lo = mid + 1 } else { hi = mid }
+        }
+        return runEnds.isEmpty ? 0 : lo
+    }
+
+    /// Left to right: by left edge, then right edge (a zero-width cluster before the one it
+    /// touches), then text order.
+    private static func isDrawnBefore(_ a: CaretMap.Cluster, _ b: CaretMap.Cluster) -> Bool {
+        (a.minX, a.maxX, a.utf8Start) < (b.minX, b.maxX, b.utf8Start)
+    }
+
+    /// Clusters in drawing order grouped into stretches: consecutive, of one run, touching.
+    private static func stretches(of visual: [CaretMap.Cluster], run: (CaretMap.Cluster) -> Int) -> [[CaretMap.Cluster]] {
+        var out: [[CaretMap.Cluster]] = []
+        for c in visual {
+            if let last = out.last?.last, run(last) == run(c), c.minX <= last.maxX + 1e-9 {
+                out[out.count - 1].append(c)
             } else {
-                out.append(
-                    LineRun(
-                        run: run, utf8Range: Int(c.utf8Start)..<Int(c.utf8End), utf16Range: 0..<0,
-                        rect: Rect(x: c.minX, y: line.y, width: c.maxX - c.minX, height: line.height)))
+                out.append([c])
             }
-        }
-        for k in out.indices {
-            out[k].utf16Range = offset(utf8: out[k].utf8Range.lowerBound, in: .utf16)..<offset(utf8: out[k].utf8Range.upperBound, in: .utf16)
         }
         return out
+    }
+
+    /// A stretch whose characters are consecutive in the text, whole; otherwise cut wherever
+    /// the next cluster does not continue the previous one in the text (either direction).
+    private static func logicalPieces(_ stretch: [CaretMap.Cluster]) -> [[CaretMap.Cluster]] {
+        let bytes = stretch.reduce(0) { $0 + Int($1.utf8End - $1.utf8Start) }
+        guard bytes != byteSpan(of: stretch).count else { return [stretch] }
+        var out: [[CaretMap.Cluster]] = []
+        for c in stretch {
+            if let last = out.last?.last, c.utf8Start == last.utf8End || c.utf8End == last.utf8Start {
+                out[out.count - 1].append(c)
+            } else {
+                out.append([c])
+            }
+        }
+        return out
+    }
+
+    /// From the first byte to the last of `clusters` (not empty).
+    private static func byteSpan(of clusters: [CaretMap.Cluster]) -> Range<Int> {
+        Int(clusters.map(\.utf8Start).min() ?? 0)..<Int(clusters.map(\.utf8End).max() ?? 0)
     }
 }
