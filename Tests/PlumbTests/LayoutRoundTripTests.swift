@@ -53,6 +53,7 @@ import Testing
                     let p = Point(x: x, y: y)
                     try propertyAssert(a.characterOffset(at: p, unit: unit) == b.characterOffset(at: p, unit: unit),
                                        "offset at \(p) in \(unit)")
+                    try propertyAssert(a.hit(at: p, unit: unit) == b.hit(at: p, unit: unit), "hit at \(p) in \(unit)")
                 }
             }
         }

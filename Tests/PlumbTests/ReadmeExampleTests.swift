@@ -46,7 +46,9 @@ import Testing
         let bubble = plumb.layout(message, style: chat, width: 200)     // 194.5 × 41, 2 lines, truncated
         bubble.inlineBoxes[0].rect                     // (92.88, 1.035, 18, 18): where to draw the avatar
         bubble.truncationToken?.rect                   // (138.255, 20.43, 56.115, 20.43): a tap there is on "more"
-        bubble.characterOffset(at: Point(x: 20, y: 10), unit: .utf16)  // 3: the UTF-16 offset under a touch
+        bubble.hit(at: Point(x: 20, y: 10))            // .character(offset: 3): the UTF-16 offset under a touch
+        bubble.hit(at: Point(x: 100, y: 10))           // .inlineBox(…): the avatar's placement, id "avatar"
+        bubble.hit(at: Point(x: 150, y: 30))           // .truncationToken: a tap on "… more"
         bubble.rects(forCharacters: 0..<5, unit: .utf16)               // [(0, 0, 36.075, 20.43)]: "Alice", to highlight
 
         #expect(bubble.size == Size(width: 194.5, height: 41) && bubble.lineCount == 2 && bubble.measurement.isTruncated)
@@ -54,7 +56,10 @@ import Testing
         #expect(bubble.inlineBoxes[0].id == "avatar")
         let token = try #require(bubble.truncationToken)
         #expect(Self.rounded(token.rect) == [138.255, 20.43, 56.115, 20.43] && token.line == 1)
+        #expect(bubble.hit(at: Point(x: 20, y: 10)) == .character(offset: 3))
         #expect(bubble.characterOffset(at: Point(x: 20, y: 10), unit: .utf16) == 3)
+        #expect(bubble.hit(at: Point(x: 100, y: 10)) == .inlineBox(bubble.inlineBoxes[0]))
+        #expect(bubble.hit(at: Point(x: 150, y: 30)) == .truncationToken)
         #expect(bubble.rects(forCharacters: 0..<5, unit: .utf16).map(Self.rounded) == [[0, 0, 36.075, 20.43]])
     }
 

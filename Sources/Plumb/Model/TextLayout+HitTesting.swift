@@ -26,28 +26,83 @@ struct CaretMap: Hashable, Sendable {
     var lineClusters: [Range<Int>] = []
 }
 
+/// What a point of a layout is over (`TextLayout.hit(at:unit:)`): a character, an inline box or
+/// the truncation token — what a tap handler switches on.
+public enum TextHit: Hashable, Sendable {
+    /// A character of the text: the offset (in the query's unit) of the start of the grapheme
+    /// cluster under the point, as `TextLayout.characterOffset(at:unit:)` gives it.
+    case character(offset: Int)
+    /// An inline box of the text (its U+FFFC): where it was placed, its `id` included.
+    case inlineBox(InlineBoxPlacement)
+    /// The truncation token of a truncated line ("…", or `TextStyle.truncationToken` such as
+    /// "… more"), its inline boxes included: a tap on "more".
+    case truncationToken
+}
+
 extension TextLayout {
     /// The offset (in `unit`) of the character at `point` — the start of the grapheme cluster
     /// under it; a point beside a line maps to the line's nearest cluster, a point above or
-    /// below the text to the first or last line (as `lineIndex(atY:)`). Link taps and
-    /// selection start here.
+    /// below the text to the first or last line (as `lineIndex(atY:)`). Selection starts here;
+    /// a tap handler wants `hit(at:unit:)`, which also tells inline boxes and the truncation
+    /// token apart (here a point on the token gives the nearest visible character).
     ///
     /// - Returns: `nil` when there are no lines, or the line under the point shows no text.
     /// - Complexity: O(log lines + clusters on the line), plus O(n) to convert the offset out
     ///   of UTF-8.
     public func characterOffset(at point: Point, unit: TextOffsetUnit = .utf16) -> Int? {
-        guard !point.x.isNaN, let line = lineIndex(atY: point.y), line < caretMap.lineClusters.count else { return nil }
+        guard !point.x.isNaN, let line = lineIndex(atY: point.y), let best = nearestCluster(toX: point.x, onLine: line) else {
+            return nil
+        }
+        return offset(utf8: Int(caretMap.clusters[best].utf8Start), in: unit)
+    }
+
+    /// What is at `point`: the truncation token, an inline box or a character (offset in
+    /// `unit`).
+    ///
+    /// The line is the one under `point.y` (as `lineIndex(atY:)`: a line owns the gap below
+    /// it). On it, whatever spans `point.x` is hit — a cluster of the text, a box's U+FFFC or
+    /// the token, each over its advance and the line's full height; a point beside them all
+    /// hits the nearest (a cluster when a cluster and the token are as near).
+    ///
+    /// - Returns: `nil` when there are no lines, `point` has a NaN coordinate, or the line
+    ///   under it shows neither text nor token.
+    /// - Complexity: O(log lines + clusters on the line + inline boxes), plus O(n) to convert
+    ///   a character's offset out of UTF-8.
+    public func hit(at point: Point, unit: TextOffsetUnit = .utf16) -> TextHit? {
+        guard !point.x.isNaN, let line = lineIndex(atY: point.y) else { return nil }
+        let cluster = nearestCluster(toX: point.x, onLine: line).map { caretMap.clusters[$0] }
+        if let token = truncationToken, token.line == line {
+            let onToken = Self.distance(point.x, to: token.rect.x, token.rect.maxX)
+            let onCluster = cluster.map { Self.distance(point.x, to: $0.minX, $0.maxX) } ?? .infinity
+            if onToken == 0 || onToken < onCluster { return .truncationToken }
+        }
+        guard let cluster else { return nil }
+        if let box = inlineBoxes.first(where: { $0.line == line && $0.utf8Offset == Int(cluster.utf8Start) }) {
+            return .inlineBox(box)
+        }
+        return .character(offset: offset(utf8: Int(cluster.utf8Start), in: unit))
+    }
+
+    /// The index in `caretMap.clusters` of the cluster on `line` that spans `x` (the first, in
+    /// text order), or else the nearest; `nil` when the line shows no cluster.
+    private func nearestCluster(toX x: Double, onLine line: Int) -> Int? {
+        guard line < caretMap.lineClusters.count, !caretMap.lineClusters[line].isEmpty else { return nil }
         let range = caretMap.lineClusters[line]
-        guard !range.isEmpty else { return nil }
         var best = range.lowerBound
         var bestDistance = Double.infinity
         for i in range {
             let c = caretMap.clusters[i]
-            if point.x >= c.minX && point.x < c.maxX { best = i; break }
-            let d = point.x < c.minX ? c.minX - point.x : point.x - c.maxX
+            if x >= c.minX && x < c.maxX { return i }
+            let d = Self.distance(x, to: c.minX, c.maxX)
             if d < bestDistance { bestDistance = d; best = i }
         }
-        return offset(utf8: Int(caretMap.clusters[best].utf8Start), in: unit)
+        return best
+    }
+
+    /// How far `x` is from the extent `minX..<maxX` (0 inside it, and at `maxX`).
+    private static func distance(_ x: Double, to minX: Double, _ maxX: Double) -> Double {
+        if x >= minX && x < maxX { return 0 }
+        return x < minX ? minX - x : x - maxX
     }
 
     /// The rects covering the characters `range` (offsets in `unit`), each as tall as its
