@@ -121,6 +121,22 @@ import Testing
         #expect(tooLong.warnings.contains { if case .textTooLong = $0 { true } else { false } })
     }
 
+    /// The README's sentence on application fonts names the real option, and the folder's
+    /// fonts are then the engine's (a copy of DejaVu Sans under another file name).
+    @Test func theApplicationFontsSentenceHolds() throws {
+        let readme = try Self.readme().replacingOccurrences(of: "\n", with: " ")
+        #expect(readme.contains("Fonts the application ships: `config.fonts.applicationFontDirectories = [\"/app/fonts\"]` on a `TextMeasurer.Configuration` (then `TextMeasurer(configuration: config)`)"))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-app-fonts-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", toPath: dir.appendingPathComponent("AppFont.ttf").path)
+        var config = TextMeasurer.Configuration()
+        config.fonts.applicationFontDirectories = [dir.path]
+        let withApp = TextMeasurer(configuration: config)
+        #expect(withApp.fonts.fontSetFingerprint.contains { $0.hasPrefix(dir.path + "/AppFont.ttf#0#") })
+        #expect(!TextMeasurer().fonts.fontSetFingerprint.contains { $0.contains("AppFont.ttf") })
+    }
+
     /// The README's accuracy figures are the report's (Documentation/Accuracy.md).
     @Test func theAccuracyFiguresAreTheReports() throws {
         let readme = try Self.readme().replacingOccurrences(of: "\n", with: " ")
