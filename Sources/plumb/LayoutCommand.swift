@@ -11,6 +11,8 @@ enum LayoutCommand {
             OptionSpec(name: "text", valueName: "text", kind: .string, help: "The text to lay out, whatever it looks like."),
             OptionSpec(name: "file", valueName: "file", kind: .string,
                        help: "A JSON Lines file of cells ('-': standard input), as `measure` reads them (\"runs\" included); each cell is explained in turn."),
+            OptionSpec(name: "offsets", valueName: "unit", kind: .string,
+                       help: "The unit of each line's offsets (start..<end) and each box's offset, as `measure --offsets`: scalars (Unicode scalars; an inline box is one), utf8 or utf16. (default: scalars)"),
         ],
         positionals: [PositionalSpec(
             name: "text", help: "The text to lay out; a name ending in .jsonl is a file of cells (as --file), '-' reads cells from standard input.",
@@ -18,19 +20,20 @@ enum LayoutCommand {
 
     static func run(_ args: ParsedArguments) throws(UsageError) -> Int32 {
         let request = try StyleFields.defaults(from: args)
+        let offsets = try offsetUnit(args)
         let engine = TextMeasurer()
         do throws(LineError) {
             switch try CellSource(args) {
             case .text(let text):
                 let layout = engine.layout(text, style: request.style, width: request.width, scale: request.scale)
-                print(render(layout, request: request))
+                print(render(layout, request: request, offsets: offsets))
                 return 0
             case .file(let path):
                 var first = true
                 let ok = try CellSource.forEachCell(path, command: "layout", defaults: request) { cell in
                     if !first { print("") }
                     first = false
-                    print(explain(cell, engine))
+                    print(explain(cell, engine, offsets: offsets))
                 }
                 return ok ? 0 : 1
             }
@@ -40,8 +43,17 @@ enum LayoutCommand {
         }
     }
 
+    /// `--offsets`: the unit of the printed offsets, named as `measure` names them.
+    static func offsetUnit(_ args: ParsedArguments) throws(UsageError) -> OffsetUnit {
+        let unit = args.string("offsets") ?? "scalars"
+        guard let offsets = OffsetUnit(rawValue: unit) else {
+            throw args.invalidValue(of: "offsets", "unknown unit '\(unit)' (one of \(OffsetUnit.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        return offsets
+    }
+
     /// One cell of a file explained: a header with its id and line, its runs, the layout.
-    static func explain(_ cell: CellInput, _ engine: TextMeasurer) -> String {
+    static func explain(_ cell: CellInput, _ engine: TextMeasurer, offsets: OffsetUnit) -> String {
         let r = cell.request
         var out = ["cell \(JSONWriter.encodeToString(cell.id)) (line \(cell.line))"]
         let layout: TextLayout
@@ -51,7 +63,7 @@ enum LayoutCommand {
         } else {
             layout = engine.layout(cell.text, style: r.style, width: r.width, scale: r.scale)
         }
-        out.append(render(layout, request: r))
+        out.append(render(layout, request: r, offsets: offsets))
         for w in cell.warnings { out.append("warning: \(w)") }
         return out.joined(separator: "\n")
     }
@@ -80,8 +92,10 @@ enum LayoutCommand {
         return out
     }
 
-    static func render(_ layout: TextLayout, request: CellRequest) -> String {
+    /// The layout explained line by line, offsets in `offsets`.
+    static func render(_ layout: TextLayout, request: CellRequest, offsets: OffsetUnit = .scalars) -> String {
         let s = request.style
+        let converter = OffsetUnit.Converter(offsets)
         var out: [String] = []
         out.append("text: \(layout.text.debugDescription)")
         out.append("font: \(s.font.families.joined(separator: ", ")) \(num(s.font.size)) pt, weight \(s.font.weight)\(s.font.italic ? ", italic" : "")")
@@ -89,16 +103,9 @@ enum LayoutCommand {
             + (s.maxLines > 0 ? ", max \(s.maxLines) lines" : ""))
         out.append("")
         for (i, line) in layout.lines.enumerated() {
-            var shown = String(layout.text(ofLine: i))
-            if let t = line.truncation {
-                switch t.placement {
-                case .tail: shown = String(layout.text[t.head]) + "…"
-                case .head: shown = "…" + String(layout.text[t.tail])
-                case .middle: shown = String(layout.text[t.head]) + "…" + String(layout.text[t.tail])
-                }
-            }
-            out.append("line \(i + 1): \(shown.debugDescription)")
-            out.append("  scalars \(line.scalarRange.lowerBound)..<\(line.scalarRange.upperBound), width \(num(line.usedWidth))"
+            out.append("line \(i + 1): \(shown(line: i, of: layout, style: s).debugDescription)")
+            let range = converter.range(of: line)
+            out.append("  \(offsets.rawValue) \(range.lowerBound)..<\(range.upperBound), width \(num(line.usedWidth))"
                 + (line.hangingWidth > 0 ? " (+\(num(line.hangingWidth)) hanging)" : ""))
             out.append("  rect (x \(num(line.rect.x)), y \(num(line.rect.y)), w \(num(line.rect.width)), h \(num(line.rect.height))), baseline \(num(line.baseline))"
                 + (line.direction == .rightToLeft ? ", right to left" : ""))
@@ -114,7 +121,8 @@ enum LayoutCommand {
         out.append("width: \(num(layout.size.width)) (widest line, ceiled); lines: \(layout.lineCount)"
             + (layout.measurement.isTruncated ? ", truncated" : ""))
         for b in layout.inlineBoxes {
-            out.append("box \(b.id.map(\.debugDescription) ?? "(no id)") on line \(b.line + 1), scalar \(b.scalarOffset) (UTF-16 \(b.utf16Offset)): rect (x \(num(b.rect.x)), y \(num(b.rect.y)), w \(num(b.rect.width)), h \(num(b.rect.height)))")
+            let offset = offsets == .scalars ? "scalar \(b.scalarOffset) (UTF-16 \(b.utf16Offset))" : "\(offsets.rawValue) \(converter.offset(of: b))"
+            out.append("box \(b.id.map(\.debugDescription) ?? "(no id)") on line \(b.line + 1), \(offset): rect (x \(num(b.rect.x)), y \(num(b.rect.y)), w \(num(b.rect.width)), h \(num(b.rect.height)))")
         }
         if let t = layout.truncationToken {
             out.append("truncation token on line \(t.line + 1): rect (x \(num(t.rect.x)), y \(num(t.rect.y)), w \(num(t.rect.width)), h \(num(t.rect.height)))")
@@ -126,8 +134,25 @@ enum LayoutCommand {
         return out.joined(separator: "\n")
     }
 
+    /// What line `i` shows: its text, or for a truncated line the visible head and tail
+    /// around the truncation token as drawn (the style's token, such as "… more", when the
+    /// layout placed it on this line; "…" otherwise).
+    static func shown(line i: Int, of layout: TextLayout, style: TextStyle) -> String {
+        guard let t = layout.lines[i].truncation else { return String(layout.text(ofLine: i)) }
+        let token = layout.truncationToken?.line == i ? style.truncationToken?.string ?? "" : ""
+        let ellipsis = token.isEmpty ? "…" : token
+        switch t.placement {
+        case .tail: return String(layout.text[t.head]) + ellipsis
+        case .head: return ellipsis + String(layout.text[t.tail])
+        case .middle: return String(layout.text[t.head]) + ellipsis + String(layout.text[t.tail])
+        }
+    }
+
+    /// A number rounded to 3 decimals, without a fraction when whole; a value too large for
+    /// an integer (a box of 1e300 as given) as Swift prints it.
     static func num(_ v: Double) -> String {
         let r = (v * 1000).rounded() / 1000
+        guard r.isFinite, abs(r) < 1e15 else { return "\(v)" }
         return r == r.rounded() ? String(Int(r)) : "\(r)"
     }
 }

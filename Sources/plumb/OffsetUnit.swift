@@ -1,6 +1,6 @@
 import Plumb
 
-/// The unit of the offsets `measure` prints (`--offsets`): Unicode scalars (the default),
+/// The unit of the offsets `measure` and `layout` print (`--offsets`): Unicode scalars (the default),
 /// UTF-8 bytes or UTF-16 code units (NSRange, JavaScript strings). An inline box is one
 /// scalar, three UTF-8 bytes and one UTF-16 unit (U+FFFC).
 enum OffsetUnit: String, CaseIterable {

@@ -206,4 +206,49 @@ extension CLITests {
         XCTAssertTrue(readme.contains("echo '" + Self.issueExample + "'"), "the README's rich cell is not issueExample")
         XCTAssertTrue(readme.contains("# " + expected + "\n"))
     }
+
+    /// `plumb layout --offsets UNIT` prints each line's offsets (and each box's) in the unit
+    /// `measure --offsets` names; an unknown unit is a usage error.
+    func testLayoutPrintsOffsetsInTheChosenUnit() throws {
+        let text = "a😀 b😀 c😀 d😀 e😀 f😀"
+        let scalars = try run(["layout", text, "--width", "40", "--size", "15"])
+        let utf16 = try run(["layout", text, "--width", "40", "--size", "15", "--offsets", "utf16"])
+        let utf8 = try run(["layout", text, "--width", "40", "--size", "15", "--offsets", "utf8"])
+        XCTAssertEqual([scalars.status, utf16.status, utf8.status], [0, 0, 0])
+        XCTAssertTrue(scalars.stdout.contains("  scalars 0..<3, width"), scalars.stdout)
+        XCTAssertTrue(utf16.stdout.contains("  utf16 0..<4, width"), utf16.stdout)
+        XCTAssertTrue(utf16.stdout.contains("  utf16 4..<9, width"), utf16.stdout)  // "b😀 c": the emoji is 2 units
+        XCTAssertTrue(utf8.stdout.contains("  utf8 0..<6, width") && utf8.stdout.contains("  utf8 6..<13, width"), utf8.stdout)
+        let boxes = try run(["layout", "--offsets", "utf8", "-"], input: lines([Self.issueExample]))
+        XCTAssertTrue(boxes.stdout.contains(#"box "avatar" on line 1, utf8 14: rect"#), boxes.stdout)
+        let bad = try run(["layout", "x", "--offsets", "bytes"])
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.stderr.contains("unknown unit 'bytes' (one of scalars, utf8, utf16)"), bad.stderr)
+        XCTAssertTrue(try run(["layout", "--help"]).stdout.contains("--offsets <unit>"))
+    }
+
+    /// A truncated line is printed with the token the layout drew ("… more"), not "…".
+    func testLayoutShowsTheTruncationTokenItDrew() throws {
+        let r = try run(["layout", "The quick brown fox jumps over the lazy dog", "--width", "120", "--size", "15",
+                         "--max-lines", "1", "--line-break-mode", "truncatingTail", "--truncation-token", "… more"])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertTrue(r.stdout.contains(#"line 1: "The quic… more""#), r.stdout)
+        let plain = try run(["layout", "The quick brown fox jumps over the lazy dog", "--width", "120", "--size", "15",
+                             "--max-lines", "1", "--line-break-mode", "truncatingTail"])
+        XCTAssertTrue(plain.stdout.contains(#"line 1: "The quick brow…""#), plain.stdout)
+    }
+
+    /// A box of 1e300 × 1e300 is explained with its warnings (it is laid out as 0 × 0), as a
+    /// NaN one is; it trapped while printing its size.
+    func testLayoutOfAnAbsurdBoxWarns() throws {
+        for size in ["1e300", "-5"] {
+            let cell = #"{"runs":[{"text":"a "},{"attachment":{"width":\#(size),"height":\#(size),"id":"x"}}]}"#
+            let r = try run(["layout", "-"], input: lines([cell]))
+            XCTAssertEqual(r.reason, .exit, size)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let value = size == "1e300" ? "1e+300" : "-5.0"
+            XCTAssertTrue(r.stdout.contains("warning: attachment.width: \(value) is not a usable size; used 0"), r.stdout)
+            XCTAssertTrue(r.stdout.contains(#"box "x" on line 1, scalar 2 (UTF-16 2): rect (x "#) && r.stdout.contains(", w 0, h 0)"), r.stdout)
+        }
+    }
 }

@@ -49,7 +49,9 @@ import Testing
         let bubble = plumb.layout(message, style: chat, width: 200)     // 194.5 × 41, 2 lines, truncated
         bubble.inlineBoxes[0].rect                     // (92.88, 1.035, 18, 18): where to draw the avatar
         bubble.truncationToken?.rect                   // (138.255, 20.43, 56.115, 20.43): a tap there is on "more"
-        bubble.characterOffset(at: Point(x: 20, y: 10), unit: .utf16)  // 3: the UTF-16 offset under a touch
+        bubble.hit(at: Point(x: 20, y: 10))            // .character(offset: 3): the UTF-16 offset under a touch
+        bubble.hit(at: Point(x: 100, y: 10))           // .inlineBox(…): the avatar's placement, id "avatar"
+        bubble.hit(at: Point(x: 150, y: 30))           // .truncationToken: a tap on "… more"
         bubble.rects(forCharacters: 0..<5, unit: .utf16)               // [(0, 0, 36.075, 20.43)]: "Alice", to highlight
 
         #expect(bubble.size == Size(width: 194.5, height: 41) && bubble.lineCount == 2 && bubble.measurement.isTruncated)
@@ -57,7 +59,10 @@ import Testing
         #expect(bubble.inlineBoxes[0].id == "avatar")
         let token = try #require(bubble.truncationToken)
         #expect(Self.rounded(token.rect) == [138.255, 20.43, 56.115, 20.43] && token.line == 1)
+        #expect(bubble.hit(at: Point(x: 20, y: 10)) == .character(offset: 3))
         #expect(bubble.characterOffset(at: Point(x: 20, y: 10), unit: .utf16) == 3)
+        #expect(bubble.hit(at: Point(x: 100, y: 10)) == .inlineBox(bubble.inlineBoxes[0]))
+        #expect(bubble.hit(at: Point(x: 150, y: 30)) == .truncationToken)
         #expect(bubble.rects(forCharacters: 0..<5, unit: .utf16).map(Self.rounded) == [[0, 0, 36.075, 20.43]])
     }
 
@@ -117,6 +122,22 @@ import Testing
         let tooLong = limited.measure("123456789", style: style, width: 100)
         #expect(tooLong.lineCount == 0 && tooLong.isFallback && tooLong.height == 20.5)
         #expect(tooLong.warnings.contains { if case .textTooLong = $0 { true } else { false } })
+    }
+
+    /// The README's sentence on application fonts names the real option, and the folder's
+    /// fonts are then the engine's (a copy of DejaVu Sans under another file name).
+    @Test func theApplicationFontsSentenceHolds() throws {
+        let readme = try Self.readme().replacingOccurrences(of: "\n", with: " ")
+        #expect(readme.contains("Fonts the application ships: `config.fonts.applicationFontDirectories = [\"/app/fonts\"]` on a `TextMeasurer.Configuration` (then `TextMeasurer(configuration: config)`)"))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-app-fonts-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", toPath: dir.appendingPathComponent("AppFont.ttf").path)
+        var config = TextMeasurer.Configuration()
+        config.fonts.applicationFontDirectories = [dir.path]
+        let withApp = TextMeasurer(configuration: config)
+        #expect(withApp.fonts.fontSetFingerprint.contains { $0.hasPrefix(dir.path + "/AppFont.ttf#0#") })
+        #expect(!TextMeasurer().fonts.fontSetFingerprint.contains { $0.contains("AppFont.ttf") })
     }
 
     /// The README's accuracy figures are the report's (Documentation/Accuracy.md).

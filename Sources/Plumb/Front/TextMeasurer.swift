@@ -48,6 +48,25 @@ public final class TextMeasurer: Sendable {
         case oneLine
         /// A fixed height in points (pixel-ceiled).
         case points(Double)
+
+        /// The same case, and the same number for `points` (NaN equal to NaN).
+        public static func == (a: Self, b: Self) -> Bool {
+            switch (a, b) {
+            case (.oneLine, .oneLine): true
+            case (.points(let x), .points(let y)): x.isSameValue(as: y)
+            default: false
+            }
+        }
+
+        /// Hashes the case and its number, every NaN alike.
+        public func hash(into hasher: inout Hasher) {
+            switch self {
+            case .oneLine: hasher.combine(0)
+            case .points(let v):
+                hasher.combine(1)
+                hasher.combineValue(v)
+            }
+        }
     }
 
     /// The settings the engine was made with.

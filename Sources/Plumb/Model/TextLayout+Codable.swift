@@ -3,7 +3,10 @@
 // `"start"`/`"end"` (Unicode-scalar offsets, as the CLI prints them), `"rect"` as
 // `[x, y, width, height]`, `"baseline"`, `"usedWidth"` and `"rtl": true` for a line of a
 // right-to-left paragraph, plus what the CLI leaves out (UTF-8 and UTF-16 offsets, hanging
-// width, natural height, gap, paragraph end, truncation).
+// width, natural height, gap, paragraph end, truncation). What hit testing reads is there too:
+// `"clusters"`, per line its visible clusters as `[utf8Start, utf8End, minX, maxX]` (the caret
+// map), and `"runEnds"` (UTF-8 offsets) for an attributed text, so a decoded layout answers
+// every query as the original.
 //
 // A line's `String.Index` ranges only mean something with its text: a `TextLayout` carries
 // it; a lone `LayoutLine` finds it under `LayoutLine.textUserInfoKey` in the coder's
@@ -43,14 +46,17 @@ extension LayoutLine: Codable {
 
 extension TextLayout: Codable {
     private enum LayoutJSONKey: String, CodingKey {
-        case text, exactHeight, scale, lineBoxes, boxes, token
+        case text, exactHeight, scale, lineBoxes, boxes, token, clusters, runEnds
     }
 
     /// Decodes a layout: its text, the measurement's fields (see `TextMeasurement`),
-    /// `exactHeight`, `scale` and `lineBoxes`.
+    /// `exactHeight`, `scale`, `lineBoxes`, and the optional `boxes`, `token`, `clusters` and
+    /// `runEnds` (a layout without `clusters`, as `plumb measure --lines` prints it, has no
+    /// characters to hit-test).
     ///
-    /// - Throws: `DecodingError` for a missing or mistyped field, an unknown enum value, or a
-    ///   line whose offsets lie outside the text.
+    /// - Throws: `DecodingError` for a missing or mistyped field, an unknown enum value, a
+    ///   line or cluster whose offsets lie outside the text or inside a scalar, or `clusters`
+    ///   that do not have one entry per line.
     /// - Complexity: O(text length + lines).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: LayoutJSONKey.self)
@@ -66,9 +72,28 @@ extension TextLayout: Codable {
             exactHeight: try c.decode(Double.self, forKey: .exactHeight), scale: try c.decode(Double.self, forKey: .scale))
         inlineBoxes = try c.decodeIfPresent([InlineBoxPlacement].self, forKey: .boxes) ?? []
         truncationToken = try c.decodeIfPresent(TruncationTokenPlacement.self, forKey: .token)
+        if let clusters = try c.decodeIfPresent([[CaretMap.Cluster]].self, forKey: .clusters) {
+            caretMap = try CaretMap(lines: clusters, offsets: offsets, codingPath: c.codingPath + [LayoutJSONKey.clusters])
+        }
+        runEnds = try c.decodeIfPresent([Int].self, forKey: .runEnds) ?? []
+        try Self.validate(runEnds: runEnds, offsets: offsets, codingPath: c.codingPath + [LayoutJSONKey.runEnds])
+        guard caretMap.lineClusters.isEmpty || caretMap.lineClusters.count == lines.count else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: c.codingPath + [LayoutJSONKey.clusters],
+                debugDescription: "\(caretMap.lineClusters.count) lines of clusters for \(lines.count) lines"))
+        }
     }
 
-    /// Encodes the text, the measurement's fields, `exactHeight`, `scale` and `lineBoxes`.
+    /// Run ends must ascend and lie on scalar boundaries of the text.
+    private static func validate(runEnds: [Int], offsets: TextOffsets, codingPath: [any CodingKey]) throws {
+        for (k, end) in runEnds.enumerated() where !offsets.isScalarBoundary(utf8: end) || (k > 0 && runEnds[k - 1] > end) {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: codingPath, debugDescription: "run end \(end) is not an ascending scalar boundary of the text"))
+        }
+    }
+
+    /// Encodes the text, the measurement's fields, `exactHeight`, `scale`, `lineBoxes`, and
+    /// `boxes`, `token`, `clusters` and `runEnds` when there are any.
     public func encode(to encoder: any Encoder) throws {
         try measurement.encode(to: encoder)
         var c = encoder.container(keyedBy: LayoutJSONKey.self)
@@ -79,6 +104,52 @@ extension TextLayout: Codable {
         try c.encode(lines.map { LineJSON($0, in: offsets) }, forKey: .lineBoxes)
         if !inlineBoxes.isEmpty { try c.encode(inlineBoxes, forKey: .boxes) }
         try c.encodeIfPresent(truncationToken, forKey: .token)
+        if !caretMap.lineClusters.isEmpty {
+            try c.encode(caretMap.lineClusters.map { Array(caretMap.clusters[$0]) }, forKey: .clusters)
+        }
+        if !runEnds.isEmpty { try c.encode(runEnds, forKey: .runEnds) }
+    }
+}
+
+/// A cluster is `[utf8Start, utf8End, minX, maxX]`; its line is where it is listed.
+extension CaretMap.Cluster: Codable {
+    init(from decoder: any Decoder) throws {
+        var c = try decoder.unkeyedContainer()
+        let start = try c.decode(Int32.self), end = try c.decode(Int32.self)
+        self.init(utf8Start: start, utf8End: end, line: 0, minX: try c.decode(Double.self), maxX: try c.decode(Double.self))
+        guard c.isAtEnd, start <= end else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "a cluster is [utf8Start, utf8End, minX, maxX]")
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.unkeyedContainer()
+        try c.encode(utf8Start)
+        try c.encode(utf8End)
+        try c.encode(minX)
+        try c.encode(maxX)
+    }
+}
+
+extension CaretMap {
+    /// The map of decoded clusters, listed per line: each gets its line's index, and its
+    /// offsets are checked against the text (a scalar boundary each, so that converting them
+    /// to UTF-16 or scalars cannot land inside a character).
+    init(lines: [[Cluster]], offsets: TextOffsets, codingPath: [any CodingKey]) throws {
+        self.init()
+        for (line, clusters) in lines.enumerated() {
+            let first = self.clusters.count
+            for var cluster in clusters {
+                guard offsets.isScalarBoundary(utf8: Int(cluster.utf8Start)), offsets.isScalarBoundary(utf8: Int(cluster.utf8End)) else {
+                    throw DecodingError.dataCorrupted(.init(
+                        codingPath: codingPath,
+                        debugDescription: "cluster \(cluster.utf8Start)..<\(cluster.utf8End) of line \(line) is not a range of the text's scalars"))
+                }
+                cluster.line = Int32(line)
+                self.clusters.append(cluster)
+            }
+            lineClusters.append(first..<self.clusters.count)
+        }
     }
 }
 
@@ -212,6 +283,16 @@ struct TextOffsets {
         }
         indices.append(text.endIndex); utf8.append(u8); utf16.append(u16)
         (self.indices, self.utf8, self.utf16) = (indices, utf8, utf16)
+    }
+
+    /// Whether UTF-8 offset `o` is a scalar boundary of the text (its start and end included).
+    func isScalarBoundary(utf8 o: Int) -> Bool {
+        var lo = 0, hi = utf8.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if utf8[mid] < o { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < utf8.count && utf8[lo] == o
     }
 
     /// The string-index range of scalar offsets `range`, or `error` when outside the text.

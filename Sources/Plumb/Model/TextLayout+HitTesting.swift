@@ -26,28 +26,83 @@ struct CaretMap: Hashable, Sendable {
     var lineClusters: [Range<Int>] = []
 }
 
+/// What a point of a layout is over (`TextLayout.hit(at:unit:)`): a character, an inline box or
+/// the truncation token — what a tap handler switches on.
+public enum TextHit: Hashable, Sendable {
+    /// A character of the text: the offset (in the query's unit) of the start of the grapheme
+    /// cluster under the point, as `TextLayout.characterOffset(at:unit:)` gives it.
+    case character(offset: Int)
+    /// An inline box of the text (its U+FFFC): where it was placed, its `id` included.
+    case inlineBox(InlineBoxPlacement)
+    /// The truncation token of a truncated line ("…", or `TextStyle.truncationToken` such as
+    /// "… more"), its inline boxes included: a tap on "more".
+    case truncationToken
+}
+
 extension TextLayout {
     /// The offset (in `unit`) of the character at `point` — the start of the grapheme cluster
     /// under it; a point beside a line maps to the line's nearest cluster, a point above or
-    /// below the text to the first or last line (as `lineIndex(atY:)`). Link taps and
-    /// selection start here.
+    /// below the text to the first or last line (as `lineIndex(atY:)`). Selection starts here;
+    /// a tap handler wants `hit(at:unit:)`, which also tells inline boxes and the truncation
+    /// token apart (here a point on the token gives the nearest visible character).
     ///
     /// - Returns: `nil` when there are no lines, or the line under the point shows no text.
     /// - Complexity: O(log lines + clusters on the line), plus O(n) to convert the offset out
     ///   of UTF-8.
     public func characterOffset(at point: Point, unit: TextOffsetUnit = .utf16) -> Int? {
-        guard !point.x.isNaN, let line = lineIndex(atY: point.y), line < caretMap.lineClusters.count else { return nil }
+        guard !point.x.isNaN, let line = lineIndex(atY: point.y), let best = nearestCluster(toX: point.x, onLine: line) else {
+            return nil
+        }
+        return offset(utf8: Int(caretMap.clusters[best].utf8Start), in: unit)
+    }
+
+    /// What is at `point`: the truncation token, an inline box or a character (offset in
+    /// `unit`).
+    ///
+    /// The line is the one under `point.y` (as `lineIndex(atY:)`: a line owns the gap below
+    /// it). On it, whatever spans `point.x` is hit — a cluster of the text, a box's U+FFFC or
+    /// the token, each over its advance and the line's full height; a point beside them all
+    /// hits the nearest (a cluster when a cluster and the token are as near).
+    ///
+    /// - Returns: `nil` when there are no lines, `point` has a NaN coordinate, or the line
+    ///   under it shows neither text nor token.
+    /// - Complexity: O(log lines + clusters on the line + inline boxes), plus O(n) to convert
+    ///   a character's offset out of UTF-8.
+    public func hit(at point: Point, unit: TextOffsetUnit = .utf16) -> TextHit? {
+        guard !point.x.isNaN, let line = lineIndex(atY: point.y) else { return nil }
+        let cluster = nearestCluster(toX: point.x, onLine: line).map { caretMap.clusters[$0] }
+        if let token = truncationToken, token.line == line {
+            let onToken = Self.distance(point.x, to: token.rect.x, token.rect.maxX)
+            let onCluster = cluster.map { Self.distance(point.x, to: $0.minX, $0.maxX) } ?? .infinity
+            if onToken == 0 || onToken < onCluster { return .truncationToken }
+        }
+        guard let cluster else { return nil }
+        if let box = inlineBoxes.first(where: { $0.line == line && $0.utf8Offset == Int(cluster.utf8Start) }) {
+            return .inlineBox(box)
+        }
+        return .character(offset: offset(utf8: Int(cluster.utf8Start), in: unit))
+    }
+
+    /// The index in `caretMap.clusters` of the cluster on `line` that spans `x` (the first, in
+    /// text order), or else the nearest; `nil` when the line shows no cluster.
+    private func nearestCluster(toX x: Double, onLine line: Int) -> Int? {
+        guard line < caretMap.lineClusters.count, !caretMap.lineClusters[line].isEmpty else { return nil }
         let range = caretMap.lineClusters[line]
-        guard !range.isEmpty else { return nil }
         var best = range.lowerBound
         var bestDistance = Double.infinity
         for i in range {
             let c = caretMap.clusters[i]
-            if point.x >= c.minX && point.x < c.maxX { best = i; break }
-            let d = point.x < c.minX ? c.minX - point.x : point.x - c.maxX
+            if x >= c.minX && x < c.maxX { return i }
+            let d = Self.distance(x, to: c.minX, c.maxX)
             if d < bestDistance { bestDistance = d; best = i }
         }
-        return offset(utf8: Int(caretMap.clusters[best].utf8Start), in: unit)
+        return best
+    }
+
+    /// How far `x` is from the extent `minX..<maxX` (0 inside it, and at `maxX`).
+    private static func distance(_ x: Double, to minX: Double, _ maxX: Double) -> Double {
+        if x >= minX && x < maxX { return 0 }
+        return x < minX ? minX - x : x - maxX
     }
 
     /// The rects covering the characters `range` (offsets in `unit`), each as tall as its
@@ -132,40 +187,80 @@ public struct LineRun: Hashable, Sendable {
 }
 
 extension TextLayout {
-    /// The runs on line `index`, in logical order, each with its rect (for a truncated line,
-    /// the visible head and tail only).
+    /// The runs on line `index`, one entry per visual stretch of a run, left to right, each
+    /// with its rect (for a truncated line, the visible head and tail only).
     ///
-    /// - Complexity: O(clusters on the line × log runs), plus O(n) for the UTF-16 offsets.
+    /// A stretch is what is drawn side by side: a run that bidi reordering splits (a Hebrew
+    /// word of a plain run drawn on the far side of a bold one) gives one entry per part, and
+    /// the head and tail of a truncated line are apart (the token lies between them). A
+    /// stretch whose characters are not consecutive in the text (digits in right-to-left text
+    /// in a left-to-right line) is cut where its logical order jumps, so an entry's range is
+    /// exactly its characters. Rects never overlap; together they cover what
+    /// `rects(forCharacters:)` covers for the line.
+    ///
+    /// - Complexity: O(k log k) for the k clusters on the line, plus O(n) for the UTF-16
+    ///   offsets.
     public func runs(onLine index: Int) -> [LineRun] {
         guard index >= 0, index < caretMap.lineClusters.count else { return [] }
-        var out: [LineRun] = []
         let line = lines[index].rect
-        func runIndex(_ offset: Int32) -> Int {
-            var lo = 0, hi = runEnds.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if runEnds[mid] <= Int(offset) { lo = mid + 1 } else { hi = mid }
-            }
-            return lo
+        let visual = caretMap.lineClusters[index].map { caretMap.clusters[$0] }.sorted(by: Self.isDrawnBefore)
+        return Self.stretches(of: visual, run: runIndex).flatMap(Self.logicalPieces).map { piece in
+            let minX = piece.map(\.minX).min() ?? 0, maxX = piece.map(\.maxX).max() ?? 0
+            let bytes = Self.byteSpan(of: piece)
+            return LineRun(
+                run: runIndex(of: piece[0]), utf8Range: bytes,
+                utf16Range: offset(utf8: bytes.lowerBound, in: .utf16)..<offset(utf8: bytes.upperBound, in: .utf16),
+                rect: Rect(x: minX, y: line.y, width: maxX - minX, height: line.height))
         }
-        for i in caretMap.lineClusters[index] {
-            let c = caretMap.clusters[i]
-            let run = runEnds.isEmpty ? 0 : runIndex(c.utf8Start)
-            if var last = out.last, last.run == run, last.utf8Range.upperBound == Int(c.utf8Start) {
-                last.utf8Range = last.utf8Range.lowerBound..<Int(c.utf8End)
-                let minX = min(last.rect.x, c.minX), maxX = max(last.rect.maxX, c.maxX)
-                last.rect = Rect(x: minX, y: line.y, width: maxX - minX, height: line.height)
-                out[out.count - 1] = last
+    }
+
+    /// The index in `AttributedText.runs` of the run holding `cluster` (0 for plain text).
+    private func runIndex(of cluster: CaretMap.Cluster) -> Int {
+        var lo = 0, hi = runEnds.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if runEnds[mid] <= Int(cluster.utf8Start) { lo = mid + 1 } else { hi = mid }
+        }
+        return runEnds.isEmpty ? 0 : lo
+    }
+
+    /// Left to right: by left edge, then right edge (a zero-width cluster before the one it
+    /// touches), then text order.
+    private static func isDrawnBefore(_ a: CaretMap.Cluster, _ b: CaretMap.Cluster) -> Bool {
+        (a.minX, a.maxX, a.utf8Start) < (b.minX, b.maxX, b.utf8Start)
+    }
+
+    /// Clusters in drawing order grouped into stretches: consecutive, of one run, touching.
+    private static func stretches(of visual: [CaretMap.Cluster], run: (CaretMap.Cluster) -> Int) -> [[CaretMap.Cluster]] {
+        var out: [[CaretMap.Cluster]] = []
+        for c in visual {
+            if let last = out.last?.last, run(last) == run(c), c.minX <= last.maxX + 1e-9 {
+                out[out.count - 1].append(c)
             } else {
-                out.append(
-                    LineRun(
-                        run: run, utf8Range: Int(c.utf8Start)..<Int(c.utf8End), utf16Range: 0..<0,
-                        rect: Rect(x: c.minX, y: line.y, width: c.maxX - c.minX, height: line.height)))
+                out.append([c])
             }
-        }
-        for k in out.indices {
-            out[k].utf16Range = offset(utf8: out[k].utf8Range.lowerBound, in: .utf16)..<offset(utf8: out[k].utf8Range.upperBound, in: .utf16)
         }
         return out
+    }
+
+    /// A stretch whose characters are consecutive in the text, whole; otherwise cut wherever
+    /// the next cluster does not continue the previous one in the text (either direction).
+    private static func logicalPieces(_ stretch: [CaretMap.Cluster]) -> [[CaretMap.Cluster]] {
+        let bytes = stretch.reduce(0) { $0 + Int($1.utf8End - $1.utf8Start) }
+        guard bytes != byteSpan(of: stretch).count else { return [stretch] }
+        var out: [[CaretMap.Cluster]] = []
+        for c in stretch {
+            if let last = out.last?.last, c.utf8Start == last.utf8End || c.utf8End == last.utf8Start {
+                out[out.count - 1].append(c)
+            } else {
+                out.append([c])
+            }
+        }
+        return out
+    }
+
+    /// From the first byte to the last of `clusters` (not empty).
+    private static func byteSpan(of clusters: [CaretMap.Cluster]) -> Range<Int> {
+        Int(clusters.map(\.utf8Start).min() ?? 0)..<Int(clusters.map(\.utf8End).max() ?? 0)
     }
 }

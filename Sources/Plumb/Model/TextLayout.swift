@@ -52,6 +52,9 @@ public struct LineTruncation: Hashable, Sendable {
 /// A measurement plus the geometry behind it: what fade masks, per-line covers and touch hit
 /// tests need.
 ///
+/// `Hashable` over every field, hit-testing geometry included: a layout decoded from JSON
+/// equals the one encoded, and a NaN field equals NaN as in every value type.
+///
 /// - Thread safety: an immutable `Sendable` value; every query may run on any thread.
 public struct TextLayout: Sendable {
     /// The text laid out (for a UTF-16 or UTF-8 input, the decoded and repaired string; for an
