@@ -25,11 +25,9 @@ extension TextMeasurer {
         // A hit needs only the content key (the runs' attributes as given); their fonts are
         // resolved on a miss. A cell whose runs need repairs is not cached: its warnings are
         // its own.
-        let keys = cellKeys(text.string, style: resolved, width: width, scale: scale)
-            .map { $0.withContent(key, fingerprint: resolved.layoutFingerprint) }
-        return measure(text.string, style: resolved, width: width, scale: scale, keys: keys) {
-            richContent(text, style: resolved, key: key)
-        }
+        var keys = cellKeys(text.string, style: resolved, width: width, scale: scale)
+        if let plain = keys { keys = plain.withContent(key, fingerprint: resolved.layoutFingerprint) }
+        return measure(text.string, style: resolved, width: width, scale: scale, keys: keys, runs: text)
     }
 
     /// Measures one attributed cell and returns its geometry, inline boxes included.

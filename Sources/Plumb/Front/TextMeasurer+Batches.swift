@@ -207,10 +207,7 @@ extension TextMeasurer {
         guard cell.hasLayoutRuns, let runs = cell.attributedText else {
             return measure(cell.text, style: style, width: cell.width, scale: scale, keys: keys, resultMissed: true)
         }
-        let key = keys?.text ?? CellKeys.contentKey(runs)
-        return measure(cell.text, style: style, width: cell.width, scale: scale, keys: keys, resultMissed: true) {
-            self.richContent(runs, style: style, key: key)
-        }
+        return measure(cell.text, style: style, width: cell.width, scale: scale, keys: keys, resultMissed: true, runs: runs)
     }
 
     /// Row heights with prefix offsets for a virtualized list, measured as a batch (one style

@@ -28,16 +28,16 @@ extension TextMeasurer {
     /// - Parameters:
     ///   - resultMissed: the caller already looked the result key up and missed (a batch's
     ///     second pass): start at the width range.
-    ///   - content: an attributed cell's resolved runs, asked for only when the cell is laid
-    ///     out (a hit needs only its content key, already in `keys`).
+    ///   - runs: an attributed cell's runs, resolved (`richContent`) only when the cell is laid
+    ///     out: a hit needs only its content key, already in `keys`. `nil`: a plain cell.
     func measure(
         _ text: String, style: ResolvedStyle, width: Double, scale: Double, keys k: CellKeys?,
-        resultMissed: Bool = false, content: () -> RichContent? = { nil }
+        resultMissed: Bool = false, runs: AttributedText? = nil
     ) -> TextMeasurement {
         guard let k else {
             return compute(
                 text, style: style, width: width, scale: scale, extraWarnings: [], needsLines: false,
-                content: content()
+                content: runs.map { richContent($0, style: style, key: CellKeys.contentKey($0)) }
             ).measurement
         }
         if !resultMissed, let hit = resultCache.value(for: k.keys.result) {
@@ -45,7 +45,7 @@ extension TextMeasurer {
                 ? hit.measurement(scale: k.scale)
                 : hit.measurement(scale: k.scale, warnings: style.warnings)
         }
-        return measureMissed(text, style: style, width: width, scale: scale, keys: k, content: content)
+        return measureMissed(text, style: style, width: width, scale: scale, keys: k, runs: runs)
     }
 
     /// The cached path after the result key missed: the width range, then a layout (from
@@ -54,7 +54,7 @@ extension TextMeasurer {
     @inline(never)
     private func measureMissed(
         _ text: String, style: ResolvedStyle, width: Double, scale: Double, keys k: CellKeys,
-        content: () -> RichContent?
+        runs: AttributedText?
     ) -> TextMeasurement {
         let keys = k.keys, w = k.layoutWidth, cleanScale = k.scale
         // Not counted: the range entry is an internal probe, and the cell's lookup was the one
@@ -66,7 +66,7 @@ extension TextMeasurer {
                 ? range.measurement(scale: cleanScale)
                 : range.measurement(scale: cleanScale, warnings: style.warnings)
         }
-        let cellContent = content()
+        let cellContent = runs.map { richContent($0, style: style, key: k.text) }
         if cellContent == nil, let m = measureCell(text, style: style, keys: k, range: range) { return m }
         let r = compute(
             text, style: style, width: width, scale: scale, extraWarnings: [], textKey: k.text,
