@@ -17,11 +17,14 @@ struct BatchEngine {
     let workers: Int
     /// Progress and cancellation (`nil`: neither; the batch then never throws).
     let progress: BatchProgress?
+    /// Where the helper threads come from (`BatchProgress.helpers`; Dispatch without one).
+    let helpers: BatchHelpers
 
     /// An engine on `workers` threads (default: every core).
     init(workers: Int?, progress: BatchProgress?) {
         self.workers = max(1, workers ?? ProcessInfoLite.activeProcessorCount)
         self.progress = progress
+        self.helpers = progress?.helpers ?? .dispatch
     }
 
     /// Measures `n` cells: keys and tier-2 hits in parallel → the first occurrence of each
@@ -42,7 +45,9 @@ struct BatchEngine {
     ) throws -> [TextMeasurement] {
         progress?.start(total: n)
         guard n > 0 else { return [] }
-        let firstPass = FirstPass(count: n, schedule: BatchSchedule(count: n, workers: workers, grain: 16, maxChunk: 256))
+        let firstPass = FirstPass(
+            count: n, schedule: BatchSchedule(count: n, workers: workers, grain: 16, maxChunk: 256), helpers: helpers
+        )
         defer { firstPass.deallocate() }
         var results = firstPass.run(cache: cache, progress: progress, key: key)
         let misses = firstPass.distinctMisses()
@@ -70,7 +75,7 @@ struct BatchEngine {
         let progress = self.progress
         let completed = out.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let buffer = buffer  // each index is written by one worker
-            return Self.parallel(BatchSchedule(count: count, workers: workers, grain: 1, maxChunk: maxChunk)) { range in
+            return Self.parallel(BatchSchedule(count: count, workers: workers, grain: 1, maxChunk: maxChunk), on: helpers) { range in
                 if progress?.isCancelled == true { return false }
                 for i in range { buffer[i] = body(i) }
                 progress?.add(range.count)
@@ -93,7 +98,7 @@ struct BatchEngine {
             nonisolated(unsafe) let out = buffer  // each cell's slot is written by one worker
             return unique.withUnsafeBufferPointer { order in
                 nonisolated(unsafe) let order = order  // read-only during the loop
-                return Self.parallel(schedule) { range in
+                return Self.parallel(schedule, on: helpers) { range in
                     if progress?.isCancelled == true { return false }
                     for k in range {
                         Self.prefetchMiss(after: k, in: range, order: order, results: out, cache: cache)
@@ -141,12 +146,14 @@ struct BatchEngine {
     }
 
     /// Runs `body` over the chunks of `schedule` on its workers (the calling thread and
-    /// Dispatch's `concurrentPerform`). Returns false if any chunk returned false
-    /// (cancellation); chunks not yet claimed then never run.
+    /// `helpers`). Returns false if any chunk returned false (cancellation); chunks not yet
+    /// claimed then never run.
     ///
     /// - Thread safety: `body` runs concurrently on disjoint chunks; one shared atomic per
     ///   claim.
-    static func parallel(_ schedule: BatchSchedule, _ body: @Sendable (Range<Int>) -> Bool) -> Bool {
+    static func parallel(
+        _ schedule: BatchSchedule, on helpers: BatchHelpers = .dispatch, _ body: @Sendable (Range<Int>) -> Bool
+    ) -> Bool {
         let count = schedule.count
         let next = Atomic<Int>(0)
         let ok = Atomic<Bool>(true)
@@ -162,11 +169,30 @@ struct BatchEngine {
             return nil
         }
         if schedule.workers > 1, count > schedule.grain {
-            let caller = pthread_self()
-            DispatchQueue.concurrentPerform(iterations: min(schedule.workers, schedule.slots)) { _ in
-                let reserve = pthread_equal(pthread_self(), caller) != 0 ? 0 : schedule.callerReserve
-                while let chunk = claim(leaving: reserve) {
-                    if !body(chunk) { ok.store(false, ordering: .relaxed) }
+            let threads = min(schedule.workers, schedule.slots)
+            switch helpers {
+            case .dispatch:
+                let caller = pthread_self()
+                DispatchQueue.concurrentPerform(iterations: threads) { _ in
+                    let reserve = pthread_equal(pthread_self(), caller) != 0 ? 0 : schedule.callerReserve
+                    while let chunk = claim(leaving: reserve) {
+                        if !body(chunk) { ok.store(false, ordering: .relaxed) }
+                    }
+                }
+            case .own:
+                withoutActuallyEscaping(body) { body in
+                    // Joined before `body` goes out of scope.
+                    let started = (1..<threads).compactMap { _ in
+                        OwnThreads.start {
+                            while let chunk = claim(leaving: schedule.callerReserve) {
+                                if !body(chunk) { ok.store(false, ordering: .relaxed) }
+                            }
+                        }
+                    }
+                    while let chunk = claim(leaving: 0) {
+                        if !body(chunk) { ok.store(false, ordering: .relaxed) }
+                    }
+                    started.forEach(OwnThreads.join)
                 }
             }
         }
@@ -176,6 +202,15 @@ struct BatchEngine {
         }
         return ok.load(ordering: .relaxed)
     }
+}
+
+/// Where a batch's helper threads come from.
+enum BatchHelpers: Sendable {
+    /// Dispatch's `concurrentPerform`: the synchronous calls, whose caller waits anyway.
+    case dispatch
+    /// Threads of the batch's own (`OwnThreads`): the `async` calls, which must leave
+    /// Dispatch's root queues, and so Swift concurrency, to the rest of the process.
+    case own
 }
 
 /// How a parallel loop over 0..<count hands out chunks: guided self-scheduling. Each
@@ -223,12 +258,14 @@ struct BatchSchedule: Sendable {
 private struct FirstPass {
     let count: Int
     let schedule: BatchSchedule
+    let helpers: BatchHelpers
     /// One list per schedule slot (owned: `deallocate()` frees them).
     private let lists: UnsafeMutableBufferPointer<MissList>
 
-    init(count: Int, schedule: BatchSchedule) {
+    init(count: Int, schedule: BatchSchedule, helpers: BatchHelpers) {
         self.count = count
         self.schedule = schedule
+        self.helpers = helpers
         lists = .allocate(capacity: schedule.slots)
         lists.initialize(repeating: MissList(base: nil, count: 0))
     }
@@ -248,7 +285,7 @@ private struct FirstPass {
         return [TextMeasurement](unsafeUninitializedCapacity: count) { resultBuffer, resultCount in
             nonisolated(unsafe) let out = resultBuffer.baseAddress!  // each index written by one worker
             nonisolated(unsafe) let lists = lists  // each slot written by the chunk that owns it
-            _ = BatchEngine.parallel(schedule) { range in
+            _ = BatchEngine.parallel(schedule, on: helpers) { range in
                 var hits = 0
                 var misses: UnsafeMutablePointer<Miss>? = nil
                 var missCount = 0

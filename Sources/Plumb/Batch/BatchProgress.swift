@@ -27,6 +27,8 @@ public final class BatchProgress: Sendable {
     /// Called with each new, larger count (serialised: never concurrently, never decreasing).
     private let reporter: Mutex<Reporter?>
     private let reports: Bool
+    /// Where the batch's helper threads come from: its own for the `async` calls.
+    let helpers: BatchHelpers
 
     private struct Reporter {
         var last = 0
@@ -37,9 +39,10 @@ public final class BatchProgress: Sendable {
     public convenience init() { self.init(reporting: nil) }
 
     /// A progress object that also calls `report` after each finished chunk of cells.
-    init(reporting report: (@Sendable (Snapshot) -> Void)?) {
+    init(reporting report: (@Sendable (Snapshot) -> Void)?, helpers: BatchHelpers = .dispatch) {
         reporter = Mutex(report.map { Reporter(report: $0) })
         reports = report != nil
+        self.helpers = helpers
     }
 
     /// Cells finished so far.

@@ -1,8 +1,10 @@
 import Dispatch
 
-/// The batch calls for Swift concurrency: the work runs on Dispatch's threads (the engine's
-/// workers, through the same `concurrentPerform` machinery as the synchronous calls), never
-/// blocking a thread of the cooperative pool, and the calling task suspends until it is done.
+/// The batch calls for Swift concurrency: the work runs on threads of the batch's own
+/// (`OwnThreads`: the same chunks and workers as the synchronous calls, but not Dispatch's
+/// root queues, which on Linux also run every task and `Task.sleep` of the process), never
+/// blocking a thread of the cooperative pool; the calling task suspends until it is done, and
+/// the main actor stays responsive while the batch uses every core.
 ///
 /// - Cancellation: cancelling the task stops the batch between chunks (at most 256 cells
 ///   each, 64 for layouts; chunks already running finish) and the call throws
@@ -95,17 +97,18 @@ extension TextMeasurer {
         }
     }
 
-    /// Runs `batch` on a Dispatch thread at the task's priority and resumes the caller with
-    /// its result; the task's cancellation cancels the batch's `BatchProgress`.
+    /// Runs `batch` on a thread of its own (its helpers too) and resumes the caller with its
+    /// result; the task's cancellation cancels the batch's `BatchProgress`. Without a thread
+    /// to start, it runs on Dispatch at the task's priority, as the synchronous calls do.
     static func onWorkers<T: Sendable>(
         reporting report: ProgressHandler?, _ batch: @escaping @Sendable (BatchProgress) throws -> T
     ) async throws -> T {
         try Task.checkCancellation()
-        let progress = BatchProgress(reporting: report)
-        let queue = DispatchQueue.global(qos: dispatchQoS(Task.currentPriority))
+        let progress = BatchProgress(reporting: report, helpers: .own)
+        let fallback = DispatchQueue.global(qos: dispatchQoS(Task.currentPriority))
         let result = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                queue.async {
+                let run: @Sendable () -> Void = {
                     do {
                         continuation.resume(returning: try batch(progress))
                     } catch is BatchCancelled {
@@ -114,6 +117,7 @@ extension TextMeasurer {
                         continuation.resume(throwing: error)
                     }
                 }
+                if !OwnThreads.detach(run) { fallback.async(execute: run) }
             }
         } onCancel: {
             progress.cancel()
