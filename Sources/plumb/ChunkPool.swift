@@ -133,8 +133,8 @@ final class ChunkPool: @unchecked Sendable {  // `pending` is the caller's; `job
     /// and written only while holding `queueLock`.
     private var jobs = FIFO<Job?>()
     /// The lock of `jobs`: a semaphore, which ThreadSanitizer sees, where the standard
-    /// library's `Mutex` is invisible to it on this platform (Plumb's own `Mutex` annotates
-    /// it for TSan; see `Support/Mutex.swift`). Uncontended, a wait and a signal are one
+    /// library's `Mutex` is invisible to it on this platform (Plumb's own `Lock` annotates
+    /// it for TSan; see `Support/Lock.swift`). Uncontended, a wait and a signal are one
     /// atomic operation each.
     private let queueLock = DispatchSemaphore(value: 1)
     /// Counts the entries of `jobs` (one per job, one per stop signal).

@@ -25,7 +25,7 @@ public final class BatchProgress: Sendable {
     private let total = Atomic<Int>(0)
     private let cancelled = Atomic<Bool>(false)
     /// Called with each new, larger count (serialised: never concurrently, never decreasing).
-    private let reporter: Mutex<Reporter?>
+    private let reporter: Lock<Reporter?>
     private let reports: Bool
     /// Where the batch's helper threads come from: its own for the `async` calls.
     let helpers: BatchHelpers
@@ -40,7 +40,7 @@ public final class BatchProgress: Sendable {
 
     /// A progress object that also calls `report` after each finished chunk of cells.
     init(reporting report: (@Sendable (Snapshot) -> Void)?, helpers: BatchHelpers = .dispatch) {
-        reporter = Mutex(report.map { Reporter(report: $0) })
+        reporter = Lock(report.map { Reporter(report: $0) })
         reports = report != nil
         self.helpers = helpers
     }

@@ -13,7 +13,7 @@ final class PreparerPool: Sendable {
         var idle: [TextPreparer]
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
     private let segmentCache: SegmentCache
     /// `TextPreparer.mergesWordRuns` of the preparers (false only in tests).
     private let mergesWordRuns: Bool
@@ -24,7 +24,7 @@ final class PreparerPool: Sendable {
             fatalError("ICU could not open a line break iterator")
         }
         self.segmentCache = segmentCache
-        self.state = Mutex(State(prototype: prototype, idle: []))
+        self.state = Lock(State(prototype: prototype, idle: []))
     }
 
     /// Runs `body` with a preparer no other thread is using.

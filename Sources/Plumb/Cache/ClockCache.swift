@@ -64,7 +64,7 @@ extension PreparedText: CacheCharged {}
 /// the previous layout read an index array, its entry, the slot array and the slot first
 /// (Decisions.md, "A flat segment tier").
 ///
-/// - Thread safety: every operation locks one shard (`Mutex`); `shardCount` (256) shards
+/// - Thread safety: every operation locks one shard (`Lock`); `shardCount` (256) shards
 ///   keep contention low on many cores.
 /// - Complexity: lookup and insertion O(1) amortised.
 final class ClockCache<Value: CacheCharged>: Sendable {
@@ -201,13 +201,13 @@ final class ClockCache<Value: CacheCharged>: Sendable {
     /// Heap bytes of one shard besides its entries' share: its lock object, the mutex's TSan
     /// tag and its first table, as malloc chunks.
     static var shardBookkeepingBytes: Int {
-        HeapCost.object(storedBytes: MemoryLayout<Mutex<Table>>.stride) + HeapCost.malloc(1)
+        HeapCost.object(storedBytes: MemoryLayout<Lock<Table>>.stride) + HeapCost.malloc(1)
             + HeapCost.malloc(initialSlots * Table.slotWords * MemoryLayout<UInt>.stride)
     }
 
-    /// One lock per shard (a class so an array can hold the non-copyable `Mutex`).
+    /// One lock per shard (a class so an array can hold the non-copyable `Lock`).
     private final class Shard: Sendable {
-        let mutex = Mutex(Table())
+        let mutex = Lock(Table())
     }
 
     private let shards: [Shard]

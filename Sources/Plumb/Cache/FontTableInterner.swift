@@ -9,10 +9,10 @@ import Synchronization
 /// the tier budgets: a few dozen tables of a few hundred bytes in a typical engine, at most
 /// ``capacity`` of them.
 ///
-/// - Thread safety: safe from any thread (one `Mutex`, taken once per prepared text on a
+/// - Thread safety: safe from any thread (one `Lock`, taken once per prepared text on a
 ///   miss of the preparer's own last table).
 final class FontTableInterner: Sendable {
-    private let state = Mutex<State>(State())
+    private let state = Lock<State>(State())
 
     private struct State {
         var tables: [FontTable.Key: FontTable] = [:]

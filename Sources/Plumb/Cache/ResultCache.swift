@@ -51,7 +51,7 @@ final class ResultCache: Sendable {
     private final class Shard: @unchecked Sendable {
         /// Even while the table is stable; odd while a writer changes keys or values.
         let version = Atomic<UInt64>(0)
-        let mutex: Mutex<Table>
+        let mutex: Lock<Table>
         /// The table's storage, fixed for the shard's life (read optimistically).
         let slots: SeqlockSlots
         /// The table's slots in use − 1, published by writers (read optimistically).
@@ -62,7 +62,7 @@ final class ResultCache: Sendable {
             let table = Table(slots: slots)
             self.slots = table.slots
             mask = Atomic(table.publishedMask)
-            mutex = Mutex(table)
+            mutex = Lock(table)
         }
 
         /// Runs `body` under the mutex with the version odd, so optimistic readers that

@@ -32,13 +32,13 @@ final class ScanAdmission: Sendable {
         var setBits = 0
     }
 
-    private let doorKeeper: Mutex<DoorKeeper>
+    private let doorKeeper: Lock<DoorKeeper>
     private let bitCount: Int
 
     /// - Parameter bitCount: size of the doorkeeper (a power of two; 2²¹ bits = 256 KiB).
     init(bitCount: Int = 1 << 21) {
         self.bitCount = bitCount
-        doorKeeper = Mutex(DoorKeeper(words: [UInt64](repeating: 0, count: bitCount / 64)))
+        doorKeeper = Lock(DoorKeeper(words: [UInt64](repeating: 0, count: bitCount / 64)))
     }
 
     /// Whether `key` was offered before (then admit it); otherwise remembers it and says no.

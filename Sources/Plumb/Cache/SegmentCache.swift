@@ -10,14 +10,14 @@ import Synchronization
 /// and advances together, under one lock per shard; CLOCK eviction within a shard's share of
 /// the budget.
 ///
-/// - Thread safety: safe from any thread (one `Mutex` per shard).
+/// - Thread safety: safe from any thread (one `Lock` per shard).
 final class SegmentCache: Sendable {
     static let shardCount = 256
 
-    /// One shard's lock and table (a class so an array can hold the non-copyable `Mutex`).
+    /// One shard's lock and table (a class so an array can hold the non-copyable `Lock`).
     private final class Shard: Sendable {
-        let mutex: Mutex<SegmentTable>
-        init(budget: Int) { mutex = Mutex(SegmentTable(budget: budget)) }
+        let mutex: Lock<SegmentTable>
+        init(budget: Int) { mutex = Lock(SegmentTable(budget: budget)) }
     }
 
     private let shards: [Shard]
@@ -30,7 +30,7 @@ final class SegmentCache: Sendable {
 
     /// Heap bytes of one shard besides its table: the shard object and its lock's TSan tag.
     static var shardBookkeepingBytes: Int {
-        HeapCost.object(storedBytes: MemoryLayout<Mutex<SegmentTable>>.stride) + HeapCost.malloc(1)
+        HeapCost.object(storedBytes: MemoryLayout<Lock<SegmentTable>>.stride) + HeapCost.malloc(1)
     }
 
     /// - Parameter budgetBytes: the most bytes all shards may hold (tables and long

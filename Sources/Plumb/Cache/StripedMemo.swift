@@ -24,7 +24,7 @@ final class StripedMemo<Key: Equatable & Sendable, Value: Sendable>: Sendable {
 
     /// One stripe's entry (a class, so an array can hold the non-copyable lock).
     private final class Stripe: Sendable {
-        let entry = Mutex<Entry?>(nil)
+        let entry = Lock<Entry?>(nil)
     }
 
     static var stripeCount: Int { 16 }

@@ -28,7 +28,7 @@ final class Font: @unchecked Sendable, CustomStringConvertible {
     let hbFont: OpaquePointer
     private let extentsCache: GlyphExtentsCache
     /// The `pango` profile's baselines per scale (`pangoBaselines(scale:)`): a few sizes each.
-    let pangoBaselineCache = Mutex<[Int32: PangoBaselines.Face]>([:])
+    let pangoBaselineCache = Lock<[Int32: PangoBaselines.Face]>([:])
     /// The cmap's answers for the BMP, two bits per code point (answered, has a glyph),
     /// filled as code points are asked for. 16 KiB per face.
     private let bmpCoverage: UnsafeMutablePointer<Atomic<UInt64>>

@@ -45,7 +45,7 @@ final class FontLibrary: Sendable {
     let language: String
     /// Fingerprint of the font set (see `FontResolver.fontSetFingerprint`).
     let fontSetFingerprint: [String]
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// Loads fontconfig's configuration (as the environment says: `FONTCONFIG_FILE`, …) and
     /// adds the application font folders. Never fails: when fontconfig cannot load its
@@ -61,7 +61,7 @@ final class FontLibrary: Sendable {
             Fontconfig.addApplicationFontDirectory(dir, to: config)
         }
         fontSetFingerprint = Fontconfig.fontSetFingerprint(config: config)
-        state = Mutex(State(config: config))
+        state = Lock(State(config: config))
     }
 
     deinit {

@@ -52,7 +52,7 @@ public final class FontResolver: Sendable {
     /// flagged as a fallback (never cached).
     public var hasNoFonts: Bool { defaultFont == nil }
     private let library: FontLibrary
-    private let cascades = Mutex<[CascadeKey: ResolvedCascade]>([:])
+    private let cascades = Lock<[CascadeKey: ResolvedCascade]>([:])
     /// The default family's regular face, loaded once; `nil` when no font can be loaded.
     private let defaultFont: Font?
     /// Shared by every cascade of a resolver without fonts.

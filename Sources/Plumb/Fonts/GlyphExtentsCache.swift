@@ -2,9 +2,9 @@ import Synchronization
 
 /// Per-font cache of vertical glyph ink bounds (font units), shared by all threads.
 ///
-/// - Thread safety: guarded by a `Mutex`; the compute closure runs outside the lock.
+/// - Thread safety: guarded by a `Lock`; the compute closure runs outside the lock.
 final class GlyphExtentsCache: Sendable {
-    private let storage = Mutex<[UInt32: (Int32, Int32)]>([:])
+    private let storage = Lock<[UInt32: (Int32, Int32)]>([:])
 
     func bounds(of glyph: UInt32, compute: (UInt32) -> (Int32, Int32)) -> (top: Int32, bottom: Int32) {
         if let hit = storage.withLock({ $0[glyph] }) { return hit }

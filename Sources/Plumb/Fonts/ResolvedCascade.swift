@@ -8,7 +8,7 @@ import Synchronization
 /// measuring with it (`resolverID`), so only work already in flight during a reload finishes
 /// on the old fonts.
 ///
-/// - Thread safety: immutable except for the fallback cache, which is behind a `Mutex`.
+/// - Thread safety: immutable except for the fallback cache, which is behind a `Lock`.
 final class ResolvedCascade: Sendable {
     let key: FontResolver.CascadeKey
     /// The cascade's fonts in order (at least one).
@@ -26,7 +26,7 @@ final class ResolvedCascade: Sendable {
     /// Where fallback lookups go (strong: see the type's documentation).
     private let library: FontLibrary
     /// Clusters the cascade cannot render → the fallback font fontconfig chose.
-    private let fallbackCache = Mutex<[FallbackKey: Font]>([:])
+    private let fallbackCache = Lock<[FallbackKey: Font]>([:])
 
     private struct FallbackKey: Hashable {
         var scalars: [Unicode.Scalar]
@@ -82,7 +82,7 @@ final class ResolvedCascade: Sendable {
     /// before any byte names the slot; kept alive by `fallbackSlotFonts`).
     nonisolated(unsafe) private let fallbackSlots: UnsafeMutablePointer<Unmanaged<Font>?>
     private static let fallbackSlotCount = Int(inheritCode - firstFallbackCode)
-    private let fallbackSlotFonts = Mutex<[Font]>([])
+    private let fallbackSlotFonts = Lock<[Font]>([])
 
     /// The byte of `loneScalarChoices` for `v` (< 0x10000), computed on first use.
     @inline(__always)

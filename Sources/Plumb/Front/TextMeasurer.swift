@@ -78,7 +78,7 @@ public final class TextMeasurer: Sendable {
         var lastCheck: UInt64 = 0
     }
     /// The resolver, and the salt of its fonts, always changed together under this lock.
-    private let fontState: Mutex<FontState>
+    private let fontState: Lock<FontState>
     /// The id of `fonts`, readable without the lock (a style whose cascade has another id was
     /// resolved on other fonts and is re-resolved before use).
     private let resolverID: Atomic<Int>
@@ -121,7 +121,7 @@ public final class TextMeasurer: Sendable {
         // any age: the first batch checks them.
         let loadedHere = fonts == nil
         let fonts = fonts ?? FontResolver(configuration: configuration.fonts)
-        self.fontState = Mutex(FontState(resolver: fonts, lastCheck: loadedHere ? DispatchTimeLite.nowNanoseconds : 0))
+        self.fontState = Lock(FontState(resolver: fonts, lastCheck: loadedHere ? DispatchTimeLite.nowNanoseconds : 0))
         self.segmentCache = SegmentCache(budgetBytes: configuration.segmentCacheBytes)
         self.preparedCache = ClockCache(budgetBytes: configuration.preparedCacheBytes)
         self.preparedAdmission = ScanAdmission()
@@ -206,7 +206,7 @@ public final class TextMeasurer: Sendable {
 
     /// Per-style generations: `invalidate(style:)` bumps one, so every key built from the old
     /// fingerprint becomes unreachable (and ages out of the CLOCK tables).
-    let styleGenerations = Mutex<[CacheKey: UInt64]>([:])
+    let styleGenerations = Lock<[CacheKey: UInt64]>([:])
 
     /// The last styles `resolve(_:)` resolved, per stripe of threads (emptied when fonts are
     /// reloaded or a style is invalidated).

@@ -11,11 +11,11 @@ import Synchronization
 /// points are null (weak symbols, `CSupport`) and each annotation is one predictable branch,
 /// so the lock costs what `Synchronization.Mutex` costs.
 ///
-/// Declared in the module under the same name, it shadows `Synchronization.Mutex` in every
-/// Plumb file: a lock added anywhere in the engine is visible to TSan without a decision.
+/// Every lock in the engine is a `Lock`: a test (`EngineLockRuleTests`) fails on a
+/// `Synchronization.Mutex` anywhere else in the library, so each lock is visible to TSan.
 ///
 /// - Thread safety: as `Synchronization.Mutex` (not recursive; no fairness guarantee).
-struct Mutex<Value: ~Copyable>: ~Copyable {
+struct Lock<Value: ~Copyable>: ~Copyable {
     /// ThreadSanitizer's synchronisation object for this lock: a unique address, fixed for
     /// the lock's life (the protected value's own address cannot be taken before the access
     /// that TSan must see as ordered after the acquire).
@@ -51,4 +51,4 @@ struct Mutex<Value: ~Copyable>: ~Copyable {
     }
 }
 
-extension Mutex: @unchecked Sendable where Value: ~Copyable {}
+extension Lock: @unchecked Sendable where Value: ~Copyable {}
