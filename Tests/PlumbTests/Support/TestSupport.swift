@@ -99,11 +99,17 @@ func sanitized(_ configure: (inout TextStyle) -> Void = { _ in }) -> SanitizedSt
     return Sanitizer.style(style, warnings: &w)
 }
 
+/// The repository's root folder, for the tests that read sources, documents and stored
+/// fixtures: the one place that knows where this file sits
+/// (`Tests/PlumbTests/Support/TestSupport.swift`), so moving a test file breaks no path.
+let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().standardizedFileURL
+
 /// The texts of the benchmark corpus (`Benchmarks/Corpus/cells.jsonl`, 4,000 cells), for tests
 /// that compare a fast path with ICU on real text.
 func corpusTexts() throws -> [String] {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../Benchmarks/Corpus/cells.jsonl")
+    let url = repositoryRoot.appendingPathComponent("Benchmarks/Corpus/cells.jsonl")
     return try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { line in
         let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         guard let text = object?["text"] as? String else { throw CorpusError.noText(String(line.prefix(80))) }

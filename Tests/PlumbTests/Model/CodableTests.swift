@@ -147,8 +147,7 @@ import Testing
     /// The JSON field names are the CLI's: every style field the README lists for an input
     /// line is a key of an encoded `Cell` (plus `scale`, a batch parameter), and nothing else.
     @Test func fieldNamesAreTheCLIs() throws {
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let sentence = try #require(readme.components(separatedBy: "any style field (").dropFirst().first?
             .components(separatedBy: ")").first)
         let listed = Set(sentence.matches(of: /`(\w+)`/).map { String($0.output.1) })
@@ -165,8 +164,7 @@ import Testing
     /// The README's command-line example, decoded with Foundation: its input lines (with the
     /// command's `--size 15 --width 200` as decoding defaults) measure to its output lines.
     @Test func theReadmeExamplesDecode() throws {
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
         // The plain cells (the rich-cell example's runs and boxes are the CLI's, not `Cell`'s).
         let objects = readme.matches(of: /\{"id":[^'\n]*\}/).map { String($0.output) }
             .filter { !$0.contains(#""runs""#) && !$0.contains(#""boxes""#) }
@@ -184,8 +182,7 @@ import Testing
             #expect(layout.lines.map(\.scalarRange.lowerBound) == (try decode(Starts.self, output)).lineStarts)
         }
         // The shipped example file: every line is a cell; spot-check the fields.
-        let file = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Documentation/examples/cells.jsonl"), encoding: .utf8)
+        let file = try String(contentsOf: repositoryRoot.appendingPathComponent("Documentation/examples/cells.jsonl"), encoding: .utf8)
         let cells = try file.split(separator: "\n").map { try decode(Cell.self, String($0)) }
         #expect(cells.count == 7)
         #expect(cells[1].style.lineSpacing == 6 && cells[1].width == 320)

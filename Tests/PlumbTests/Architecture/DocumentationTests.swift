@@ -6,9 +6,7 @@ import Testing
 /// case of a public enum on its own documented line, and no doc block is cut off from its
 /// declaration by a blank line (a file's header is a `//` comment).
 @Suite struct DocumentationTests {
-    static let sourcesRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources").standardizedFileURL.path
+    static let sourcesRoot = repositoryRoot.appendingPathComponent("Sources").standardizedFileURL.path
     static let libraries = ["Plumb", "PlumbRender"]
 
     struct SourceFile {

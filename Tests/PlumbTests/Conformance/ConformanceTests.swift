@@ -6,9 +6,7 @@ import Testing
 /// cases with Pango 1.50's line starts, written by `conformance.py --write-subset`), plus a
 /// regression test for every engine fix the conformance harness led to.
 @Suite struct ConformanceTests {
-    static let subsetURL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Conformance/subset.jsonl")
+    static let subsetURL = repositoryRoot.appendingPathComponent("Tests/Conformance/subset.jsonl")
 
     /// The floors recorded with the subset (profile `pango`): a drop below them fails CI.
     static let lineCountFloor = 0.9975  // 400 of 400 when recorded

@@ -15,9 +15,7 @@ import Testing
     static let cEdges: Set<String> = ["Support", "Cache", "Fonts", "Shaping", "Segmentation", "Drawing"]
     static let cModules = ["CHarfBuzz", "CFontconfig", "CICUShim", "CXXHash", "CSupport"]
 
-    static let sourceRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/Plumb")
+    static let sourceRoot = repositoryRoot.appendingPathComponent("Sources/Plumb")
 
     struct SourceFile {
         let stage: String

@@ -156,7 +156,7 @@ import Testing
             "`standard` agrees on line count with Chromium or with Pango on 99.97 % of cases, on all line starts on 99.67 %."))
     }
 
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+    static let root = repositoryRoot
     static func readme() throws -> String {
         try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
     }
