@@ -5,19 +5,8 @@ import Testing
 /// release ThreadSanitizer sees; a `Synchronization.Mutex` elsewhere would make TSan report
 /// each access it guards as a race, or worse, hide a real one behind those reports.
 @Suite struct EngineLockRuleTests {
-    /// The package's root: the first folder above this file that holds `Package.swift`.
-    static func packageRoot() throws -> URL {
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
-            let parent = folder.deletingLastPathComponent()
-            try #require(parent.path != folder.path, "no Package.swift above \(#filePath)")
-            folder = parent
-        }
-        return folder
-    }
-
     @Test func onlyTheLockFileUsesSynchronizationMutex() throws {
-        let library = try Self.packageRoot().appendingPathComponent("Sources/Plumb")
+        let library = repositoryRoot.appendingPathComponent("Sources/Plumb")
         let files = FileManager.default.enumerator(atPath: library.path)?
             .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
         #expect(files.count > 50, "the library's sources were not found under \(library.path)")
