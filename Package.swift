@@ -27,9 +27,14 @@ let package = Package(
             name: "CICUShim", path: "Sources/CICUShim",
             linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
 
+        // WOFF (zlib) and WOFF2 (Google's libwoff2dec, C++) decoding behind a C header.
+        .target(
+            name: "CFontDecode", path: "Sources/CFontDecode",
+            linkerSettings: [.linkedLibrary("woff2dec"), .linkedLibrary("z")]),
+
         .target(
             name: "Plumb",
-            dependencies: ["CHarfBuzz", "CFontconfig", "CXXHash", "CICUShim", "CSupport"],
+            dependencies: ["CHarfBuzz", "CFontconfig", "CXXHash", "CICUShim", "CSupport", "CFontDecode"],
             path: "Sources/Plumb"),
         // The SVG renderer: no C, only Plumb's public API (see Decisions.md, "Rendering as its
         // own product").

@@ -13,6 +13,12 @@ PACKAGES=(
   fonts-noto-cjk
   fonts-noto-color-emoji
   fonts-dejavu-core
+  # Application fonts (issue 28): WOFF2 decoding (libwoff2dec) and WOFF's zlib, the WOFF2
+  # encoder the tests make a WOFF2 with, and a variable font to register (Inter).
+  libwoff-dev
+  zlib1g-dev
+  woff2
+  fonts-inter-variable
   # The conformance reference (Pango through GObject introspection) and its Python.
   python3
   python3-gi

@@ -15,6 +15,10 @@ enum StyleKeySchema {
         sink.field("font.size", s.font.size)
         sink.field("font.weight", s.font.weight)
         sink.field("font.italic", s.font.italic)
+        sink.field("font.width", s.font.width)
+        sink.field("font.features", s.font.features)
+        sink.field("font.variations", s.font.variations)
+        sink.field("font.opticalSizing", s.font.opticalSizing)
         sink.field("letterSpacing", s.letterSpacing)
         sink.field("compatibility", s.compatibility)
         // The token is prepared with the text (its widths and fonts), so it is shaping input.
@@ -142,6 +146,25 @@ extension TextAttributes: KeyEncodable {
         e.append(OptionalKey(italic))
         e.append(OptionalKey(letterSpacing))
         e.append(baselineOffset)
+        e.append(OptionalKey(width))
+        e.append(OptionalKey(features))
+        e.append(OptionalKey(variations))
+    }
+}
+
+/// The tag and the value.
+extension FontFeature: KeyEncodable {
+    func encode(into e: inout KeyEncoder) {
+        e.append(tag)
+        e.append(value)
+    }
+}
+
+/// The tag and the value.
+extension FontVariation: KeyEncodable {
+    func encode(into e: inout KeyEncoder) {
+        e.append(tag)
+        e.append(value)
     }
 }
 

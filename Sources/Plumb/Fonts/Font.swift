@@ -26,6 +26,16 @@ final class Font: @unchecked Sendable, CustomStringConvertible {
 
     let hbFace: OpaquePointer
     let hbFont: OpaquePointer
+    /// The design coordinates the font is instantiated at, one per axis (empty for a static
+    /// font, or a variable one at its default instance).
+    let coordinates: [Float]
+    /// The OpenType features every shaping of this font applies (empty: the defaults).
+    let features: [hb_feature_t]
+    /// Whether the face has an optical size axis (`opsz`), which follows the font size.
+    let hasOpticalSizeAxis: Bool
+    /// Whether shaping a lone scalar gives its nominal glyph's advance (`cmap` → `hmtx`): false
+    /// when features could substitute glyphs (`tnum`, `smcp`, `ss01`, …).
+    var hasNominalAdvances: Bool { features.isEmpty }
     private let extentsCache: GlyphExtentsCache
     /// The `pango` profile's baselines per scale (`pangoBaselines(scale:)`): a few sizes each.
     let pangoBaselineCache = Lock<[Int32: PangoBaselines.Face]>([:])
@@ -41,16 +51,60 @@ final class Font: @unchecked Sendable, CustomStringConvertible {
     /// A fresh process-wide font id.
     static func nextID() -> Int { ids.add(1, ordering: .relaxed).oldValue }
 
-    /// Loads face `faceIndex` of the file at `path`; `nil` when the file cannot be read.
+    /// Loads face `faceIndex` of the file at `path` (read into memory); `nil` when the file
+    /// cannot be read or has no such face.
     convenience init?(id: Int, path: String, faceIndex: Int, familyName: String) {
-        guard let blob = hb_blob_create_from_file_or_fail(path) else { return nil }
-        defer { hb_blob_destroy(blob) }
-        guard let face = hb_face_create(blob, UInt32(faceIndex)) else { return nil }
+        guard let bytes = try? FontBytes.load(path: path) else { return nil }
+        self.init(id: id, bytes: bytes, path: path, faceIndex: faceIndex, familyName: familyName, instance: nil)
+    }
+
+    /// Face `faceIndex & 0xFFFF` of `bytes`, instantiated for `instance`: its variation
+    /// coordinates (``FontInstance/coordinates(axes:namedInstance:)``; the upper 16 bits of
+    /// `faceIndex` name fontconfig's named instance, where the coordinates start) and its
+    /// OpenType features. `nil` when the face has no glyphs.
+    convenience init?(id: Int, bytes: FontBytes, path: String, faceIndex: Int, familyName: String, instance: FontInstance?) {
+        guard let face = hb_face_create(bytes.blob, UInt32(faceIndex & 0xFFFF)) else { return nil }
         guard hb_face_get_upem(face) > 0, hb_face_get_glyph_count(face) > 0 else {
             hb_face_destroy(face)
             return nil
         }
-        self.init(id: id, face: face, path: path, faceIndex: faceIndex, familyName: familyName)
+        let axes = Self.axes(of: face)
+        let named = faceIndex >> 16
+        let coordinates = instance?.coordinates(axes: axes, namedInstance: named > 0 ? Self.namedCoordinates(face, named - 1, axes.count) : nil)
+            ?? (named > 0 ? Self.namedCoordinates(face, named - 1, axes.count) ?? [] : [])
+        self.init(
+            id: id, face: face, path: path, faceIndex: faceIndex & 0xFFFF, familyName: familyName, coordinates: coordinates,
+            features: (instance?.features ?? []).map(Self.hbFeature), hasOpticalSizeAxis: axes.contains { $0.tag == FontInstance.opsz })
+    }
+
+    /// The face's variation axes (none for a static font).
+    static func axes(of face: OpaquePointer) -> [FontInstance.Axis] {
+        var count = hb_ot_var_get_axis_count(face)
+        guard count > 0 else { return [] }
+        var infos = [hb_ot_var_axis_info_t](repeating: hb_ot_var_axis_info_t(), count: Int(count))
+        hb_ot_var_get_axis_infos(face, 0, &count, &infos)
+        return infos.prefix(Int(count)).map {
+            FontInstance.Axis(tag: $0.tag, minimum: $0.min_value, defaultValue: $0.default_value, maximum: $0.max_value)
+        }
+    }
+
+    /// The design coordinates of named instance `index` (one per axis).
+    private static func namedCoordinates(_ face: OpaquePointer, _ index: Int, _ axisCount: Int) -> [Float]? {
+        guard axisCount > 0, index < Int(hb_ot_var_get_named_instance_count(face)) else { return nil }
+        var count = UInt32(axisCount)
+        var coords = [Float](repeating: 0, count: axisCount)
+        hb_ot_var_named_instance_get_design_coords(face, UInt32(index), &count, &coords)
+        return coords
+    }
+
+    /// A feature for the whole buffer.
+    private static func hbFeature(_ f: FontFeature) -> hb_feature_t {
+        hb_feature_t(tag: tag(of: f.tag), value: UInt32(clamping: f.value), start: 0, end: UInt32.max)
+    }
+
+    /// The tag of a four-character string (validated by the sanitizer).
+    static func tag(of string: String) -> UInt32 {
+        string.utf8.prefix(4).reduce(0) { $0 << 8 | UInt32($1) }
     }
 
     /// The stand-in of an engine that found no font at all (fontconfig's configuration is
@@ -62,15 +116,23 @@ final class Font: @unchecked Sendable, CustomStringConvertible {
         // HarfBuzz never returns NULL from a constructor (it returns its inert empty object
         // instead), so these unwraps cannot fail.
         let face = hb_face_create(hb_blob_get_empty(), 0)!
-        return Font(id: nextID(), face: face, path: "", faceIndex: 0, familyName: "(no font)")
+        return Font(id: nextID(), face: face, path: "", faceIndex: 0, familyName: "(no font)", coordinates: [], features: [], hasOpticalSizeAxis: false)
     }
 
-    /// Takes ownership of `face` (one reference).
-    private init(id: Int, face: OpaquePointer, path: String, faceIndex: Int, familyName: String) {
+    /// Takes ownership of `face` (one reference), instantiated at `coordinates` (design
+    /// coordinates, one per axis, or none) with `features`.
+    private init(
+        id: Int, face: OpaquePointer, path: String, faceIndex: Int, familyName: String, coordinates: [Float],
+        features: [hb_feature_t], hasOpticalSizeAxis: Bool
+    ) {
+        self.coordinates = coordinates
+        self.features = features
+        self.hasOpticalSizeAxis = hasOpticalSizeAxis
         let upem = hb_face_get_upem(face)
         hb_face_make_immutable(face)
         let font = hb_font_create(face)!  // never NULL (HarfBuzz returns its empty font)
         hb_font_set_scale(font, Int32(upem), Int32(upem))
+        if !coordinates.isEmpty { hb_font_set_var_coords_design(font, coordinates, UInt32(coordinates.count)) }
         hb_font_make_immutable(font)
         bmpCoverage = .allocate(capacity: Self.coverageWords)
         for i in 0..<Self.coverageWords { (bmpCoverage + i).initialize(to: Atomic(0)) }
@@ -178,6 +240,7 @@ extension PreparedText.FontUse {
         self.init(face: font, ascender: ascender, descender: descender, lineGap: lineGap, group: group, isShifted: isShifted)
     }
 
-    /// The font object behind `face`.
-    var font: Font { unsafeDowncast(face, to: Font.self) }
+    /// The font object behind `face` (every face the preparer stores is a `Font`; the
+    /// checked cast runs only where ink bounds are measured, never per grapheme).
+    var font: Font { face as! Font }
 }

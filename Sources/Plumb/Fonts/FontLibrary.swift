@@ -1,3 +1,4 @@
+internal import CHarfBuzz
 import Synchronization
 
 /// One loaded fontconfig configuration and the faces loaded from it: the state that font
@@ -22,8 +23,7 @@ final class FontLibrary: Sendable {
 
     struct PreferenceKey: Hashable {
         var family: String
-        var weight: Int
-        var italic: Bool
+        var instance: FontInstance
         var color: Bool?
     }
 
@@ -37,6 +37,10 @@ final class FontLibrary: Sendable {
     private struct State: ~Copyable {
         var config: OpaquePointer
         var fonts: [String: Font] = [:]
+        /// Font files read so far, by path (each read once, kept in memory).
+        var files: [String: FontBytes?] = [:]
+        /// The variation axes of each face loaded so far, by `path#index`.
+        var axes: [String: [FontInstance.Axis]] = [:]
         var preferred: [PreferenceKey: Font?] = [:]
         var sorted: [SortKey: SortedFonts] = [:]
     }
@@ -45,6 +49,8 @@ final class FontLibrary: Sendable {
     let language: String
     /// Fingerprint of the font set (see `FontResolver.fontSetFingerprint`).
     let fontSetFingerprint: [String]
+    /// The fonts the application registered with this engine.
+    let registry: FontRegistry
     private let state: Lock<State>
 
     /// Loads fontconfig's configuration (as the environment says: `FONTCONFIG_FILE`, …) and
@@ -53,14 +59,15 @@ final class FontLibrary: Sendable {
     ///
     /// - Parameter systemFonts: `false` starts from an empty configuration instead (only the
     ///   application folders' fonts; tests use it for a machine without fonts).
-    init(language: String, applicationFontDirectories: [String], systemFonts: Bool = true) {
+    init(language: String, applicationFontDirectories: [String], fontFiles: [FontFile] = [], systemFonts: Bool = true) {
         self.language = language
         let loaded = systemFonts ? Fontconfig.loadConfig() : nil
         let config = loaded ?? Fontconfig.emptyConfig()
         for dir in applicationFontDirectories {
             Fontconfig.addApplicationFontDirectory(dir, to: config)
         }
-        fontSetFingerprint = Fontconfig.fontSetFingerprint(config: config)
+        registry = FontRegistry(fontFiles)
+        fontSetFingerprint = Fontconfig.fontSetFingerprint(config: config) + registry.fingerprint.map { "registered:" + $0 }
         state = Lock(State(config: config))
     }
 
@@ -73,13 +80,17 @@ final class FontLibrary: Sendable {
         state.withLock { Fontconfig.isUpToDate(config: $0.config) }
     }
 
-    /// Loads the face fontconfig matches for `family`. With `strict`, a match whose family
-    /// differs from the request (fontconfig's silent substitution) counts as "not installed".
-    func loadFamily(_ family: String, weight: Int, italic: Bool, strict: Bool) -> Font? {
-        state.withLock { state -> Font? in
+    /// Loads the face for `family`: a registered face of that family (``FontRegistry``), else
+    /// the one fontconfig matches. With `strict`, a match whose family differs from the
+    /// request (fontconfig's silent substitution) counts as "not installed".
+    func loadFamily(_ family: String, instance: FontInstance, strict: Bool) -> Font? {
+        if let face = registry.match(family: family, weight: instance.weight, italic: instance.italic, width: instance.width) {
+            return state.withLock { Self.load(face, instance: instance, into: &$0) }
+        }
+        return state.withLock { state -> Font? in
             guard
                 let pattern = Fontconfig.makePattern(
-                    family: family, weight: weight, italic: italic, language: language, color: nil)
+                    family: family, weight: instance.weight, italic: instance.italic, language: language, color: nil)
             else { return nil }
             defer { Fontconfig.destroy(pattern: pattern) }
             guard let match = Fontconfig.match(config: state.config, pattern: pattern) else {
@@ -89,7 +100,7 @@ final class FontLibrary: Sendable {
                 let wanted = family.familyKey
                 guard match.families.contains(where: { $0.familyKey == wanted }) else { return nil }
             }
-            return Self.load(match, into: &state)
+            return Self.load(match, instance: instance, into: &state)
         }
     }
 
@@ -99,19 +110,19 @@ final class FontLibrary: Sendable {
     ///
     /// When the family has no face of that weight or slant, fontconfig gives its nearest one
     /// (e.g. Noto Sans CJK SC has no italic: the upright face of the nearest weight).
-    func preferredFont(_ family: String, weight: Int, italic: Bool, color: Bool?) -> Font? {
-        let key = PreferenceKey(family: family, weight: weight, italic: italic, color: color)
+    func preferredFont(_ family: String, instance: FontInstance, color: Bool?) -> Font? {
+        let key = PreferenceKey(family: family, instance: instance, color: color)
         return state.withLock { state -> Font? in
             if let cached = state.preferred[key] { return cached }
             var font: Font? = nil
             if let pattern = Fontconfig.makePattern(
-                family: family, weight: weight, italic: italic, language: language, color: color)
+                family: family, weight: instance.weight, italic: instance.italic, language: language, color: color)
             {
                 if let match = Fontconfig.match(config: state.config, pattern: pattern),
                     match.families.contains(where: { $0.familyKey == family.familyKey })
                         || (color == true && match.isColor)
                 {
-                    font = Self.load(match, into: &state)
+                    font = Self.load(match, instance: instance, into: &state)
                 }
                 Fontconfig.destroy(pattern: pattern)
             }
@@ -120,13 +131,54 @@ final class FontLibrary: Sendable {
         }
     }
 
-    private static func load(_ match: Fontconfig.Match, into state: inout State) -> Font? {
-        let key = "\(match.path)#\(match.faceIndex)"
+    /// The font of a fontconfig match instantiated for `instance` (each file read once).
+    private static func load(_ match: Fontconfig.Match, instance: FontInstance, into state: inout State) -> Font? {
+        let bytes: FontBytes?
+        if let known = state.files[match.path] {
+            bytes = known
+        } else {
+            bytes = try? FontBytes.load(path: match.path)
+            state.files[match.path] = bytes
+        }
+        guard let bytes else { return nil }
+        return instantiate(
+            bytes, path: match.path, faceIndex: match.faceIndex | match.namedInstance << 16,
+            familyName: match.families.first ?? match.path, key: "\(match.path)#\(match.faceIndex)", instance: instance, into: &state)
+    }
+
+    /// A registered face instantiated for `instance`.
+    private static func load(_ face: FontRegistry.Face, instance: FontInstance, into state: inout State) -> Font? {
+        instantiate(
+            face.bytes, path: face.source, faceIndex: face.faceIndex, familyName: face.family,
+            key: "registered:\(face.bytes.fingerprint)#\(face.faceIndex)#\(face.family)", instance: instance, into: &state)
+    }
+
+    /// One `Font` per face and distinct instance: a static face without features is the same
+    /// object whatever the weight asked for (its key is the face's); a variable face or one
+    /// with features is one object per instance.
+    private static func instantiate(
+        _ bytes: FontBytes, path: String, faceIndex: Int, familyName: String, key faceKey: String, instance: FontInstance,
+        into state: inout State
+    ) -> Font? {
+        let named = faceIndex >> 16
+        let axesKey = named > 0 ? faceKey + "@\(named)" : faceKey
+        let axes: [FontInstance.Axis]
+        if let known = state.axes[axesKey] {
+            axes = known
+        } else {
+            let face = hb_face_create(bytes.blob, UInt32(faceIndex & 0xFFFF))!  // never NULL
+            axes = Font.axes(of: face)
+            hb_face_destroy(face)
+            state.axes[axesKey] = axes
+        }
+        var key = axesKey
+        if !axes.isEmpty { key += "|\(instance.weight)|\(instance.italic)|\(instance.width)|\(instance.opticalSize ?? -1)|\(instance.variations)" }
+        if !instance.features.isEmpty { key += "|\(instance.features)" }
         if let font = state.fonts[key] { return font }
         guard
             let font = Font(
-                id: Font.nextID(), path: match.path, faceIndex: match.faceIndex,
-                familyName: match.families.first ?? match.path)
+                id: Font.nextID(), bytes: bytes, path: path, faceIndex: faceIndex, familyName: familyName,
+                instance: axes.isEmpty && instance.features.isEmpty ? nil : instance)
         else { return nil }
         state.fonts[key] = font
         return font
@@ -153,12 +205,12 @@ final class FontLibrary: Sendable {
     }
 
     /// Loads (or finds) the `i`-th sorted fallback face if it covers `scalars`.
-    func loadSortedFallback(_ sorted: SortedFonts, at i: Int, covering scalars: [Unicode.Scalar])
+    func loadSortedFallback(_ sorted: SortedFonts, at i: Int, covering scalars: [Unicode.Scalar], instance: FontInstance)
         -> Font?
     {
         state.withLock { state -> Font? in
             guard let match = sorted.match(at: i, covering: scalars) else { return nil }
-            return Self.load(match, into: &state)
+            return Self.load(match, instance: instance, into: &state)
         }
     }
 }

@@ -24,6 +24,10 @@ public final class FontResolver: Sendable {
         /// Extra folders of font files the application ships (added to this resolver's
         /// fontconfig configuration only, like `FcConfigAppFontAddDir`).
         public var applicationFontDirectories: [String] = []
+        /// Font files and font data the application ships, registered with this resolver only
+        /// (``FontFile``): found by family name before the system's fonts. A file that cannot
+        /// be used is skipped and reported in ``FontResolver/fontFileErrors``.
+        public var fontFiles: [FontFile] = []
         /// The defaults: English, "sans-serif", Noto Sans CJK SC, Noto Color Emoji, no
         /// application fonts.
         public init() {}
@@ -31,8 +35,18 @@ public final class FontResolver: Sendable {
 
     struct CascadeKey: Hashable {
         var families: [String]
-        var weight: Int
-        var italic: Bool
+        var instance: FontInstance
+        var weight: Int { instance.weight }
+        var italic: Bool { instance.italic }
+    }
+
+    /// The registered fonts that could not be used (missing, unreadable, not a font, a WOFF2
+    /// that does not decode), each naming its file; the others are registered.
+    public var fontFileErrors: [FontFileError] { library.registry.errors }
+
+    /// Every registered face: its family, the file or data it came from, and its container.
+    public var registeredFonts: [(family: String, source: String, format: FontFileFormat)] {
+        library.registry.faces.map { ($0.family, $0.source, $0.bytes.format) }
     }
 
     /// The preferences this resolver was made with.
@@ -75,9 +89,13 @@ public final class FontResolver: Sendable {
         let library = FontLibrary(
             language: configuration.language,
             applicationFontDirectories: configuration.applicationFontDirectories,
-            systemFonts: systemFonts)
+            fontFiles: configuration.fontFiles, systemFonts: systemFonts)
         self.library = library
-        self.defaultFont = library.loadFamily(configuration.defaultFamily, weight: 400, italic: false, strict: false)
+        // Without the default family (a machine with only registered fonts), the first
+        // registered family stands in for it.
+        let regular = FontInstance(FontDescriptor(), withOpticalSize: false)
+        self.defaultFont = library.loadFamily(configuration.defaultFamily, instance: regular, strict: false)
+            ?? library.registry.faces.first.flatMap { library.loadFamily($0.family, instance: regular, strict: true) }
         self.standIn = Font.standIn()
     }
 
@@ -92,10 +110,15 @@ public final class FontResolver: Sendable {
     /// Whether fonts were added or removed on disk since this resolver was created.
     public var fontsChangedOnDisk: Bool { !library.isUpToDate }
 
-    /// The resolved cascade for a descriptor (cached per families + weight + slant).
+    /// The resolved cascade for a descriptor (cached per families and instance: weight, slant,
+    /// width, features, variations, and the size only when a face has an optical size axis).
     func cascade(for descriptor: FontDescriptor) -> ResolvedCascade {
-        let key = CascadeKey(
-            families: descriptor.families, weight: descriptor.weight, italic: descriptor.italic)
+        let sizeless = cascade(CascadeKey(families: descriptor.families, instance: FontInstance(descriptor, withOpticalSize: false)))
+        guard descriptor.opticalSizing, sizeless.hasOpticalSizeAxis else { return sizeless }
+        return cascade(CascadeKey(families: descriptor.families, instance: FontInstance(descriptor, withOpticalSize: true)))
+    }
+
+    private func cascade(_ key: CascadeKey) -> ResolvedCascade {
         if let hit = cascades.withLock({ $0[key] }) { return hit }
         let resolved = resolveCascade(key)
         return cascades.withLock { cascades in
@@ -116,7 +139,7 @@ public final class FontResolver: Sendable {
         for family in key.families {
             let name = family.trimmingSpaces
             guard !name.isEmpty else { continue }
-            if let font = library.loadFamily(name, weight: key.weight, italic: key.italic, strict: true) {
+            if let font = library.loadFamily(name, instance: key.instance, strict: true) {
                 if !fonts.contains(where: { $0 === font }) { fonts.append(font) }
             } else {
                 warnings.append(.unknownFontFamily(name))
@@ -124,19 +147,17 @@ public final class FontResolver: Sendable {
         }
         if fonts.isEmpty {
             let fallback = configuration.defaultFamily
-            let font = library.loadFamily(fallback, weight: key.weight, italic: key.italic, strict: false)
+            let font = library.loadFamily(fallback, instance: key.instance, strict: false)
                 ?? defaultFont ?? standIn
             fonts.append(font)
             warnings.append(.cascadeFellBackToDefault(font.familyName))
         }
         // The per-script preferences ask for the cascade's weight and slant, as fontconfig's
         // fallback list does (bold Chinese is measured with the bold CJK face).
-        let emoji = library.preferredFont(
-            configuration.emojiFamily, weight: key.weight, italic: key.italic, color: true)
-        let cjk = library.preferredFont(
-            configuration.cjkFamily, weight: key.weight, italic: key.italic, color: nil)
+        let emoji = library.preferredFont(configuration.emojiFamily, instance: key.instance, color: true)
+        let cjk = library.preferredFont(configuration.cjkFamily, instance: key.instance, color: nil)
         let regularCJK = key.weight == 400 && !key.italic ? cjk
-            : library.preferredFont(configuration.cjkFamily, weight: 400, italic: false, color: nil)
+            : library.preferredFont(configuration.cjkFamily, instance: key.instance.with(weight: 400, italic: false), color: nil)
         return ResolvedCascade(
             key: key, fonts: fonts, emojiFont: emoji, cjkFont: cjk, regularCJKFont: regularCJK,
             warnings: warnings,

@@ -14,6 +14,8 @@ enum Fontconfig {
     struct Match: Hashable {
         var path: String
         var faceIndex: Int
+        /// The named instance of a variable face fontconfig chose (1-based; 0: none).
+        var namedInstance: Int = 0
         var families: [String]
         var isColor: Bool
     }
@@ -108,7 +110,7 @@ enum Fontconfig {
         var color: FcBool = 0
         if FcPatternGetBool(font, FC_COLOR, 0, &color) != FcResultMatch { color = 0 }
         return Match(
-            path: String(cString: file), faceIndex: Int(index & 0xFFFF), families: families,
+            path: String(cString: file), faceIndex: Int(index & 0xFFFF), namedInstance: Int(index >> 16), families: families,
             isColor: color != 0)
     }
 

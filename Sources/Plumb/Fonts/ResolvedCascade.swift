@@ -21,6 +21,8 @@ final class ResolvedCascade: Sendable {
     let regularCJKFont: Font?
     /// Unknown families, or the default-family substitution.
     let warnings: [MeasureWarning]
+    /// Whether a cascade font has an optical size axis, so the cascade depends on the size.
+    var hasOpticalSizeAxis: Bool { fonts.contains(where: \.hasOpticalSizeAxis) }
     /// The id of the `FontResolver` that resolved this cascade.
     let resolverID: Int
     /// Where fallback lookups go (strong: see the type's documentation).
@@ -254,13 +256,13 @@ final class ResolvedCascade: Sendable {
         let language = needed.lazy.compactMap { ClusterClassifier.sampleLanguage(of: $0) }.first
         // The requested weight and slant travel with the pattern: faces of that weight and
         // slant sort first within a family (fontconfig's nearest face when there is none).
+        let instance = regular ? self.key.instance.with(weight: 400, italic: false) : self.key.instance
         if let sorted = library.sortedFallbacks(
-            family: self.key.families.first, weight: regular ? 400 : self.key.weight,
-            italic: regular ? false : self.key.italic, language: language)
+            family: self.key.families.first, weight: instance.weight, italic: instance.italic, language: language)
         {
             // Text presentation skips color fonts here; they are the last resort below.
             for i in 0..<sorted.count {
-                if let font = library.loadSortedFallback(sorted, at: i, covering: needed),
+                if let font = library.loadSortedFallback(sorted, at: i, covering: needed, instance: instance),
                     !font.hasColorGlyphs || emoji
                 {
                     chosen = font

@@ -79,13 +79,21 @@ extension TextMeasurer {
     ) -> PreparationRun {
         var run = base
         var font = styleFont
-        let fontChanged = a.families != nil || a.weight != nil || a.italic != nil
+        var fontChanged = a.families != nil || a.weight != nil || a.italic != nil || a.width != nil
+            || a.features != nil || a.variations != nil
         if let families = a.families, !families.isEmpty { font.families = families }
         if let weight = a.weight { font.weight = min(1000, max(1, weight)) }
         if let italic = a.italic { font.italic = italic }
+        if let width = a.width { font.width = width }
+        if let features = a.features { font.features = features }
+        if let variations = a.variations { font.variations = variations }
+        if fontChanged { Sanitizer.fontInstance(&font, field: "runs.font", warnings: &warnings) }
         if let size = a.size {
             if size.isFinite && size > 0 {
                 run.size = min(size, Sanitizer.maximumFontSize)
+                // A face with an optical size axis is instantiated per size.
+                font.size = run.size
+                if base.cascade.hasOpticalSizeAxis && font.opticalSizing { fontChanged = true }
             } else {
                 warnings.append(.invalidFontSize(size, replacement: run.size))
             }

@@ -49,6 +49,30 @@ enum Sanitizer {
     static let maximumLength = 1e7
     static let unlimitedHeightThreshold = 1e9
 
+    /// The CSS `font-stretch` range (percent).
+    static let widthRange = 50.0...200.0
+
+    /// A font's width, features and variations made usable: a width outside 50...200 % (or
+    /// not finite) clamped or 100, features and variations with an invalid tag or value
+    /// dropped, each with a warning naming `field`.
+    static func fontInstance(_ font: inout FontDescriptor, field: String, warnings: inout [MeasureWarning]) {
+        if !font.width.isFinite {
+            warnings.append(.invalidValue(field: "\(field).width", description: "\(font.width) is not a width; used 100"))
+            font.width = 100
+        } else if !widthRange.contains(font.width) {
+            warnings.append(.invalidValue(field: "\(field).width", description: "\(font.width) is outside 50...200; clamped"))
+            font.width = min(widthRange.upperBound, max(widthRange.lowerBound, font.width))
+        }
+        for f in font.features where !f.isValid {
+            warnings.append(.invalidValue(field: "\(field).features", description: "\(f) is not an OpenType feature setting; ignored"))
+        }
+        font.features.removeAll { !$0.isValid }
+        for v in font.variations where !v.isValid {
+            warnings.append(.invalidValue(field: "\(field).variations", description: "\(v) is not a variation setting; ignored"))
+        }
+        font.variations.removeAll { !$0.isValid }
+    }
+
     static func style(_ style: TextStyle, warnings: inout [MeasureWarning]) -> SanitizedStyle {
         var font = style.font
         let size = font.size
@@ -63,6 +87,7 @@ enum Sanitizer {
             warnings.append(.invalidValue(field: "weight", description: "\(font.weight) is outside 1...1000; clamped"))
             font.weight = min(1000, max(1, font.weight))
         }
+        fontInstance(&font, field: "font", warnings: &warnings)
         func length(_ value: Double, _ name: String) -> Double {
             if !value.isFinite || value < 0 {
                 warnings.append(.invalidSpacing(field: name, value: value))

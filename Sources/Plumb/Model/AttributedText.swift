@@ -121,12 +121,22 @@ public struct TextAttributes: Hashable, Sendable {
     public var baselineOffset: Double
     /// A colour for drawing (CSS syntax, e.g. `#1d9bf0`); never changes a height or a key.
     public var color: String?
+    /// The CSS `font-stretch` percentage (``FontDescriptor/width``).
+    public var width: Double?
+    /// OpenType features; they replace the style's (``FontDescriptor/features``).
+    public var features: [FontFeature]?
+    /// Variation axis settings; they replace the style's (``FontDescriptor/variations``).
+    public var variations: [FontVariation]?
 
     /// Attributes overriding the given fields.
     public init(
         families: [String]? = nil, size: Double? = nil, weight: Int? = nil, italic: Bool? = nil,
-        letterSpacing: Double? = nil, baselineOffset: Double = 0, color: String? = nil
+        letterSpacing: Double? = nil, baselineOffset: Double = 0, color: String? = nil,
+        width: Double? = nil, features: [FontFeature]? = nil, variations: [FontVariation]? = nil
     ) {
+        self.width = width
+        self.features = features
+        self.variations = variations
         self.families = families
         self.size = size
         self.weight = weight
@@ -139,7 +149,7 @@ public struct TextAttributes: Hashable, Sendable {
     /// No field that changes a layout is set (a colour may be).
     public var isLayoutNeutral: Bool {
         families == nil && size == nil && weight == nil && italic == nil && letterSpacing == nil
-            && baselineOffset == 0
+            && baselineOffset == 0 && width == nil && features == nil && variations == nil
     }
 }
 

@@ -84,14 +84,33 @@ extension FontDescriptor {
     /// Equal cascades, weights and slants, and sizes that are the same value (NaN equal to NaN).
     public static func == (a: FontDescriptor, b: FontDescriptor) -> Bool {
         a.families == b.families && a.size.isSameValue(as: b.size) && a.weight == b.weight && a.italic == b.italic
+            && a.width.isSameValue(as: b.width) && a.features == b.features && a.variations == b.variations
+            && a.opticalSizing == b.opticalSizing
     }
 
-    /// Hashes every field, a NaN size as any other NaN.
+    /// Hashes every field, a NaN size or width as any other NaN.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(families)
         hasher.combineValue(size)
         hasher.combine(weight)
         hasher.combine(italic)
+        hasher.combineValue(width)
+        hasher.combine(features)
+        hasher.combine(variations)
+        hasher.combine(opticalSizing)
+    }
+}
+
+extension FontVariation {
+    /// Equal tags and values, NaN equal to NaN.
+    public static func == (a: FontVariation, b: FontVariation) -> Bool {
+        a.tag == b.tag && a.value.isSameValue(as: b.value)
+    }
+
+    /// Hashes the tag and the value, every NaN alike.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(tag)
+        hasher.combineValue(value)
     }
 }
 
@@ -137,7 +156,8 @@ extension TextAttributes {
     public static func == (a: TextAttributes, b: TextAttributes) -> Bool {
         a.families == b.families && a.size.isSameValue(as: b.size) && a.weight == b.weight && a.italic == b.italic
             && a.letterSpacing.isSameValue(as: b.letterSpacing) && a.baselineOffset.isSameValue(as: b.baselineOffset)
-            && a.color == b.color
+            && a.color == b.color && a.width.isSameValue(as: b.width) && a.features == b.features
+            && a.variations == b.variations
     }
 
     /// Hashes every field, every NaN alike.
@@ -149,6 +169,9 @@ extension TextAttributes {
         hasher.combineValue(letterSpacing)
         hasher.combineValue(baselineOffset)
         hasher.combine(color)
+        hasher.combineValue(width)
+        hasher.combine(features)
+        hasher.combine(variations)
     }
 }
 

@@ -382,7 +382,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let fontID = cursor.fontID
         let key = Self.nominalKey(text, start: start, length: firstLength)
         if let known = scratch.nominalAdvances.units(key, fontID) { return known }
-        return nominalUnits(ParagraphScratch.scalar(in: text, at: start), key: key, fontID: fontID, local: local, &b)
+        return nominalUnits(ParagraphScratch.scalar(in: text, at: start), key: key, fontID: fontID, local: local, at: g, &b)
     }
 
     /// The memo key of the scalar whose `length` UTF-8 bytes start at `start` of valid UTF-8
@@ -410,12 +410,15 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         guard usesASCIINominals else {
             let key = Self.nominalKey(text: byte)
             if let known = scratch.nominalAdvances.units(key, UInt64(b.fontList[local].id)) { return known }
-            return nominalUnits(UInt32(byte), key: key, fontID: UInt64(b.fontList[local].id), local: local, &b)
+            return nominalUnits(UInt32(byte), key: key, fontID: UInt64(b.fontList[local].id), local: local, at: g, &b)
         }
         let table = scratch.asciiNominals.table(forFontID: b.fontList[local].id)
         cursor = ASCIINominalCursor(local: local, table: table)
         if table[Int(byte)] == .min {
-            table[Int(byte)] = Shaper.nominalAdvance(of: CollectionOfOne(Unicode.Scalar(byte)), font: b.fontList[local].font)
+            let font = b.fontList[local].font
+            table[Int(byte)] = font.hasNominalAdvances
+                ? Shaper.nominalAdvance(of: CollectionOfOne(Unicode.Scalar(byte)), font: font)
+                : shapedAloneUnits(of: Unicode.Scalar(byte), at: g, &b)
         }
         return table[Int(byte)]
     }
@@ -427,12 +430,21 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// A single scalar's nominal advance, not yet remembered (see ``aloneUnits(_:at:_:_:)``).
     @inline(never)
     private func nominalUnits(
-        _ scalar: UInt32, key: UInt64, fontID: UInt64, local: Int, _ b: inout PreparedTextBuilder
+        _ scalar: UInt32, key: UInt64, fontID: UInt64, local: Int, at g: Int, _ b: inout PreparedTextBuilder
     ) -> Int32 {
-        let units = Shaper.nominalAdvance(
-            of: CollectionOfOne(Unicode.Scalar(scalar) ?? "\u{FFFD}"), font: b.fontList[local].font)
+        let font = b.fontList[local].font
+        let s = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+        let units = font.hasNominalAdvances ? Shaper.nominalAdvance(of: CollectionOfOne(s), font: font) : shapedAloneUnits(of: s, at: g, &b)
         scratch.nominalAdvances.remember(units, key, fontID)
         return units
+    }
+
+    /// A scalar shaped by itself with its font's features (a feature such as `tnum` or
+    /// `smcp` substitutes the nominal glyph, so `cmap` → `hmtx` would be wrong).
+    private func shapedAloneUnits(of scalar: Unicode.Scalar, at g: Int, _ b: inout PreparedTextBuilder) -> Int32 {
+        var utf8: [UInt8] = []
+        utf8.append(contentsOf: String(Character(scalar)).utf8)
+        return utf8.withUnsafeBufferPointer { aloneSequenceUnits($0, start: 0, end: $0.count, at: g, &b) }
     }
 
     /// A cluster of several scalars shaped by itself (through the segment cache, in the

@@ -223,10 +223,11 @@ final class Shaper {
         return (infos, positions, Int(count))
     }
 
-    /// Shapes the buffer as `hb_shape(font, buffer, nil, 0)` does — its plan is the one
-    /// `hb_shape_plan_create_cached2` gives for the buffer's segment properties and the font's
-    /// variation coordinates, executed with no features — but with the plan from this
-    /// shaper's own list when it has used it before.
+    /// Shapes the buffer as `hb_shape(font, buffer, features, n)` does with the font's own
+    /// features — its plan is the one `hb_shape_plan_create_cached2` gives for the buffer's
+    /// segment properties, the features and the font's variation coordinates — but with the
+    /// plan from this shaper's own list when it has used it before (a font's features and
+    /// coordinates never change, and its id is never reused).
     private func shape(with font: Font) {
         var props = hb_segment_properties_t()
         hb_buffer_get_segment_properties(buffer, &props)
@@ -235,28 +236,29 @@ final class Shaper {
             var known = plans[k].props
             return plans[k].font == id && hb_segment_properties_equal(&known, &props) != 0
         }
-        let plan: OpaquePointer
-        if lastPlan >= 0, matches(lastPlan) {
-            plan = plans[lastPlan].plan
-        } else if let k = plans.indices.first(where: matches) {
-            plan = plans[k].plan
-            lastPlan = k
-        } else {
-            var count: UInt32 = 0
-            let coords = hb_font_get_var_coords_normalized(font.hbFont, &count)
-            // Variation coordinates are part of a plan's identity: leave those fonts, and any
-            // plan beyond the list's bound, to hb_shape.
-            guard count == 0, plans.count < Self.maximumPlans,
-                let created = hb_shape_plan_create_cached2(font.hbFace, &props, nil, 0, coords, count, nil)
-            else {
-                hb_shape(font.hbFont, buffer, nil, 0)
-                return
+        font.features.withUnsafeBufferPointer { features in
+            let plan: OpaquePointer
+            if lastPlan >= 0, matches(lastPlan) {
+                plan = plans[lastPlan].plan
+            } else if let k = plans.indices.first(where: matches) {
+                plan = plans[k].plan
+                lastPlan = k
+            } else {
+                var count: UInt32 = 0
+                let coords = hb_font_get_var_coords_normalized(font.hbFont, &count)
+                guard plans.count < Self.maximumPlans,
+                    let created = hb_shape_plan_create_cached2(
+                        font.hbFace, &props, features.baseAddress, UInt32(features.count), coords, count, nil)
+                else {
+                    hb_shape(font.hbFont, buffer, features.baseAddress, UInt32(features.count))
+                    return
+                }
+                plan = created
+                plans.append((id, props, created))
+                lastPlan = plans.count - 1
             }
-            plan = created
-            plans.append((id, props, created))
-            lastPlan = plans.count - 1
+            hb_shape_plan_execute(plan, font.hbFont, buffer, features.baseAddress, UInt32(features.count))
         }
-        hb_shape_plan_execute(plan, font.hbFont, buffer, nil, 0)
     }
 
     /// Script, direction and language of the buffer. The language is the script's sample

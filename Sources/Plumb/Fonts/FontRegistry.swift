@@ -1,0 +1,128 @@
+internal import CHarfBuzz
+
+/// The fonts an application registered with one engine (``FontFile``), matched by family
+/// name, width, slant and weight as CSS Fonts 4 §5.2 matches `@font-face` faces.
+///
+/// - Thread safety: immutable after init.
+final class FontRegistry: Sendable {
+    /// One registered face.
+    struct Face: Sendable {
+        /// The family it is registered under (the alias, or its own typographic family).
+        let family: String
+        /// Every name it answers to, as ``Swift/String/familyKey``.
+        let familyKeys: Set<String>
+        let bytes: FontBytes
+        let faceIndex: Int
+        /// The file or data name, for reports.
+        let source: String
+        /// Weights it covers: its `wght` axis's range, or its OS/2 weight.
+        let weights: ClosedRange<Double>
+        /// Widths (percent) it covers: its `wdth` axis's range, or its OS/2 width.
+        let widths: ClosedRange<Double>
+        let isItalic: Bool
+    }
+
+    let faces: [Face]
+    /// The fonts that could not be registered, in the order given.
+    let errors: [FontFileError]
+    /// The content fingerprint of every registered font with its face count and alias: part
+    /// of the engine salt.
+    let fingerprint: [String]
+
+    /// Reads and decodes every file (each once, in the order given).
+    init(_ files: [FontFile]) {
+        var faces: [Face] = []
+        var errors: [FontFileError] = []
+        var fingerprint: [String] = []
+        for file in files {
+            let bytes: FontBytes
+            do throws(FontFileError.Reason) {
+                switch file.source {
+                case .path(let path): bytes = try FontBytes.load(path: path)
+                case .data(let data, _): bytes = try FontBytes.decode(data)
+                }
+            } catch {
+                errors.append(FontFileError(source: file.name, reason: error))
+                continue
+            }
+            fingerprint.append("\(bytes.fingerprint)#\(bytes.faceCount)#\(file.family ?? "")")
+            for i in 0..<max(1, bytes.faceCount) {
+                if let face = Self.describe(bytes, face: i, source: file.name, alias: file.family) { faces.append(face) }
+            }
+        }
+        self.faces = faces
+        self.errors = errors
+        self.fingerprint = fingerprint
+    }
+
+    /// The registered face CSS font matching picks for `family`, or nil when no registered
+    /// face has that name.
+    func match(family: String, weight: Int, italic: Bool, width: Double) -> Face? {
+        let key = family.familyKey
+        var candidates = faces.filter { $0.familyKeys.contains(key) }
+        guard !candidates.isEmpty else { return nil }
+        // 1. Width: the nearest, narrower first at or below 100 %, wider first above.
+        let nearestWidth = Self.nearest(width, in: candidates.map(\.widths), preferLower: width <= 100)
+        candidates = candidates.filter { $0.widths.contains(nearestWidth) }
+        // 2. Slant: italic faces for italic (else upright, synthesised oblique), upright for upright.
+        let slanted = candidates.filter { $0.isItalic == italic }
+        if !slanted.isEmpty { candidates = slanted }
+        // 3. Weight (§5.2 step 4): 400–500 look up to 500 first, then down, then up; below 400
+        // down then up; above 500 up then down.
+        let w = Double(weight)
+        let ranges = candidates.map(\.weights)
+        let chosen: Double
+        if ranges.contains(where: { $0.contains(w) }) {
+            chosen = w
+        } else if w >= 400 && w <= 500, let up = ranges.map(\.lowerBound).filter({ $0 > w && $0 <= 500 }).min() {
+            chosen = up
+        } else {
+            chosen = Self.nearest(w, in: ranges, preferLower: w <= 500)
+        }
+        return candidates.first { $0.weights.contains(chosen) }
+    }
+
+    /// The value of `ranges` nearest `v` on the preferred side first (CSS's search order).
+    private static func nearest(_ v: Double, in ranges: [ClosedRange<Double>], preferLower: Bool) -> Double {
+        if let hit = ranges.first(where: { $0.contains(v) }) { return v.clamped(to: hit) }
+        let below = ranges.map(\.upperBound).filter { $0 < v }.max()
+        let above = ranges.map(\.lowerBound).filter { $0 > v }.min()
+        return preferLower ? (below ?? above ?? v) : (above ?? below ?? v)
+    }
+
+    /// A face's names and style, read from its `name`, `OS/2` and `fvar` tables.
+    private static func describe(_ bytes: FontBytes, face index: Int, source: String, alias: String?) -> Face? {
+        guard let face = hb_face_create(bytes.blob, UInt32(index)) else { return nil }
+        defer { hb_face_destroy(face) }
+        guard hb_face_get_upem(face) > 0, hb_face_get_glyph_count(face) > 0 else { return nil }
+        let font = hb_font_create(face)!
+        defer { hb_font_destroy(font) }
+        let names = [16, 1].compactMap { name(face, hb_ot_name_id_t($0)) }
+        guard let own = names.first ?? Optional(source) else { return nil }
+        let family = alias ?? own
+        let keys = alias.map { [$0.familyKey] } ?? names.map { $0.familyKey }
+        let axes = Font.axes(of: face)
+        func range(_ tag: UInt32, style: hb_style_tag_t) -> ClosedRange<Double> {
+            if let axis = axes.first(where: { $0.tag == tag }) { return Double(axis.minimum)...Double(axis.maximum) }
+            let v = Double(hb_style_get_value(font, style))
+            return v...v
+        }
+        let italic = hb_style_get_value(font, HB_STYLE_TAG_ITALIC) > 0.5 || hb_style_get_value(font, HB_STYLE_TAG_SLANT_ANGLE) != 0
+        return Face(
+            family: family, familyKeys: Set(keys), bytes: bytes, faceIndex: index, source: source,
+            weights: range(FontInstance.wght, style: HB_STYLE_TAG_WEIGHT), widths: range(FontInstance.wdth, style: HB_STYLE_TAG_WIDTH),
+            isItalic: italic)
+    }
+
+    /// A name table entry in English (HarfBuzz's choice for no language), or nil.
+    private static func name(_ face: OpaquePointer, _ id: hb_ot_name_id_t) -> String? {
+        var size: UInt32 = 256
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard hb_ot_name_get_utf8(face, id, nil, &size, &buffer) > 0 else { return nil }
+        return String(cString: buffer)
+    }
+}
+
+extension Double {
+    fileprivate func clamped(to r: ClosedRange<Double>) -> Double { Swift.min(Swift.max(self, r.lowerBound), r.upperBound) }
+}

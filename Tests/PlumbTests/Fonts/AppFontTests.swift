@@ -1,0 +1,192 @@
+@testable import Plumb
+import Foundation
+import Testing
+
+/// Issue 28: fonts as apps ship them — files and data registered per engine (TTF, WOFF,
+/// WOFF2), variable axes, OpenType features, content fingerprints in the keys, and clear
+/// errors for files that cannot be used. The fonts are Debian's (setup.sh installs
+/// `fonts-inter-variable`, `fonts-dejavu-core`, `woff2`); WOFF files are made at run time.
+@Suite(.serialized) struct AppFontTests {
+    static let interVariable = "/usr/share/fonts/truetype/inter-vf/Inter-roman.var.ttf"
+    static let dejaVuSerif = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
+    static let dejaVuSansBold = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+    static let line = "The quick brown fox jumps over the lazy dog 0123"
+
+    /// An engine that sees only `files` (no system fonts): a family it finds is registered.
+    static func registeredEngine(_ files: [FontFile]) -> TextMeasurer {
+        var config = TextMeasurer.Configuration()
+        config.fonts.fontFiles = files
+        config.fonts.defaultFamily = "Registered Default"
+        return TextMeasurer(configuration: config, fonts: FontResolver(configuration: config.fonts, systemFonts: false))
+    }
+
+    /// The advance of `text` on one line (a width no line reaches), in 1/64 pt.
+    static func width(_ m: TextMeasurer, _ text: String, _ font: FontDescriptor) -> Double {
+        m.measure(text, style: TextStyle(font: font), width: 1e6, scale: 64).size.width
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-fonts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    static func run(_ tool: String, _ arguments: [String]) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = [tool] + arguments
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        try #require(p.terminationStatus == 0, "\(tool) \(arguments)")
+    }
+
+    @Test func variableWeightsFollowTheWghtAxis() throws {
+        let m = Self.registeredEngine([.path(Self.interVariable, family: "Brand Sans")])
+        #expect(m.fonts.fontFileErrors.isEmpty)
+        let weights = [100, 400, 450, 500, 700, 900]
+        let widths = weights.map { Self.width(m, Self.line, FontDescriptor(families: ["Brand Sans"], size: 16, weight: $0)) }
+        // Inter widens with its weight: every weight its own width, 450 between 400 and 500.
+        for (a, b) in zip(widths, widths.dropFirst()) { #expect(a < b, "\(weights) → \(widths)") }
+        let r = m.measure(Self.line, style: TextStyle(font: FontDescriptor(families: ["Brand Sans"], size: 16)), width: 1e6)
+        #expect(!r.isFallback && r.warnings.isEmpty)
+        // An explicit wght setting overrides the weight.
+        let explicit = Self.width(m, Self.line, FontDescriptor(families: ["Brand Sans"], size: 16, weight: 400, variations: [FontVariation("wght", 700)]))
+        #expect(explicit == widths[4])
+        // Clamped to the axis: 1000 measures as 900.
+        #expect(Self.width(m, Self.line, FontDescriptor(families: ["Brand Sans"], size: 16, weight: 1000)) == widths[5])
+    }
+
+    @Test func theSameFontAsTTFWOFFAndWOFF2MeasuresTheSame() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ttf = dir.appendingPathComponent("serif.ttf").path
+        try FileManager.default.copyItem(atPath: Self.dejaVuSerif, toPath: ttf)
+        try Self.run("woff2_compress", [ttf])
+        let woff = dir.appendingPathComponent("serif.woff").path
+        try Self.run("python3", [repositoryRoot.appendingPathComponent("Tests/Support/make_woff.py").path, ttf, woff])
+        let woff2 = dir.appendingPathComponent("serif.woff2").path
+        let m = Self.registeredEngine([.path(ttf, family: "A"), .path(woff, family: "B"), .path(woff2, family: "C")])
+        #expect(m.fonts.fontFileErrors.isEmpty)
+        #expect(m.fonts.registeredFonts.map(\.format) == [.sfnt, .woff, .woff2])
+        let text = "Variable fonts, WOFF2 and ﬁligree — Größe Ελληνικά Кириллица"
+        let widths = ["A", "B", "C"].map { Self.width(m, text, FontDescriptor(families: [$0], size: 15)) }
+        #expect(widths[0] > 0 && widths[0] == widths[1] && widths[1] == widths[2], "\(widths)")
+        // Font data in memory measures as the file.
+        let data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: woff2)))
+        let fromData = Self.registeredEngine([.data(data, name: "serif.woff2", family: "D")])
+        #expect(Self.width(fromData, text, FontDescriptor(families: ["D"], size: 15)) == widths[0])
+    }
+
+    @Test func aFileThatCannotBeUsedIsAnErrorNamingIt() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let garbage = dir.appendingPathComponent("garbage.ttf").path
+        FileManager.default.createFile(atPath: garbage, contents: Data(repeating: 0x41, count: 5000))
+        let ttf = dir.appendingPathComponent("serif.ttf").path
+        try FileManager.default.copyItem(atPath: Self.dejaVuSerif, toPath: ttf)
+        try Self.run("woff2_compress", [ttf])
+        let woff2 = try Data(contentsOf: URL(fileURLWithPath: dir.appendingPathComponent("serif.woff2").path))
+        let truncated = dir.appendingPathComponent("truncated.woff2").path
+        FileManager.default.createFile(atPath: truncated, contents: woff2.prefix(woff2.count / 2))
+        let sfnt = try Data(contentsOf: URL(fileURLWithPath: ttf))
+        var corrupt = [UInt8](sfnt.prefix(400))  // the table directory, no tables
+        corrupt.append(contentsOf: [UInt8](repeating: 0, count: 100))
+        let missing = dir.appendingPathComponent("missing.otf").path
+        let m = Self.registeredEngine([
+            .path(missing), .path(dir.path), .path(garbage), .path(truncated),
+            .data(corrupt, name: "corrupt.ttf"), .path(ttf, family: "Good"),
+        ])
+        let errors = m.fonts.fontFileErrors
+        #expect(errors.map(\.source) == [missing, dir.path, garbage, truncated, "corrupt.ttf"])
+        #expect(errors.map(\.reason) == [.unreadable(errno: ENOENT), .unreadable(errno: EISDIR), .notAFont, .doesNotDecode, .noUsableFace])
+        #expect(errors.allSatisfy { $0.description.contains($0.source) })
+        // Nothing else is affected: the good file is registered and measures.
+        let r = m.measure("Hello", style: TextStyle(font: FontDescriptor(families: ["Good"], size: 15)), width: 200)
+        #expect(!r.isFallback && r.size.width > 0)
+    }
+
+    @Test func aRegisteredFamilyOverridesTheSystemFamilyOfItsName() throws {
+        var config = TextMeasurer.Configuration()
+        config.fonts.fontFiles = [.path(Self.dejaVuSerif, family: "Noto Sans")]
+        let registered = TextMeasurer(configuration: config)
+        let text = "Overrides the installed family"
+        let asRegistered = Self.width(registered, text, FontDescriptor(families: ["Noto Sans"], size: 15))
+        let serif = Self.width(engine, text, FontDescriptor(families: ["DejaVu Serif"], size: 15))
+        let noto = Self.width(engine, text, FontDescriptor(families: ["Noto Sans"], size: 15))
+        #expect(asRegistered == serif && asRegistered != noto)
+        // Other families are the system's, and fallback is untouched (CJK).
+        #expect(Self.width(registered, "中文", FontDescriptor(families: ["Noto Sans"], size: 15))
+            == Self.width(engine, "中文", FontDescriptor(families: ["DejaVu Serif"], size: 15)))
+    }
+
+    @Test func openTypeFeaturesChangeWidthsAndKeys() throws {
+        let m = Self.registeredEngine([.path(Self.interVariable, family: "Brand Sans")])
+        let plain = FontDescriptor(families: ["Brand Sans"], size: 16)
+        var tabular = plain
+        tabular.features = [.tabularNumbers]
+        // Proportional 1 is narrower than 0 in Inter; tabular figures are one width.
+        #expect(Self.width(m, "1111", plain) < Self.width(m, "0000", plain))
+        #expect(Self.width(m, "1111", tabular) == Self.width(m, "0000", tabular))
+        // Kerning off changes "AVAVAV" (measured after the kerned one: no shared key).
+        let kerned = Self.width(m, "AVAVAV To", plain)
+        var unkerned = plain
+        unkerned.features = [.noKerning]
+        #expect(Self.width(m, "AVAVAV To", unkerned) > kerned)
+        #expect(Self.width(m, "AVAVAV To", plain) == kerned)
+        // Per run: the digits of one run tabular.
+        var text = AttributedText("Total: ")
+        text.append("1111", TextAttributes(features: [.tabularNumbers]))
+        var other = AttributedText("Total: ")
+        other.append("0000", TextAttributes(features: [.tabularNumbers]))
+        let style = TextStyle(font: plain)
+        #expect(m.measure(text, style: style, width: 1e6, scale: 64).size.width == m.measure(other, style: style, width: 1e6, scale: 64).size.width)
+        // An invalid tag is dropped with a warning.
+        var bad = plain
+        bad.features = [FontFeature("toolong"), .tabularNumbers]
+        let r = m.measure("1111", style: TextStyle(font: bad), width: 1e6, scale: 64)
+        #expect(r.size.width == Self.width(m, "1111", tabular))
+        #expect(r.warnings.contains { if case .invalidValue(field: "font.features", _) = $0 { true } else { false } })
+    }
+
+    @Test func aChangedFileNeverReturnsAnOldAnswer() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("brand.ttf").path
+        try FileManager.default.copyItem(atPath: Self.dejaVuSerif, toPath: path)
+        let before = Self.registeredEngine([.path(path, family: "Brand")])
+        let text = "A brand font that changes"
+        let font = FontDescriptor(families: ["Brand"], size: 15)
+        let old = Self.width(before, text, font)
+        // Overwritten in place while in use: the engine keeps measuring (its bytes are its
+        // own) and answers as before.
+        let replacement = try Data(contentsOf: URL(fileURLWithPath: Self.dejaVuSansBold))
+        try replacement.write(to: URL(fileURLWithPath: path))
+        #expect(Self.width(before, text, font) == old)
+        #expect(before.measure(text + " again", style: TextStyle(font: font), width: 100).lineCount > 1)
+        // A new engine (or a reload) measures the new file, under another salt.
+        let after = Self.registeredEngine([.path(path, family: "Brand")])
+        #expect(Self.width(after, text, font) != old)
+        #expect(after.fonts.fontSetFingerprint != before.fonts.fontSetFingerprint)
+        #expect(before.reloadFontsIfChanged())
+        #expect(Self.width(before, text, font) == Self.width(after, text, font))
+    }
+
+    @Test func cssFontValuesParse() throws {
+        #expect(try FontFeature.parse(featureSettings: "tnum") == [.tabularNumbers])
+        #expect(try FontFeature.parse(featureSettings: "'liga' 0, \"ss01\" on, 'salt' 2, kern off")
+            == [FontFeature("liga", 0), FontFeature("ss01"), FontFeature("salt", 2), FontFeature("kern", 0)])
+        #expect(try FontFeature.parse(featureSettings: "normal").isEmpty)
+        #expect(try FontFeature.parse(featureSettings: "'tnum', 'tnum' 0") == [FontFeature("tnum", 0)])
+        #expect(throws: CSSValueError.self) { try FontFeature.parse(featureSettings: "'toolong'") }
+        #expect(throws: CSSValueError.self) { try FontFeature.parse(featureSettings: "'liga' -1") }
+        #expect(throws: CSSValueError.self) { try FontFeature.parse(featureSettings: "tnum,,liga") }
+        #expect(try FontFeature.parse(variantNumeric: "tabular-nums oldstyle-nums") == [.tabularNumbers, .oldstyleNumbers])
+        #expect(throws: CSSValueError.self) { try FontFeature.parse(variantNumeric: "tabular") }
+        #expect(try FontVariation.parse(variationSettings: "'wght' 450, 'wdth' 87.5")
+            == [FontVariation("wght", 450), FontVariation("wdth", 87.5)])
+        #expect(throws: CSSValueError.self) { try FontVariation.parse(variationSettings: "'wght'") }
+        #expect(FontFeature.css([FontFeature("liga", 0), .tabularNumbers]) == "\"liga\" 0, \"tnum\"")
+        #expect(try FontVariation.parse(variationSettings: FontVariation.css([FontVariation("wght", 450)])) == [FontVariation("wght", 450)])
+    }
+}
