@@ -13,12 +13,11 @@ PACKAGES=(
   fonts-noto-cjk
   fonts-noto-color-emoji
   fonts-dejavu-core
-  # Application fonts (issue 28): WOFF2 decoding (libwoff2dec) and WOFF's zlib, the WOFF2
-  # encoder the tests make a WOFF2 with, and a variable font to register (Inter).
+  # Application fonts (issue 28): WOFF2 decoding (libwoff2dec) and WOFF's zlib, and the
+  # WOFF2 encoder the tests make a WOFF2 with.
   libwoff-dev
   zlib1g-dev
   woff2
-  fonts-inter-variable
   # The conformance reference (Pango through GObject introspection) and its Python.
   python3
   python3-gi
@@ -46,6 +45,24 @@ if ((${#missing[@]})); then
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   fc-cache -f >/dev/null 2>&1 || true
+fi
+
+# A variable font the tests register as an application font (Inter, Debian's
+# fonts-inter-variable), unpacked outside fontconfig's folders: installing it would add it to
+# every fallback list (it has glyphs in the Private Use Area) and change answers.
+TEST_FONTS=/opt/plumb-test-fonts
+if [ ! -f "$TEST_FONTS/usr/share/fonts/truetype/inter-vf/Inter-roman.var.ttf" ]; then
+  echo "setup: unpacking fonts-inter-variable into $TEST_FONTS" >&2
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  work=$(mktemp -d)
+  (cd "$work" && apt-get download fonts-inter-variable >/dev/null 2>&1) || {
+    $SUDO apt-get update -qq
+    (cd "$work" && apt-get download fonts-inter-variable >/dev/null)
+  }
+  $SUDO mkdir -p "$TEST_FONTS"
+  $SUDO dpkg-deb -x "$work"/fonts-inter-variable_*.deb "$TEST_FONTS"
+  rm -rf "$work"
 fi
 
 if ! command -v swift >/dev/null 2>&1; then

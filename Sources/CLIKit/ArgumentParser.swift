@@ -16,6 +16,8 @@ public struct OptionSpec: Sendable {
         case string
         /// Split on `separator`; elements are trimmed of spaces and empty ones dropped.
         case list(separator: Character)
+        /// A string that may be given several times: every value, in order (read with `list`).
+        case repeated
     }
 
     public var name: String             // long name without "--"
@@ -140,7 +142,8 @@ public struct ParsedArguments: Sendable {
         }
         let matches: Bool
         switch (spec.kind, kind) {
-        case (.flag, "flag"), (.int, "int"), (.double, "double"), (.string, "string"), (.list, "list"): matches = true
+        case (.flag, "flag"), (.int, "int"), (.double, "double"), (.string, "string"), (.list, "list"), (.repeated, "list"):
+            matches = true
         default: matches = false
         }
         precondition(matches, "option --\(name) is not of kind \(kind)")
@@ -234,6 +237,12 @@ public enum CommandLineParser {
                         continue
                     }
                     switch convert(text, option) {
+                    case .success(.list(let more)) where option.kind == .repeated:
+                        if case .list(let earlier)? = values[option.name] {
+                            values[option.name] = .list(earlier + more)
+                        } else {
+                            values[option.name] = .list(more)
+                        }
                     case .success(let v): values[option.name] = v
                     case .failure(let message): firstError = firstError ?? fail(message.text); continue
                     }
@@ -347,6 +356,7 @@ public enum CommandLineParser {
         case .double:
             guard let v = Double(text), v.isFinite else { return bad("a number") }
             return .success(.double(v))
+        case .repeated: return .success(.list([text]))
         case .list(let separator):
             let parts = text.split(separator: separator, omittingEmptySubsequences: false).map { part in
                 String(part.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())

@@ -18,10 +18,17 @@ enum LayoutCommand {
             name: "text", help: "The text to lay out; a name ending in .jsonl is a file of cells (as --file), '-' reads cells from standard input.",
             isOptional: true)])
 
+    /// An engine with the `--font-file` and `--font-dir` fonts.
+    static func engine(_ args: ParsedArguments) throws(UsageError) -> TextMeasurer {
+        var configuration = TextMeasurer.Configuration()
+        configuration.fonts = FontOptions.configuration(args)
+        return TextMeasurer(configuration: configuration, fonts: try FontOptions.resolver(args))
+    }
+
     static func run(_ args: ParsedArguments) throws(UsageError) -> Int32 {
         let request = try StyleFields.defaults(from: args)
         let offsets = try offsetUnit(args)
-        let engine = TextMeasurer()
+        let engine = try engine(args)
         do throws(LineError) {
             switch try CellSource(args) {
             case .text(let text):
@@ -166,8 +173,10 @@ enum FontsCommand {
             OptionSpec(name: "text", valueName: "text", kind: .string, help: "Sample text whose clusters are shown with their fonts."),
             OptionSpec(name: "weight", valueName: "weight", kind: .int, help: "CSS font weight, 1–1000. (default: 400)"),
             OptionSpec(name: "italic", kind: .flag, help: "Use an italic face."),
-        ],
-        positionals: [PositionalSpec(name: "families", help: "Comma-separated font cascade, e.g. \"Noto Sans, Noto Sans CJK SC\".")])
+        ] + FontOptions.options,
+        positionals: [PositionalSpec(
+            name: "families", help: "Comma-separated font cascade, e.g. \"Noto Sans, Noto Sans CJK SC\" (none: only list the registered fonts).",
+            isOptional: true)])
 
     /// - Throws: a usage error for a weight outside 1–1000 (the engine would clamp it).
     static func run(_ args: ParsedArguments) throws(UsageError) -> Int32 {
@@ -175,7 +184,14 @@ enum FontsCommand {
             throw args.invalidValue(of: "weight", problem)
         }
         let families = (args.positional("families") ?? "").split(separator: ",").map { String($0).trimmingSpaces }
-        let report = TextMeasurer().fontReport(
+        let engine = try LayoutCommand.engine(args)
+        let registered = engine.fonts.registeredFonts
+        if !registered.isEmpty {
+            print("registered:")
+            for f in registered { print("  \(f.family) — \(f.source) (\(f.format.rawValue))") }
+        }
+        if families.isEmpty && !registered.isEmpty { return 0 }
+        let report = engine.fontReport(
             families: families, weight: args.int("weight") ?? 400, italic: args.flag("italic"),
             text: args.string("text") ?? "")
         func describe(_ f: FontReport.Face) -> String {

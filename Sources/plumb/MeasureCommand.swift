@@ -86,12 +86,14 @@ struct MeasureCommand {
         for name in ["workers", "batch-size"] {
             if let n = args.int(name), n < 1 { throw args.invalidValue(of: name, "\(n) is out of range (must be ≥ 1)") }
         }
+        config.fonts = FontOptions.configuration(args)
+        let fonts = try FontOptions.resolver(args)
         let configuration = config
         workerCount = min(args.int("workers") ?? Self.coreCount, Self.coreCount)
         let inBackground = workerCount > 1
         let style = defaults.style
         engineFuture = EngineFuture(inBackground: inBackground) {
-            let engine = TextMeasurer(configuration: configuration)
+            let engine = TextMeasurer(configuration: configuration, fonts: fonts)
             // The default style's cascade (its fonts loaded) is ready before the first batch
             // asks, while that batch is still being read (the resolver keeps cascades).
             if inBackground { _ = engine.resolve(style) }

@@ -37,7 +37,7 @@ enum RenderCommand {
 
     static func run(_ args: ParsedArguments) throws(UsageError) -> Int32 {
         let request = try StyleFields.defaults(from: args)
-        let engine = TextMeasurer()
+        let engine = try LayoutCommand.engine(args)
         var rows: [TextDrawing] = []
         var failed = false
         let options: RenderOptions

@@ -19,7 +19,10 @@ import Plumb
 /// which replaces unusable ones (a negative box size, a zero font size) and flags the result.
 enum RunsField {
     /// The font fields a run may set.
-    static let fontFields: Set<String> = ["families", "size", "weight", "italic", "letterSpacing", "baselineOffset", "color"]
+    static let fontFields: Set<String> = [
+        "families", "size", "weight", "italic", "letterSpacing", "baselineOffset", "color", "fontStretch", "fontFeatures",
+        "fontVariantNumeric", "fontVariations",
+    ]
 
     /// Parses the value of `field` (`runs`, or `truncationToken` given as runs).
     static func parse(_ value: JSONValue, field: String, warnings: inout [String]) -> Result<AttributedText, LineError> {
@@ -101,6 +104,21 @@ enum RunsField {
         case "italic":
             guard let b = value.boolValue else { return "\(field) must be true or false, not \(value.kindName)" }
             a.italic = b
+        case "fontStretch":
+            guard let d = value.doubleValue else { return "\(field) must be a number, not \(value.kindName)" }
+            a.width = d
+        case "fontFeatures", "fontVariantNumeric", "fontVariations":
+            guard let text = value.stringValue else { return "\(field) must be a string, not \(value.kindName)" }
+            let problem: String?
+            switch key {
+            case "fontFeatures":
+                problem = StyleFields.css(text, FontFeature.parse(featureSettings:)) { a.features = FontDescriptor.overriding(a.features ?? [], with: $0) }
+            case "fontVariantNumeric":
+                problem = StyleFields.css(text, FontFeature.parse(variantNumeric:)) { a.features = FontDescriptor.adding($0, to: a.features ?? []) }
+            default:
+                problem = StyleFields.css(text, FontVariation.parse(variationSettings:)) { a.variations = $0 }
+            }
+            if let problem { return "\(field): \(problem)" }
         default:  // color
             guard let c = value.stringValue else { return "\(field) must be a string, not \(value.kindName)" }
             if CSSColor.isValid(c) {

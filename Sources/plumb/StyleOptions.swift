@@ -100,6 +100,27 @@ enum StyleFields {
         StyleField(.weight, option: "weight", valueName: "weight", help: "CSS font weight, 1–1000. (default: \(FontDescriptor().weight))",
                    domain: .closed(1...1000)) { r, v in r.style.font.weight = v.int; return nil },
         StyleField(.italic, option: "italic", valueName: "", help: "Use an italic face.") { r, v in r.style.font.italic = v.bool; return nil },
+        StyleField(.fontStretch, option: "font-stretch", valueName: "percent",
+                   help: "CSS font-stretch percentage, 50–200: a family's width and a variable font's wdth axis. (default: 100)",
+                   domain: .closed(50...200)) { r, v in r.style.font.width = v.double; return nil },
+        StyleField(.fontFeatures, option: "font-features", valueName: "settings",
+                   help: "OpenType features as CSS font-feature-settings, e.g. \"'tnum', 'liga' 0\".") { r, v in
+            StyleFields.css(v.string, FontFeature.parse(featureSettings:)) { r.style.font.features = FontDescriptor.overriding(r.style.font.features, with: $0) }
+        },
+        StyleField(.fontVariantNumeric, option: "font-variant-numeric", valueName: "keywords",
+                   help: "CSS font-variant-numeric keywords, e.g. tabular-nums (font-features wins for a tag both set).") { r, v in
+            StyleFields.css(v.string, FontFeature.parse(variantNumeric:)) { r.style.font.features = FontDescriptor.adding($0, to: r.style.font.features) }
+        },
+        StyleField(.fontVariations, option: "font-variations", valueName: "settings",
+                   help: "Variable font axes as CSS font-variation-settings, e.g. \"'wght' 450, 'wdth' 80\".") { r, v in
+            StyleFields.css(v.string, FontVariation.parse(variationSettings:)) { r.style.font.variations = $0 }
+        },
+        StyleField(.fontOpticalSizing, option: "font-optical-sizing", valueName: "mode",
+                   help: "auto (a variable font's opsz axis follows the size) or none. (default: auto)") { r, v in
+            guard v.string == "auto" || v.string == "none" else { return "unknown fontOpticalSizing '\(v.string)' (one of auto, none)" }
+            r.style.font.opticalSizing = v.string == "auto"
+            return nil
+        },
         StyleField(.width, option: "width", valueName: "points", help: "Layout width in points, > 0. (default: \(LayoutCommand.num(CellRequest().width)))",
                    domain: .positive(maximum: .infinity)) { r, v in r.width = v.double; return nil },
         StyleField(.scale, option: "scale", valueName: "scale", help: "Device pixels per point for rounding, 0.01–100. (default: \(LayoutCommand.num(CellRequest().scale)))",
@@ -139,6 +160,16 @@ enum StyleFields {
                    domain: .positive(maximum: .infinity)) { r, v in r.style.tabInterval = v.double; return nil },
     ]
 
+    /// Parses a CSS font value and hands it to `set`, or returns the parse error's message.
+    static func css<T>(_ text: String, _ parse: (String) throws(CSSValueError) -> T, _ set: (T) -> Void) -> String? {
+        do throws(CSSValueError) {
+            set(try parse(text))
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
     /// The style fields by schema field.
     static let byField: [CellField: StyleField] = Dictionary(uniqueKeysWithValues: all.map { ($0.field, $0) })
 
@@ -159,7 +190,7 @@ enum StyleFields {
             }
             return OptionSpec(name: name, valueName: f.valueName.isEmpty ? nil : f.valueName, kind: kind, help: f.help)
         }
-        specs += [
+        specs += FontOptions.options + [
             OptionSpec(name: "line-height", valueName: "points", kind: .double, help: "Sets the minimum and maximum line height."),
             OptionSpec(name: "no-font-leading", kind: .flag, help: "Leave the fonts' line gap out of line heights."),
             OptionSpec(name: "single-line", kind: .flag, help: "No wrapping: every paragraph is one line (no usesLineFragmentOrigin)."),

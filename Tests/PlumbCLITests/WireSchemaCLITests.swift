@@ -27,7 +27,14 @@ import Testing
         for field in CellField.allCases {
             var line: [String: Any] = ["id": lines.count, "text": "a\tb c d e f g", "width": 40]
             if field == .runs { line["text"] = nil }
-            line[field.rawValue] = field == .id ? lines.count : Self.sample(field.kind)
+            switch field {
+            case .id: line[field.rawValue] = lines.count
+            case .fontFeatures: line[field.rawValue] = "'liga' 0, 'tnum'"
+            case .fontVariantNumeric: line[field.rawValue] = "tabular-nums"
+            case .fontVariations: line[field.rawValue] = "'wght' 450"
+            case .fontStretch: line[field.rawValue] = 87.5
+            default: line[field.rawValue] = Self.sample(field.kind)
+            }
             lines.append(line)
         }
         let input = try lines.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }

@@ -18,20 +18,25 @@ final class FontBytes: @unchecked Sendable {
     let blob: OpaquePointer
     /// The container the bytes came in.
     let format: FontFileFormat
-    /// XXH3-128 of the bytes as given (before decoding), 32 hexadecimal digits: the font's
-    /// identity in cache keys, so a changed file never shares an answer with the old one.
-    let fingerprint: String
+    /// XXH3-128 of the sfnt bytes, 32 hexadecimal digits: a registered font's identity in
+    /// cache keys, so a changed file never shares an answer with the old one.
+    ///
+    /// - Complexity: O(n) per call (hashed when asked: system fonts never need it).
+    var fingerprint: String {
+        var length: UInt32 = 0
+        let data = hb_blob_get_data(blob, &length)
+        return CacheKey(bytes: UnsafeRawBufferPointer(start: data, count: Int(length))).description
+    }
     /// The number of faces (more than one for a TTC/OTC collection).
     let faceCount: Int
 
     /// The largest font file read (a larger one is refused as not a font).
     static let maximumFileBytes = 256 << 20
 
-    private init(blob: OpaquePointer, format: FontFileFormat, fingerprint: String) {
+    private init(blob: OpaquePointer, format: FontFileFormat) {
         hb_blob_make_immutable(blob)
         self.blob = blob
         self.format = format
-        self.fingerprint = fingerprint
         faceCount = Int(hb_face_count(blob))
     }
 
@@ -42,9 +47,8 @@ final class FontBytes: @unchecked Sendable {
     /// - Throws: ``FontFileError/Reason/notAFont`` for an unknown signature,
     ///   ``FontFileError/Reason/doesNotDecode`` for a WOFF or WOFF2 that does not decode,
     ///   ``FontFileError/Reason/noUsableFace`` when HarfBuzz finds no face with glyphs.
-    /// - Complexity: O(n) (a hash, and the decoding of a WOFF or WOFF2).
+    /// - Complexity: O(n) (a copy, or the decoding of a WOFF or WOFF2).
     static func decode(_ bytes: UnsafeRawBufferPointer) throws(FontFileError.Reason) -> FontBytes {
-        let fingerprint = CacheKey(bytes: bytes).description
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count >= 12 else {
             throw .notAFont
         }
@@ -57,11 +61,11 @@ final class FontBytes: @unchecked Sendable {
             let copy = UnsafeMutableRawPointer.allocate(byteCount: bytes.count, alignment: 16)
             copy.copyMemory(from: base, byteCount: bytes.count)
             result = FontBytes(blob: blob(owning: copy, count: bytes.count, free: { $0?.deallocate() }),
-                               format: .sfnt, fingerprint: fingerprint)
+                               format: .sfnt)
         case PLUMB_FONT_WOFF, PLUMB_FONT_WOFF2:
             guard let decoded else { throw .doesNotDecode }
             result = FontBytes(blob: blob(owning: decoded, count: decodedCount, free: { plumb_font_free($0?.assumingMemoryBound(to: UInt8.self)) }),
-                               format: format == PLUMB_FONT_WOFF ? .woff : .woff2, fingerprint: fingerprint)
+                               format: format == PLUMB_FONT_WOFF ? .woff : .woff2)
         case PLUMB_FONT_CORRUPT: throw .doesNotDecode
         default: throw .notAFont
         }
@@ -73,6 +77,8 @@ final class FontBytes: @unchecked Sendable {
     ///
     /// - Throws: ``FontFileError/Reason/unreadable`` when the file cannot be opened or read
     ///   (missing, a directory, no permission), else as ``decode(_:)``.
+    /// - Complexity: one read of the file (its size plus one byte, so the end is seen without
+    ///   growing the buffer), one copy.
     static func load(path: String) throws(FontFileError.Reason) -> FontBytes {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .unreadable(errno: errno) }
@@ -82,14 +88,20 @@ final class FontBytes: @unchecked Sendable {
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw .unreadable(errno: EISDIR) }
         guard Int(info.st_size) <= maximumFileBytes else { throw .notAFont }
         // Read until end of file, not to the size stat gave: the file may change meanwhile.
-        var buffer = [UInt8](repeating: 0, count: max(Int(info.st_size), 4096))
+        var capacity = Int(info.st_size) + 1
+        var buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        defer { buffer.deallocate() }
         var count = 0
         while true {
-            if count == buffer.count {
-                guard buffer.count < maximumFileBytes else { throw .notAFont }
-                buffer.append(contentsOf: repeatElement(0, count: buffer.count))
+            if count == capacity {
+                guard capacity <= maximumFileBytes else { throw .notAFont }
+                let larger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 16)
+                larger.copyMemory(from: buffer, byteCount: count)
+                buffer.deallocate()
+                buffer = larger
+                capacity *= 2
             }
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+            let n = read(fd, buffer + count, capacity - count)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw .unreadable(errno: errno)
@@ -97,7 +109,7 @@ final class FontBytes: @unchecked Sendable {
             if n == 0 { break }
             count += n
         }
-        return try decode(buffer, count: count)
+        return try decode(UnsafeRawBufferPointer(start: buffer, count: count))
     }
 
     /// ``decode(_:)`` of the first `count` bytes of `bytes`.

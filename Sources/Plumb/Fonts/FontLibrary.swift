@@ -150,7 +150,7 @@ final class FontLibrary: Sendable {
     private static func load(_ face: FontRegistry.Face, instance: FontInstance, into state: inout State) -> Font? {
         instantiate(
             face.bytes, path: face.source, faceIndex: face.faceIndex, familyName: face.family,
-            key: "registered:\(face.bytes.fingerprint)#\(face.faceIndex)#\(face.family)", instance: instance, into: &state)
+            key: "registered:\(face.digest)#\(face.faceIndex)#\(face.family)", instance: instance, into: &state)
     }
 
     /// One `Font` per face and distinct instance: a static face without features is the same

@@ -12,6 +12,8 @@ final class FontRegistry: Sendable {
         /// Every name it answers to, as ``Swift/String/familyKey``.
         let familyKeys: Set<String>
         let bytes: FontBytes
+        /// `bytes.fingerprint`, hashed once.
+        let digest: String
         let faceIndex: Int
         /// The file or data name, for reports.
         let source: String
@@ -45,9 +47,10 @@ final class FontRegistry: Sendable {
                 errors.append(FontFileError(source: file.name, reason: error))
                 continue
             }
-            fingerprint.append("\(bytes.fingerprint)#\(bytes.faceCount)#\(file.family ?? "")")
+            let digest = bytes.fingerprint
+            fingerprint.append("\(digest)#\(bytes.faceCount)#\(file.family ?? "")")
             for i in 0..<max(1, bytes.faceCount) {
-                if let face = Self.describe(bytes, face: i, source: file.name, alias: file.family) { faces.append(face) }
+                if let face = Self.describe(bytes, face: i, digest: digest, source: file.name, alias: file.family) { faces.append(face) }
             }
         }
         self.faces = faces
@@ -91,7 +94,7 @@ final class FontRegistry: Sendable {
     }
 
     /// A face's names and style, read from its `name`, `OS/2` and `fvar` tables.
-    private static func describe(_ bytes: FontBytes, face index: Int, source: String, alias: String?) -> Face? {
+    private static func describe(_ bytes: FontBytes, face index: Int, digest: String, source: String, alias: String?) -> Face? {
         guard let face = hb_face_create(bytes.blob, UInt32(index)) else { return nil }
         defer { hb_face_destroy(face) }
         guard hb_face_get_upem(face) > 0, hb_face_get_glyph_count(face) > 0 else { return nil }
@@ -109,7 +112,7 @@ final class FontRegistry: Sendable {
         }
         let italic = hb_style_get_value(font, HB_STYLE_TAG_ITALIC) > 0.5 || hb_style_get_value(font, HB_STYLE_TAG_SLANT_ANGLE) != 0
         return Face(
-            family: family, familyKeys: Set(keys), bytes: bytes, faceIndex: index, source: source,
+            family: family, familyKeys: Set(keys), bytes: bytes, digest: digest, faceIndex: index, source: source,
             weights: range(FontInstance.wght, style: HB_STYLE_TAG_WEIGHT), widths: range(FontInstance.wdth, style: HB_STYLE_TAG_WIDTH),
             isItalic: italic)
     }

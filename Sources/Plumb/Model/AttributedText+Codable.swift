@@ -5,6 +5,7 @@
 extension AttributedText: Codable {
     private enum RunKey: String, CodingKey {
         case text, attachment, families, size, weight, italic, letterSpacing, baselineOffset, color
+        case fontStretch, fontFeatures, fontVariantNumeric, fontVariations
     }
 
     private enum BoxKey: String, CodingKey {
@@ -32,13 +33,15 @@ extension AttributedText: Codable {
             } else {
                 families = nil
             }
-            let attributes = TextAttributes(
+            var attributes = TextAttributes(
                 families: families, size: try run.decodeIfPresent(Double.self, forKey: .size),
                 weight: try run.decodeIfPresent(Int.self, forKey: .weight),
                 italic: try run.decodeIfPresent(Bool.self, forKey: .italic),
                 letterSpacing: try run.decodeIfPresent(Double.self, forKey: .letterSpacing),
                 baselineOffset: try run.decodeIfPresent(Double.self, forKey: .baselineOffset) ?? 0,
-                color: try run.decodeIfPresent(String.self, forKey: .color))
+                color: try run.decodeIfPresent(String.self, forKey: .color),
+                width: try run.decodeIfPresent(Double.self, forKey: .fontStretch))
+            try Self.decodeFontValues(run, into: &attributes)
             switch (run.contains(.text), run.contains(.attachment)) {
             case (true, false):
                 append(try run.decode(String.self, forKey: .text), attributes)
@@ -84,6 +87,28 @@ extension AttributedText: Codable {
             try c.encodeIfPresent(a.letterSpacing, forKey: .letterSpacing)
             if a.baselineOffset != 0 { try c.encode(a.baselineOffset, forKey: .baselineOffset) }
             try c.encodeIfPresent(a.color, forKey: .color)
+            try c.encodeIfPresent(a.width, forKey: .fontStretch)
+            try c.encodeIfPresent(a.features.map(FontFeature.css), forKey: .fontFeatures)
+            try c.encodeIfPresent(a.variations.map(FontVariation.css), forKey: .fontVariations)
         }
+    }
+
+    /// A run's `fontVariantNumeric`, `fontFeatures` and `fontVariations` (CSS strings).
+    private static func decodeFontValues(_ run: KeyedDecodingContainer<RunKey>, into a: inout TextAttributes) throws {
+        func css<T>(_ key: RunKey, _ parse: (String) throws(CSSValueError) -> T) throws -> T? {
+            guard let text = try run.decodeIfPresent(String.self, forKey: key) else { return nil }
+            do throws(CSSValueError) {
+                return try parse(text)
+            } catch {
+                throw DecodingError.dataCorrupted(.init(codingPath: run.codingPath + [key], debugDescription: error.description))
+            }
+        }
+        if let numeric = try css(.fontVariantNumeric, FontFeature.parse(variantNumeric:)) {
+            a.features = FontDescriptor.adding(numeric, to: a.features ?? [])
+        }
+        if let settings = try css(.fontFeatures, FontFeature.parse(featureSettings:)) {
+            a.features = FontDescriptor.overriding(a.features ?? [], with: settings)
+        }
+        a.variations = try css(.fontVariations, FontVariation.parse(variationSettings:))
     }
 }

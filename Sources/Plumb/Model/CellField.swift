@@ -24,6 +24,18 @@ public enum CellField: String, CaseIterable, CodingKey, Sendable {
     case weight
     /// Whether to use an italic face.
     case italic
+    /// `FontDescriptor.width`: the CSS `font-stretch` percentage (100 normal).
+    case fontStretch
+    /// `FontDescriptor.features` as a CSS `font-feature-settings` string (`"'tnum', 'liga' 0"`).
+    case fontFeatures
+    /// More features as a CSS `font-variant-numeric` string (`"tabular-nums"`); `fontFeatures`
+    /// wins for a tag both set.
+    case fontVariantNumeric
+    /// `FontDescriptor.variations` as a CSS `font-variation-settings` string (`"'wght' 450"`).
+    case fontVariations
+    /// `FontDescriptor.opticalSizing`: `auto` (the default) or `none`, as CSS
+    /// `font-optical-sizing`.
+    case fontOpticalSizing
     /// Space between lines (`TextStyle.lineSpacing`).
     case lineSpacing
     /// `TextStyle.minimumLineHeight`.
@@ -102,7 +114,8 @@ public enum CellField: String, CaseIterable, CodingKey, Sendable {
     public var kind: Kind {
         switch self {
         case .id: .any
-        case .text: .string
+        case .text, .fontFeatures, .fontVariantNumeric, .fontVariations: .string
+        case .fontOpticalSizing: .choice(["auto", "none"])
         case .runs, .truncationToken: .runs
         case .families: .stringList
         case .weight, .maxLines: .integer
@@ -110,7 +123,7 @@ public enum CellField: String, CaseIterable, CodingKey, Sendable {
         case .lineBreakMode: .choice(LineBreakMode.allCases.map(\.rawValue))
         case .compatibility: .choice(Compatibility.allCases.map(\.rawValue))
         case .alignment: .choice(TextAlignment.allCases.map(\.rawValue))
-        case .width, .scale, .size, .lineSpacing, .minimumLineHeight, .maximumLineHeight, .lineHeightMultiple,
+        case .width, .scale, .size, .fontStretch, .lineSpacing, .minimumLineHeight, .maximumLineHeight, .lineHeightMultiple,
             .lineHeightEm, .paragraphSpacing, .paragraphSpacingBefore, .letterSpacing, .tabInterval, .heightLimit:
             .number
         }
@@ -121,7 +134,9 @@ public enum CellField: String, CaseIterable, CodingKey, Sendable {
         switch self {
         case .id, .scale: .line
         case .text, .runs, .width: .cell
-        case .families, .size, .weight, .italic: .font
+        case .families, .size, .weight, .italic, .fontStretch, .fontFeatures, .fontVariantNumeric, .fontVariations,
+            .fontOpticalSizing:
+            .font
         case .usesLineFragmentOrigin, .usesFontLeading, .usesDeviceMetrics, .truncatesLastVisibleLine: .drawingOption
         default: .paragraph
         }

@@ -38,15 +38,54 @@ extension FontDescriptor: Codable {
         size = try c.decodeIfPresent(Double.self, forKey: .size) ?? size
         weight = try c.decodeIfPresent(Int.self, forKey: .weight) ?? weight
         italic = try c.decodeIfPresent(Bool.self, forKey: .italic) ?? italic
+        width = try c.decodeIfPresent(Double.self, forKey: .fontStretch) ?? width
+        func css<T>(_ key: CellField, _ parse: (String) throws(CSSValueError) -> T) throws -> T? {
+            guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
+            do throws(CSSValueError) {
+                return try parse(text)
+            } catch {
+                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [key], debugDescription: error.description))
+            }
+        }
+        if let numeric = try css(.fontVariantNumeric, FontFeature.parse(variantNumeric:)) {
+            features = FontDescriptor.adding(numeric, to: features)
+        }
+        if let settings = try css(.fontFeatures, FontFeature.parse(featureSettings:)) {
+            features = FontDescriptor.overriding(features, with: settings)
+        }
+        variations = try css(.fontVariations, FontVariation.parse(variationSettings:)) ?? variations
+        if let sizing = try c.decodeIfPresent(String.self, forKey: .fontOpticalSizing) {
+            guard sizing == "auto" || sizing == "none" else {
+                throw DecodingError.dataCorrupted(.init(
+                    codingPath: c.codingPath + [CellField.fontOpticalSizing], debugDescription: "fontOpticalSizing must be auto or none, not '\(sizing)'"))
+            }
+            opticalSizing = sizing == "auto"
+        }
     }
 
-    /// Encodes every field (`families` as an array).
+    /// Encodes every field (`families` as an array, features and variations as CSS strings:
+    /// `fontVariantNumeric`'s features are in `fontFeatures`).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CellField.self)
         try c.encode(families, forKey: .families)
         try c.encode(size, forKey: .size)
         try c.encode(weight, forKey: .weight)
         try c.encode(italic, forKey: .italic)
+        try c.encode(width, forKey: .fontStretch)
+        try c.encode(FontFeature.css(features), forKey: .fontFeatures)
+        try c.encode(FontVariation.css(variations), forKey: .fontVariations)
+        try c.encode(opticalSizing ? "auto" : "none", forKey: .fontOpticalSizing)
+    }
+
+    /// `features` with those of `added` whose tags it does not set (CSS: `font-variant-*`
+    /// yields to `font-feature-settings`).
+    public static func adding(_ added: [FontFeature], to features: [FontFeature]) -> [FontFeature] {
+        added.filter { a in !features.contains { $0.tag == a.tag } } + features
+    }
+
+    /// `features` with every tag of `settings` set to the setting's value.
+    public static func overriding(_ features: [FontFeature], with settings: [FontFeature]) -> [FontFeature] {
+        features.filter { f in !settings.contains { $0.tag == f.tag } } + settings
     }
 }
 

@@ -4,10 +4,11 @@ import Testing
 
 /// Issue 28: fonts as apps ship them — files and data registered per engine (TTF, WOFF,
 /// WOFF2), variable axes, OpenType features, content fingerprints in the keys, and clear
-/// errors for files that cannot be used. The fonts are Debian's (setup.sh installs
-/// `fonts-inter-variable`, `fonts-dejavu-core`, `woff2`); WOFF files are made at run time.
+/// errors for files that cannot be used. The fonts are Debian's (setup.sh unpacks
+/// `fonts-inter-variable` and installs `fonts-dejavu-core` and `woff2`); WOFF files are made at run time.
 @Suite(.serialized) struct AppFontTests {
-    static let interVariable = "/usr/share/fonts/truetype/inter-vf/Inter-roman.var.ttf"
+    /// Unpacked by setup.sh outside fontconfig's folders: the system does not have Inter.
+    static let interVariable = "/opt/plumb-test-fonts/usr/share/fonts/truetype/inter-vf/Inter-roman.var.ttf"
     static let dejaVuSerif = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
     static let dejaVuSansBold = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
     static let line = "The quick brown fox jumps over the lazy dog 0123"
