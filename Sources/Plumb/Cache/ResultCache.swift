@@ -48,6 +48,8 @@ final class ResultCache: Sendable {
 
     /// One shard. Padded to two cache lines so that the locks of neighbouring shards
     /// (allocated back to back) never share a line between cores.
+    ///
+    /// - Thread safety: `version` and `mask` are atomic, the table is under `mutex`, `slots` fixed.
     private final class Shard: @unchecked Sendable {
         /// Even while the table is stable; odd while a writer changes keys or values.
         let version = Atomic<UInt64>(0)
@@ -129,6 +131,8 @@ final class ResultCache: Sendable {
     }
 
     /// Hit and miss counters striped by thread, each stripe on its own cache lines.
+    ///
+    /// - Thread safety: only atomics (and constant padding).
     private final class CounterStripe: @unchecked Sendable {
         let hits = Atomic<Int>(0)
         let misses = Atomic<Int>(0)

@@ -17,8 +17,9 @@ final class FontTable: Sendable {
     var scales: Packed<AdvanceScale> { Packed(base: UnsafePointer(scalesBase), count: scalesCount) }
 
     /// The columns' storage (owned by the table, freed in `deinit`): `PreparedText` reads
-    /// them through these with its own counts.
+    /// them through these with its own counts. Written only in `init`, then read-only.
     nonisolated(unsafe) let linesBase: UnsafeMutablePointer<PreparedText.FontLine>
+    // As `linesBase`: written only in `init`, then read-only.
     nonisolated(unsafe) let scalesBase: UnsafeMutablePointer<AdvanceScale>
     private let scalesCount: Int
 

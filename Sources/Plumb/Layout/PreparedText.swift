@@ -535,6 +535,7 @@ final class PreparedText: Sendable {
     /// profiles and for texts where no run can move.
     var pangoBaselines: PangoBaselines? { extras?.pangoBaselines }
     /// The one allocation behind every `Packed` column above (freed in `deinit`).
+    /// Filled before `init` returns and never written again, so any thread may read it.
     nonisolated(unsafe) private let storage: UnsafeMutableRawPointer
     /// How a line's width is compared with the box (`LayoutConventions.lineFit`): the line
     /// breaker is specialised per arithmetic.

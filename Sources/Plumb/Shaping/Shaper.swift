@@ -293,11 +293,13 @@ final class Shaper {
     }
 
     /// The HarfBuzz language of each script with a sample language (Han: "und"), resolved once.
+    /// Immutable once made; an `hb_language_t` is an interned pointer HarfBuzz never frees.
     nonisolated(unsafe) private static let languages: [UInt32: hb_language_t?] = {
         var table = ClusterClassifier.sampleLanguages.mapValues { hb_language_from_string($0, -1) }
         table[Font.tag("Hani")] = hb_language_from_string("und", -1)
         return table
     }()
+    // Immutable; an `hb_language_t` is an interned pointer HarfBuzz never frees.
     nonisolated(unsafe) private static let english = hb_language_from_string("en", -1)
 
     /// ``graphemeIndex(containing:in:)`` starting from the previous glyph's grapheme `hint`:

@@ -51,4 +51,5 @@ struct Lock<Value: ~Copyable>: ~Copyable {
     }
 }
 
+// The value is reached only inside `withLock`, under the mutex; `tag` is fixed for the lock's life.
 extension Lock: @unchecked Sendable where Value: ~Copyable {}
