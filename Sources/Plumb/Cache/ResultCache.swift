@@ -257,8 +257,7 @@ final class ResultCache: Sendable {
         /// A full table evicts here first: `key` may take any slot of its own chain, since
         /// every slot from its home to there is occupied. The global hand (`evictOne`) removes
         /// an entry by backward shift instead, which walks and moves the rest of its cluster —
-        /// ~16 slots at 75 % load, lines a scan has pushed out of cache (a rotated feed spent
-        /// 14 % of its second pass in `remove`, `evictOne` and `insert`).
+        /// ~16 slots at 75 % load, lines a scan has pushed out of cache.
         ///
         /// - Complexity: the chain's length, already read by the probe for `key`.
         @inline(__always)

@@ -1,9 +1,8 @@
 /// The fonts of a prepared text — each face with its vertical metrics at the text's size
 /// (`PreparedText.FontUse`, `PreparedText.FontLine`) and how its units become points
 /// (`AdvanceScale`) — shared by every text prepared with the same faces in the same run
-/// styles. Texts of one style mostly use the same few faces, and these tables were ~200
-/// bytes per font copied into every text (a third of a short cell's prepared bytes).
-/// Interned per engine by `FontTableInterner`.
+/// styles. Texts of one style mostly use the same few faces, and a copy of these tables in
+/// every text would cost ~200 bytes per font. Interned per engine by `FontTableInterner`.
 ///
 /// - Thread safety: immutable; share freely.
 final class FontTable: Sendable {
