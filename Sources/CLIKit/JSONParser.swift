@@ -266,7 +266,7 @@ struct _JSONByteReader {
         var object = JSONObject()
         skipWhitespace()
         if i < n, p[i] == 0x7D { i += 1; return .object(object) }
-        // Room for a cell's usual fields at once (an empty array grew 0 → 1 → 2 → 4: three
+        // Room for a cell's usual fields at once (an empty array grows 0 → 1 → 2 → 4: three
         // allocations for a cell of "id", "text" and a style field).
         object.reserveCapacity(4)
         while true {

@@ -42,8 +42,7 @@ struct CellParser {
     }
 
     /// Fills `input` from the line's JSON. One exit for the value (`parse`): returning it
-    /// from each of the early exits copied the whole input, with its style (~800 instructions
-    /// a line in callgrind).
+    /// from each of the early exits would copy the whole input, with its style.
     private mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, into input: inout CellInput) {
         let value: JSONValue
         do {

@@ -107,7 +107,7 @@ final class ChunkPool: @unchecked Sendable {  // `pending` is the caller's; `job
         var output: ChunkOutput?
         /// Set (releasing `output`) when the output is written: checking it never sleeps,
         /// where `DispatchSemaphore.wait(timeout: .now())` takes the wall-clock overload and
-        /// sleeps in a timed futex wait (~3,400 context switches in a 200,000-row run).
+        /// sleeps in a timed futex wait.
         let finished = Atomic<Bool>(false)
         /// Signalled after `finished` is set, for a caller that waits.
         let done = DispatchSemaphore(value: 0)
@@ -150,9 +150,9 @@ final class ChunkPool: @unchecked Sendable {  // `pending` is the caller's; `job
         workerCount = workers
         for k in 0..<workers {
             // A serial queue per worker: each gets a thread of its own at once (serial queues
-            // target Dispatch's overcommitting pool). Blocks on one concurrent queue shared the
-            // default pool, as wide as the cores, with the engine's maker: the second worker
-            // started only once the engine was made, ~8–12 ms into a cold run.
+            // target Dispatch's overcommitting pool). Blocks on one concurrent queue would share
+            // the default pool, as wide as the cores, with the engine's maker: the second worker
+            // would start only once the engine is made.
             DispatchQueue(label: "plumb.measure.worker\(k)").async { [self] in
                 while let job = take() {
                     switch job.work {
@@ -196,8 +196,7 @@ final class ChunkPool: @unchecked Sendable {  // `pending` is the caller's; `job
     /// Waits until the chunk halfway through those in flight is done (the workers take them
     /// oldest first, so most before it are done too): the main thread then sleeps through
     /// many chunks instead of being woken for each one — a wake-up on a core both workers
-    /// use takes one of them off it (with a wake per chunk, context switches were ~4 % of
-    /// a 100,000-row run).
+    /// use takes one of them off it.
     func waitForHalf() {
         guard inFlight > 1 else { return }
         if pending[inFlight / 2].wait() { waits += 1 }

@@ -29,9 +29,9 @@ struct MeasureCommand {
         positionals: [PositionalSpec(name: "file", help: "JSON Lines input ('-' or none: standard input). Blank lines are skipped; a byte-order mark at the start is ignored.", isOptional: true)])
 
     /// Lines a worker measures together unless `--batch-size` says otherwise: small enough
-    /// that two workers finish a file together (the last chunk of a cold run takes ~0.6 ms)
-    /// and a pause in the input answers at once, large enough that the engine's batch call
-    /// (its keys pass, tier-2 look-ups and style grouping, ~2–3 µs) is cheap per line.
+    /// that two workers finish a file together (the last chunk is short) and a pause in the
+    /// input answers at once, large enough that the engine's per-call work (its keys pass,
+    /// tier-2 look-ups and style grouping) is cheap per line.
     static let defaultBatchSize = 64
     /// Lines read ahead of the oldest chunk not yet written, at least (with `--batch-size`
     /// beyond it, two chunks per worker): room to read and parse while the engine is being
@@ -44,8 +44,8 @@ struct MeasureCommand {
     let args: ParsedArguments
     let defaults: CellRequest
     /// The engine; with more than one worker it is made on another thread while the first
-    /// chunks are read and parsed (loading fontconfig's configuration, ~4 ms, is the longest
-    /// serial step of a short run): only the workers wait for it.
+    /// chunks are read and parsed (loading fontconfig's configuration is the longest serial
+    /// step of a short run): only the workers wait for it.
     var engine: TextMeasurer { engineFuture.engine }
     private let engineFuture: EngineFuture
     /// What parses, measures and formats a chunk (the workers', or the main thread's with one
@@ -158,7 +158,7 @@ struct MeasureCommand {
         if args.flag("stats") { printStats(pool) }
         // The process exits once this returns: the engine's caches (every prepared text, its
         // segments and results) are left to the exit instead of being freed block by block
-        // (~5–10 % of a 40,000-row run in `perf`: `PreparedText` deinit, `free`, consolidation).
+        // (`PreparedText` deinit, `free`, consolidation: a measurable share of a long run).
         _ = Unmanaged.passRetained(engine)
         return errors > 0 ? 1 : 0
     }
@@ -301,7 +301,7 @@ struct BatchMeasurer: @unchecked Sendable {  // immutable; the engine is thread-
             layouts: [TextLayout?](repeating: nil, count: batch.count))
         // Cells of one scale are measured together (scale is per batch call). Each cell is
         // made once, for its scale's call: a `Cell` copy retains the text and every string
-        // and array of the style, and copying the cells again per scale was ~1 % of a cold run.
+        // and array of the style.
         var byScale: [Double: [Int]] = [:]
         for i in batch.indices where batch[i].error == nil {
             byScale[batch[i].request.scale, default: []].append(i)

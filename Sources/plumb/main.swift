@@ -13,8 +13,8 @@ let root = CommandSpec(
 Interruption.install()
 // Each thread's malloc arena is given its whole reach (64 MiB of address space, not of
 // memory) when it is made, instead of growing 4 KiB at a time: every growth step of a
-// secondary arena is an `mprotect`, and with two threads running each one flushed the other
-// core's TLB (3,200 of them in a 10,000-row cold run on two workers; 28 with this).
+// secondary arena is an `mprotect`, and with two threads running each one flushes the other
+// core's TLB (Decisions.md, "Two cores in one process: two kinds of TLB flush").
 // Untouched pages stay unbacked, so resident memory is unchanged.
 _ = plumb_heap_reserve_growth(64 << 20)
 let status: Int32

@@ -60,9 +60,8 @@ extension PreparedText: CacheCharged {}
 ///
 /// Each shard is one open-addressing table of 24-byte slots — the key and the object's
 /// address with the reference bit in its low bit — at most 75 % full, linear probing,
-/// backward-shift deletion. A look-up reads one slot (usually one line) and then the object;
-/// the previous layout read an index array, its entry, the slot array and the slot first
-/// (Decisions.md, "A flat segment tier").
+/// backward-shift deletion. A look-up reads one slot (usually one line) and then the object,
+/// with no index to walk first (Decisions.md, "A flat segment tier").
 ///
 /// - Thread safety: every operation locks one shard (`Lock`); `shardCount` (256) shards
 ///   keep contention low on many cores.

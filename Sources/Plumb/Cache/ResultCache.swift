@@ -48,6 +48,8 @@ final class ResultCache: Sendable {
 
     /// One shard. Padded to two cache lines so that the locks of neighbouring shards
     /// (allocated back to back) never share a line between cores.
+    ///
+    /// - Thread safety: `version` and `mask` are atomic, the table is under `mutex`, `slots` fixed.
     private final class Shard: @unchecked Sendable {
         /// Even while the table is stable; odd while a writer changes keys or values.
         let version = Atomic<UInt64>(0)
@@ -129,6 +131,8 @@ final class ResultCache: Sendable {
     }
 
     /// Hit and miss counters striped by thread, each stripe on its own cache lines.
+    ///
+    /// - Thread safety: only atomics (and constant padding).
     private final class CounterStripe: @unchecked Sendable {
         let hits = Atomic<Int>(0)
         let misses = Atomic<Int>(0)
@@ -253,8 +257,7 @@ final class ResultCache: Sendable {
         /// A full table evicts here first: `key` may take any slot of its own chain, since
         /// every slot from its home to there is occupied. The global hand (`evictOne`) removes
         /// an entry by backward shift instead, which walks and moves the rest of its cluster —
-        /// ~16 slots at 75 % load, lines a scan has pushed out of cache (a rotated feed spent
-        /// 14 % of its second pass in `remove`, `evictOne` and `insert`).
+        /// ~16 slots at 75 % load, lines a scan has pushed out of cache.
         ///
         /// - Complexity: the chain's length, already read by the probe for `key`.
         @inline(__always)

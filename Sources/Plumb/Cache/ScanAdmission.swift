@@ -4,8 +4,8 @@ import Synchronization
 /// distinct keys than fit does not flush what is there.
 ///
 /// Under CLOCK, a scan of N > C never-repeated keys is FIFO: every entry is evicted before it
-/// is asked for again, so a feed of 100,000 rows laid out at a second width found none of its
-/// prepared texts (0 % hits, the second width a full cold pass). With this filter, asked by
+/// is asked for again, so a feed of more rows than fit, laid out at a second width, finds none
+/// of its prepared texts (the second width a full cold pass). With this filter, asked by
 /// `ClockCache.insert` only when a new entry would evict (its shard is full), a key is
 /// admitted only if it was offered before (a *doorkeeper* bit set, as in TinyLFU): the first
 /// scan keeps the first keys of each shard and rejects the rest, and the second scan hits
@@ -14,11 +14,6 @@ import Synchronization
 /// offered), so one rejection costs at most one more miss. Keys that repeat are admitted on
 /// their second offer, so a working set that fits is unaffected; a shard with room admits
 /// everything.
-///
-/// (Until 2026-12-01 the filter started for every shard once the admitted bytes reached 99 %
-/// of the budget: a feed just under that never started it, the shards it overfilled evicted
-/// on every miss of the second pass, each eviction a text the pass had yet to reach — 93.9 %
-/// hits with 98,973 of 99,550 texts held.)
 ///
 /// The doorkeeper is a bit set of `bitCount` bits (one hash of the key), cleared when half its
 /// bits are set (so it forgets, and a false "seen before" stays below ~50 %).

@@ -3,11 +3,9 @@
 /// the advances themselves.
 ///
 /// A hit is one probe of one cache line: the line holds the key, the cluster count, the
-/// CLOCK bit and the advances. The general `ClockCache` it replaces followed five dependent
-/// pointers for the same answer (the shard's index array, an index entry, the slot array, the
-/// slot, the value's array buffer), and each was a cache and TLB miss on a cold pass: the
-/// look-up was ~10 % of a cold `plumb measure` in `perf` while executing 1.3 % of its
-/// instructions (Decisions.md, "A flat segment tier").
+/// CLOCK bit and the advances, where a general map follows dependent pointers for the same
+/// answer (an index, a slot, the value's array buffer), each a cache and TLB miss on a cold
+/// pass (Decisions.md, "A flat segment tier").
 ///
 /// Slots: key (16 bytes), cluster count (4; 0 marks an empty slot), CLOCK bit (4), then 40
 /// bytes: up to ten `Int32` advances inline, or a pointer to a malloc'd buffer of them for a

@@ -120,8 +120,8 @@ struct SeqlockSlots: @unchecked Sendable {
 
 /// The memory of every shard's slots: one private anonymous mapping, zero-filled by the
 /// kernel and committed page by page as tables grow into it, so a large budget costs address
-/// space, not RAM, until it is used (a 1 GiB budget no longer makes a one-line input resident
-/// at 800 MB). Zero pages are empty slots, so nothing is written up front.
+/// space, not RAM, until it is used. Zero pages are empty slots, so nothing is written up
+/// front.
 ///
 /// - Thread safety: immutable after creation; the slots' own rules are ``SeqlockSlots``'.
 final class SlotRegion: @unchecked Sendable {

@@ -5,7 +5,7 @@ import Synchronization
 /// copy under a lock no other thread usually takes.
 ///
 /// `TextMeasurer.resolve(_: TextStyle)` keeps its last resolved styles here, so the single-cell
-/// calls given a `TextStyle` (one per row, as a table's height callback makes them) no longer
+/// calls given a `TextStyle` (one per row, as a table's height callback makes them) do not
 /// fingerprint and re-resolve the whole style every time.
 ///
 /// Invalidation is by epoch: ``invalidate()`` bumps it and empties every stripe; a value is

@@ -7,6 +7,8 @@ import Synchronization
 /// never mutated afterwards, so one `Font` is shared by every size and every thread (HarfBuzz
 /// allows concurrent shaping with one immutable `hb_font_t`). Sizes are applied in Swift:
 /// points = units × size / upem.
+///
+/// - Thread safety: immutable after init; the glyph caches are atomic words or behind a `Lock`.
 final class Font: @unchecked Sendable, CustomStringConvertible {
     /// Process-wide identity, stable for the lifetime of the `FontResolver` that loaded it.
     let id: Int

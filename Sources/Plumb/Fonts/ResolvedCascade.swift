@@ -8,7 +8,7 @@ import Synchronization
 /// measuring with it (`resolverID`), so only work already in flight during a reload finishes
 /// on the old fonts.
 ///
-/// - Thread safety: immutable except for the fallback cache, which is behind a `Lock`.
+/// - Thread safety: immutable but for the atomic lone-scalar words and the `Lock`ed fallback state.
 final class ResolvedCascade: Sendable {
     let key: FontResolver.CascadeKey
     /// The cascade's fonts in order (at least one).
@@ -74,14 +74,15 @@ final class ResolvedCascade: Sendable {
     /// 64 KiB per cascade. Most clusters are one scalar: the table replaces the coverage loop,
     /// the emoji and ignorable tests and, for text no cascade font has (Arabic, Thai, ... in a
     /// Latin cascade), the fallback cache's lock and hashed look-up with one load.
+    /// The pointer is fixed for the cascade's life; every access to its words is atomic.
     nonisolated(unsafe) private let loneScalarChoices: UnsafeMutablePointer<Atomic<UInt64>>
     private static let loneScalarWords = 0x10000 / 8
     private static let cjkCode: UInt64 = 200
     private static let firstFallbackCode: UInt64 = 201
     private static let inheritCode: UInt64 = 254
     private static let slowCode: UInt64 = 255
-    /// Fallback fonts the table refers to, by slot (written once under `fallbackCache`'s lock
-    /// before any byte names the slot; kept alive by `fallbackSlotFonts`).
+    /// Fallback fonts the table refers to, by slot (kept alive by `fallbackSlotFonts`).
+    /// Each slot is written once, under `fallbackSlotFonts`'s lock, before any byte names it.
     nonisolated(unsafe) private let fallbackSlots: UnsafeMutablePointer<Unmanaged<Font>?>
     private static let fallbackSlotCount = Int(inheritCode - firstFallbackCode)
     private let fallbackSlotFonts = Lock<[Font]>([])

@@ -47,6 +47,7 @@ extension TextMeasurer {
         var results = try texts.withUnsafeBufferPointer { buffer in
             // Read through a pointer: the key pass borrows each text instead of retaining it
             // (a retain writes the string's header, a line the other core then has to fetch).
+            // The workers only read it, and only inside `withUnsafeBufferPointer`.
             nonisolated(unsafe) let texts = buffer
             return try BatchEngine(workers: workers, progress: progress).measure(
                 count: texts.count, cache: resultCache,

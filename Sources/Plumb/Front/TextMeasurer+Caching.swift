@@ -50,7 +50,7 @@ extension TextMeasurer {
 
     /// The cached path after the result key missed: the width range, then a layout (from
     /// tier 1 when it holds the text). Out of line, so a warm hit runs in a small frame (with
-    /// the miss path inlined, hits took ~7 ns longer for the same instructions).
+    /// the miss path inlined, hits are slower for the same instructions).
     @inline(never)
     private func measureMissed(
         _ text: String, style: ResolvedStyle, width: Double, scale: Double, keys k: CellKeys,

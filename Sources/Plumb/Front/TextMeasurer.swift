@@ -25,8 +25,9 @@ public final class TextMeasurer: Sendable {
         public var segmentCacheBytes = 8 << 20
         /// Byte budget of the prepared-text part of tier 1 (width-independent layouts of
         /// whole cells, so a width change is arithmetic only). 64 MiB: every cell of a
-        /// typical 100,000-row feed (~0.6 KB each; all 99,548 held), so a rotation re-lays out
-        /// 99.5 % of them from here (1.16× the first pass; 56 MiB gave 96.7 % and 1.19×).
+        /// typical 100,000-row feed (~0.6 KB each), so a rotation re-lays out nearly all of
+        /// them from here (Decisions.md, "Under 1 KB: the object, paragraphs, slots, 5-byte
+        /// entries and the budget").
         public var preparedCacheBytes = 64 << 20
         /// Byte budget of tier 2 (results; 64 bytes per entry). 8 MiB: ~98,000 entries, half
         /// of one width of a 100,000-row feed (a result and a width-range entry per row); the

@@ -1,8 +1,8 @@
 /// The chromium profile's cut adjustments of a prepared text (``PreparedText/cutAdjustments``),
 /// stored sparsely: the graphemes whose adjustment is not +0 (bit for bit), ascending, and
 /// their values. Every other grapheme reads 0. About 5 % of a text's graphemes have one (a
-/// kerned or ligated cluster), so a dense column of one `Float` per grapheme was a quarter of
-/// a chromium-profile text in tier 1.
+/// kerned or ligated cluster), so a dense column of one `Float` per grapheme would be mostly
+/// zeros.
 ///
 /// A collection of one value per grapheme when any is stored, else empty (what the line
 /// breaker takes for all zeros). A 64-bit mask of the stored graphemes' indexes modulo 64

@@ -1,9 +1,8 @@
 /// The fonts of a prepared text — each face with its vertical metrics at the text's size
 /// (`PreparedText.FontUse`, `PreparedText.FontLine`) and how its units become points
 /// (`AdvanceScale`) — shared by every text prepared with the same faces in the same run
-/// styles. Texts of one style mostly use the same few faces, and these tables were ~200
-/// bytes per font copied into every text (a third of a short cell's prepared bytes).
-/// Interned per engine by `FontTableInterner`.
+/// styles. Texts of one style mostly use the same few faces, and a copy of these tables in
+/// every text would cost ~200 bytes per font. Interned per engine by `FontTableInterner`.
 ///
 /// - Thread safety: immutable; share freely.
 final class FontTable: Sendable {
@@ -17,8 +16,9 @@ final class FontTable: Sendable {
     var scales: Packed<AdvanceScale> { Packed(base: UnsafePointer(scalesBase), count: scalesCount) }
 
     /// The columns' storage (owned by the table, freed in `deinit`): `PreparedText` reads
-    /// them through these with its own counts.
+    /// them through these with its own counts. Written only in `init`, then read-only.
     nonisolated(unsafe) let linesBase: UnsafeMutablePointer<PreparedText.FontLine>
+    // As `linesBase`: written only in `init`, then read-only.
     nonisolated(unsafe) let scalesBase: UnsafeMutablePointer<AdvanceScale>
     private let scalesCount: Int
 

@@ -26,8 +26,8 @@ struct Packed<Element: BitwiseCopyable>: RandomAccessCollection, @unchecked Send
 }
 
 /// The layout of one allocation holding a prepared text's plain columns, each aligned for
-/// its element: with ten arrays a short cell paid ten heap blocks and ten 32-byte array
-/// headers (~400 bytes, a fifth of a typical cell), on top of the preparer's capacity guesses.
+/// its element: one heap block per text, where an array per column would cost a block and a
+/// 32-byte header each, on top of the preparer's capacity guesses.
 struct PackedLayout {
     private(set) var byteCount = 0
 

@@ -198,10 +198,8 @@ final class PreparedText: Sendable {
     /// end (8 bytes) and, packed in 4 bytes when every grapheme end fits 16 bits (else 8), its
     /// grapheme end, flags, the index of its ``WordTail`` in the text's table of distinct
     /// ones and the jump to its `nextMaskChange` (capped, ``narrowJumps``) — 12 bytes per
-    /// word instead of 32, and a run of one-grapheme
-    /// words (``Word/breaksAfterEveryGrapheme``) is one word: 53.8 words per text of the
-    /// benchmark's 120–180-character cells became 30.2 (1,885 → 1,548 B per text with the
-    /// 12-byte words; corpus cells 828 → 743 B). `end` is
+    /// word instead of 32, and a run of one-grapheme words (``Word/breaksAfterEveryGrapheme``)
+    /// is one word (Decisions.md, "Runs of one-grapheme words"). `end` is
     /// `visibleEnd + hangingWidth`, which the text checked gives the word's end bit for bit;
     /// a text where it does not for some word stores every end (`ends`).
     ///
@@ -535,6 +533,7 @@ final class PreparedText: Sendable {
     /// profiles and for texts where no run can move.
     var pangoBaselines: PangoBaselines? { extras?.pangoBaselines }
     /// The one allocation behind every `Packed` column above (freed in `deinit`).
+    /// Filled before `init` returns and never written again, so any thread may read it.
     nonisolated(unsafe) private let storage: UnsafeMutableRawPointer
     /// How a line's width is compared with the box (`LayoutConventions.lineFit`): the line
     /// breaker is specialised per arithmetic.

@@ -430,8 +430,8 @@ struct PreparedTextBuilder {
         // no array built to find that out.
         guard !pangoTagChanges.isEmpty || fontList.contains(where: { face($0).roman != 0 }) else { return nil }
         // The changes are copied at their size: `pangoTagChanges` is the preparer's lent
-        // scratch array, and sharing it gave every table the scratch's capacity (the most
-        // changes any earlier text had) and made the scratch copy itself for the next text.
+        // scratch array, and sharing it would give every table the scratch's capacity (the most
+        // changes any earlier text had) and make the scratch copy itself for the next text.
         let changes = pangoTagChanges.withUnsafeBufferPointer { Array($0) }
         return PangoBaselines(faces: fontList.map(face), changes: changes)
     }

@@ -153,9 +153,8 @@ extension TextPreparer {
     /// At most this many scalars form one cluster; longer ones are cut after every this many
     /// (cf. UAX #15's stream-safe format: at most 30 non-starters in a row), and each piece is
     /// shaped apart (`GraphemeFlags.continuesCluster`), so HarfBuzz never sees an unbounded
-    /// cluster (its mark handling is superlinear in a cluster's length: "e" + 40,000 × U+0301
-    /// took 5 s). No real cluster comes near it (emoji ZWJ sequences have ≤ 10 scalars, flags
-    /// with tags 7).
+    /// cluster (its mark handling is superlinear in a cluster's length). No real cluster comes
+    /// near it (emoji ZWJ sequences have ≤ 10 scalars, flags with tags 7).
     static let maximumClusterScalars = 32
 
     /// The end of the first bounded piece of cluster `start..<end` of `para`.

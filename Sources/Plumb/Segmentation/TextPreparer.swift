@@ -203,8 +203,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// One joint HarfBuzz run takes segments up to this many bytes in all (the first always).
     static let maximumBatchBytes = 4096
     // Exclusivity of this class property is checked at run time in debug builds (the tests)
-    // and not in release builds: the checks cost ~8 % of a cold measurement (callgrind: 9 % of
-    // its instructions), and a preparer is used by one thread at a time.
+    // and not in release builds: the checks are a measurable share of a cold measurement
+    // (Decisions.md, "Speed decisions (issue 3)"), and a preparer is used by one thread at a time.
     #if DEBUG
     var scratch = Scratch()
     #else

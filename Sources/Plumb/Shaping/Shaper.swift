@@ -22,10 +22,10 @@ final class Shaper {
 
     /// Shape plans this shaper has used, by font id (process-unique, never reused: a face
     /// pointer could be) and segment properties: `hb_shape` looks the plan up in the face's
-    /// shared list on every call (`hb_shape_plan_create_cached2`, ~4 % of a cold measurement);
+    /// shared list on every call (`hb_shape_plan_create_cached2`);
     /// a segment is shaped with the very plan it would pick. At most `maximumPlans`.
     // Exclusivity checked at run time in debug builds only, as `TextPreparer.scratch` (a
-    // shaper belongs to one worker): ~17,000 `swift_beginAccess` calls per 4,000 cold cells.
+    // shaper belongs to one worker): checked, every access is a `swift_beginAccess` call.
     #if DEBUG
     private var plans: [(font: Int, props: hb_segment_properties_t, plan: OpaquePointer)] = []
     private var lastPlan = -1
@@ -130,7 +130,7 @@ final class Shaper {
     /// marks unsafe to break (`JointShapingTests`: 150,000 generated joint runs in text and
     /// reverse order equal to their segments shaped alone). Not script 0 (HarfBuzz would guess
     /// the script from the joint text), nor the Indic, USE, Khmer, Myanmar or Hangul shapers:
-    /// the Indic shaper gave a lone vowel sign after a joint run's other text other advances
+    /// the Indic shaper gives a lone vowel sign after a joint run's other text other advances
     /// than alone without marking the cut unsafe (the generator finds it in Devanagari).
     @inline(__always)
     static func batchesSegments(of script: UInt32) -> Bool {
@@ -295,11 +295,13 @@ final class Shaper {
     }
 
     /// The HarfBuzz language of each script with a sample language (Han: "und"), resolved once.
+    /// Immutable once made; an `hb_language_t` is an interned pointer HarfBuzz never frees.
     nonisolated(unsafe) private static let languages: [UInt32: hb_language_t?] = {
         var table = ClusterClassifier.sampleLanguages.mapValues { hb_language_from_string($0, -1) }
         table[Font.tag("Hani")] = hb_language_from_string("und", -1)
         return table
     }()
+    // Immutable; an `hb_language_t` is an interned pointer HarfBuzz never frees.
     nonisolated(unsafe) private static let english = hb_language_from_string("en", -1)
 
     /// ``graphemeIndex(containing:in:)`` starting from the previous glyph's grapheme `hint`:

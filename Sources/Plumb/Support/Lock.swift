@@ -5,11 +5,11 @@ import Synchronization
 ///
 /// On Linux `Synchronization.Mutex` locks with futex calls inside the (uninstrumented)
 /// standard library, so ThreadSanitizer sees no happens-before edge between two critical
-/// sections and reports every access to locked state as a race (~245 reports over the
-/// suite, counted 2026-12-01). This wrapper tells TSan about each acquire and release (`__tsan_acquire` /
-/// `__tsan_release` on the address of the protected value). Without TSan linked those entry
-/// points are null (weak symbols, `CSupport`) and each annotation is one predictable branch,
-/// so the lock costs what `Synchronization.Mutex` costs.
+/// sections and reports every access to locked state as a race. This wrapper tells TSan
+/// about each acquire and release (`__tsan_acquire` / `__tsan_release` on the lock's `tag`,
+/// a unique address). Without TSan linked those entry points are null (weak symbols,
+/// `CSupport`) and each annotation is one predictable branch, so the lock costs what
+/// `Synchronization.Mutex` costs.
 ///
 /// Every lock in the engine is a `Lock`: a test (`EngineLockRuleTests`) fails on a
 /// `Synchronization.Mutex` anywhere else in the library, so each lock is visible to TSan.
@@ -22,7 +22,7 @@ struct Lock<Value: ~Copyable>: ~Copyable {
     ///
     /// Declared before `base` so it lies next to the futex word: every `withLock` reads it,
     /// and after a large protected value (a cache shard's table header and counters, ~100
-    /// bytes) it sat on a cache line of its own, one more miss per locked look-up.
+    /// bytes) it would sit on a cache line of its own, one more miss per locked look-up.
     private let tag: UnsafeMutableRawPointer
     private let base: Synchronization.Mutex<Value>
 
@@ -51,4 +51,5 @@ struct Lock<Value: ~Copyable>: ~Copyable {
     }
 }
 
+// The value is reached only inside `withLock`, under the mutex; `tag` is fixed for the lock's life.
 extension Lock: @unchecked Sendable where Value: ~Copyable {}
