@@ -1,7 +1,7 @@
-import XCTest
+import Testing
 @testable import CLIKit
 
-final class ArgumentParserTests: XCTestCase {
+@Suite struct ArgumentParserTests {
     static let measure = CommandSpec(
         name: "measure",
         overview: "Measure JSON Lines of cells and print one result per line.",
@@ -21,69 +21,69 @@ final class ArgumentParserTests: XCTestCase {
                                   subcommands: [measure, fonts], defaultSubcommand: "measure", version: "0.3.1")
 
     private func run(_ args: [String], _ spec: CommandSpec = measure,
-                     file: StaticString = #filePath, line: UInt = #line) throws -> ParsedArguments {
+                     sourceLocation: SourceLocation = #_sourceLocation) throws -> ParsedArguments {
         switch try CommandLineParser.parse(args, spec: spec) {
         case .run(let parsed): return parsed
-        case .help(let text): XCTFail("unexpected help: \(text)", file: file, line: line)
-        case .version(let v): XCTFail("unexpected version: \(v)", file: file, line: line)
+        case .help(let text): Issue.record("unexpected help: \(text)", sourceLocation: sourceLocation)
+        case .version(let v): Issue.record("unexpected version: \(v)", sourceLocation: sourceLocation)
         }
         throw CancellationError()
     }
 
     private func assertUsageError(_ args: [String], _ message: String, _ spec: CommandSpec = measure,
-                                  file: StaticString = #filePath, line: UInt = #line) {
+                                  sourceLocation: SourceLocation = #_sourceLocation) {
         do {
             let outcome = try CommandLineParser.parse(args, spec: spec)
-            XCTFail("expected '\(message)', got \(outcome)", file: file, line: line)
+            Issue.record("expected '\(message)', got \(outcome)", sourceLocation: sourceLocation)
         } catch {
-            XCTAssertEqual(error.message, message, file: file, line: line)
+            #expect(error.message == message, sourceLocation: sourceLocation)
         }
     }
 
-    func testEveryKindAndDefaults() throws {
+    @Test func everyKindAndDefaults() throws {
         let p = try run(["cells.jsonl", "--families", "Inter, Noto Sans ,,Noto Color Emoji", "--size", "14.5",
                          "--threads", "4", "--locale", "ja-JP", "--stats"])
-        XCTAssertEqual(p.positional("file"), "cells.jsonl")
-        XCTAssertEqual(p.list("families"), ["Inter", "Noto Sans", "Noto Color Emoji"])
-        XCTAssertEqual(p.double("size"), 14.5)
-        XCTAssertEqual(p.int("threads"), 4)
-        XCTAssertEqual(p.string("locale"), "ja-JP")
-        XCTAssertTrue(p.flag("stats"))
-        XCTAssertEqual(p.givenOptions, ["families", "size", "threads", "locale", "stats"])
+        #expect(p.positional("file") == "cells.jsonl")
+        #expect(p.list("families") == ["Inter", "Noto Sans", "Noto Color Emoji"])
+        #expect(p.double("size") == 14.5)
+        #expect(p.int("threads") == 4)
+        #expect(p.string("locale") == "ja-JP")
+        #expect(p.flag("stats"))
+        #expect(p.givenOptions == ["families", "size", "threads", "locale", "stats"])
 
         let d = try run([])
-        XCTAssertNil(d.positional("file"))
-        XCTAssertEqual(d.list("families"), ["Noto Sans", "Noto Sans CJK SC"])  // default
-        XCTAssertEqual(d.double("size"), 12)                                   // default
-        XCTAssertFalse(d.isGiven("size"))
-        XCTAssertNil(d.int("threads"))
-        XCTAssertNil(d.string("locale"))
-        XCTAssertFalse(d.flag("stats"))
-        XCTAssertEqual(d.givenOptions, [])
-        XCTAssertEqual(d.commandPath, ["measure"])
+        #expect(d.positional("file") == nil)
+        #expect(d.list("families") == ["Noto Sans", "Noto Sans CJK SC"])  // default
+        #expect(d.double("size") == 12)                                   // default
+        #expect(!d.isGiven("size"))
+        #expect(d.int("threads") == nil)
+        #expect(d.string("locale") == nil)
+        #expect(!d.flag("stats"))
+        #expect(d.givenOptions == [])
+        #expect(d.commandPath == ["measure"])
     }
 
-    func testEqualsFormShortNamesRepeatsAndNegativeNumbers() throws {
+    @Test func equalsFormShortNamesRepeatsAndNegativeNumbers() throws {
         let p = try run(["--size=9", "-s", "10.25", "--threads=-2", "--locale=", "--families=A=B", "-"])
-        XCTAssertEqual(p.double("size"), 10.25)          // repeated: last wins
-        XCTAssertEqual(p.int("threads"), -2)
-        XCTAssertEqual(p.string("locale"), "")
-        XCTAssertEqual(p.list("families"), ["A=B"])
-        XCTAssertEqual(p.positional("file"), "-")
-        XCTAssertEqual(try run(["--size", "-3.5"]).double("size"), -3.5)
-        XCTAssertEqual(try run(["--size", "-.5"]).double("size"), -0.5)
-        XCTAssertEqual(try run(["--size", "1e1"]).double("size"), 10)
+        #expect(p.double("size") == 10.25)          // repeated: last wins
+        #expect(p.int("threads") == -2)
+        #expect(p.string("locale") == "")
+        #expect(p.list("families") == ["A=B"])
+        #expect(p.positional("file") == "-")
+        #expect(try run(["--size", "-3.5"]).double("size") == -3.5)
+        #expect(try run(["--size", "-.5"]).double("size") == -0.5)
+        #expect(try run(["--size", "1e1"]).double("size") == 10)
     }
 
-    func testDoubleDashEndsOptions() throws {
-        XCTAssertEqual(try run(["--", "--stats"]).positional("file"), "--stats")
-        XCTAssertFalse(try run(["--", "--stats"]).flag("stats"))
-        XCTAssertEqual(try run(["--stats", "--", "-h"]).positional("file"), "-h")
+    @Test func doubleDashEndsOptions() throws {
+        #expect(try run(["--", "--stats"]).positional("file") == "--stats")
+        #expect(try !run(["--", "--stats"]).flag("stats"))
+        #expect(try run(["--stats", "--", "-h"]).positional("file") == "-h")
         assertUsageError(["--", "a", "b"], "unexpected argument 'b'")
     }
 
     /// A mistyped option or subcommand names the nearest one; a distant one names nothing.
-    func testUnknownNamesSuggestTheNearest() {
+    @Test func unknownNamesSuggestTheNearest() {
         assertUsageError(["--sise", "3"], "unknown option '--sise' (did you mean '--size'?)")
         assertUsageError(["--stast"], "unknown option '--stast' (did you mean '--stats'?)")  // a swap is one edit
         assertUsageError(["--familes=a"], "unknown option '--familes' (did you mean '--families'?)")
@@ -92,13 +92,13 @@ final class ArgumentParserTests: XCTestCase {
         assertUsageError(["--colour"], "unknown option '--colour'")
         assertUsageError(["fnts"], "unknown subcommand 'fnts' (did you mean 'fonts'?)",
                          CommandSpec(name: "plumb", overview: "P.", subcommands: [Self.fonts]))
-        XCTAssertEqual(CommandLineParser.suggestion(for: "widht", among: ["height", "width", "weight"]), "width")
-        XCTAssertEqual(CommandLineParser.editDistance(Array("kitten"), Array("sitting")), 3)
-        XCTAssertEqual(CommandLineParser.editDistance(Array("ab"), Array("ba")), 1)
-        XCTAssertEqual(CommandLineParser.editDistance(Array(""), Array("abc")), 3)
+        #expect(CommandLineParser.suggestion(for: "widht", among: ["height", "width", "weight"]) == "width")
+        #expect(CommandLineParser.editDistance(Array("kitten"), Array("sitting")) == 3)
+        #expect(CommandLineParser.editDistance(Array("ab"), Array("ba")) == 1)
+        #expect(CommandLineParser.editDistance(Array(""), Array("abc")) == 3)
     }
 
-    func testUsageErrors() {
+    @Test func usageErrors() {
         assertUsageError(["--bogus"], "unknown option '--bogus'")
         assertUsageError(["--bogus=1"], "unknown option '--bogus'")
         assertUsageError(["-x"], "unknown option '-x'")
@@ -119,14 +119,14 @@ final class ArgumentParserTests: XCTestCase {
                          CommandSpec(name: "plumb", overview: "P.", subcommands: [Self.fonts]))
     }
 
-    func testUsageErrorDescription() {
+    @Test func usageErrorDescription() {
         do {
             _ = try CommandLineParser.parse(["--bogus"], spec: Self.root)
-            XCTFail("no error")
+            Issue.record("no error")
         } catch {
-            XCTAssertEqual(UsageError.exitCode, 64)
-            XCTAssertEqual(error.commandPath, ["plumb", "measure"])
-            XCTAssertEqual(error.description, """
+            #expect(UsageError.exitCode == 64)
+            #expect(error.commandPath == ["plumb", "measure"])
+            #expect(error.description == """
                 Error: unknown option '--bogus'
                 USAGE: plumb measure [<file>] [--families <families>] [--size <points>]
                                      [--threads <n>] [--locale <locale>] [--stats]
@@ -135,24 +135,26 @@ final class ArgumentParserTests: XCTestCase {
         }
     }
 
-    func testSubcommandsHelpAndVersion() throws {
+    @Test func subcommandsHelpAndVersion() throws {
         let p = try run(["measure", "--stats", "x.jsonl"], Self.root)
-        XCTAssertEqual(p.commandPath, ["plumb", "measure"])
-        XCTAssertEqual(p.subcommand, "measure")
-        XCTAssertEqual(p.positional("file"), "x.jsonl")
+        #expect(p.commandPath == ["plumb", "measure"])
+        #expect(p.subcommand == "measure")
+        #expect(p.positional("file") == "x.jsonl")
         // Default subcommand gets all arguments.
         let d = try run(["x.jsonl", "--size", "8"], Self.root)
-        XCTAssertEqual(d.commandPath, ["plumb", "measure"])
-        XCTAssertEqual(d.double("size"), 8)
-        XCTAssertEqual(try run(["fonts"], Self.root).commandPath, ["plumb", "fonts"])
+        #expect(d.commandPath == ["plumb", "measure"])
+        #expect(d.double("size") == 8)
+        #expect(try run(["fonts"], Self.root).commandPath == ["plumb", "fonts"])
         assertUsageError(["fonts", "extra"], "unexpected argument 'extra'", Self.root)
 
         guard case .version(let v) = try CommandLineParser.parse(["--version"], spec: Self.root) else {
-            return XCTFail("no version")
+            Issue.record("no version")
+            return
         }
-        XCTAssertEqual(v, "0.3.1")
+        #expect(v == "0.3.1")
         guard case .version = try CommandLineParser.parse(["measure", "--version"], spec: Self.root) else {
-            return XCTFail("subcommands inherit --version")
+            Issue.record("subcommands inherit --version")
+            return
         }
         assertUsageError(["--version"], "unknown option '--version'")  // no version in this spec
 
@@ -161,14 +163,14 @@ final class ArgumentParserTests: XCTestCase {
               case .help(let h2) = try CommandLineParser.parse(["--help"], spec: Self.root),
               case .help(let h3) = try CommandLineParser.parse([], spec: CommandSpec(name: "p", overview: "P.",
                                                                                      subcommands: [Self.fonts]))
-        else { return XCTFail("no help") }
-        XCTAssertTrue(h1.hasPrefix("OVERVIEW: Measure JSON Lines"))
-        XCTAssertTrue(h2.hasPrefix("OVERVIEW: Measure text the way"))
-        XCTAssertTrue(h3.hasPrefix("OVERVIEW: P."))
+        else { Issue.record("no help"); return }
+        #expect(h1.hasPrefix("OVERVIEW: Measure JSON Lines"))
+        #expect(h2.hasPrefix("OVERVIEW: Measure text the way"))
+        #expect(h3.hasPrefix("OVERVIEW: P."))
     }
 
-    func testMeasureHelpText() {
-        XCTAssertEqual(CommandLineParser.helpText(for: Self.measure, path: ["plumb", "measure"]), """
+    @Test func measureHelpText() {
+        #expect(CommandLineParser.helpText(for: Self.measure, path: ["plumb", "measure"]) == """
             OVERVIEW: Measure JSON Lines of cells and print one result per line.
 
             USAGE: plumb measure [<file>] [--families <families>] [--size <points>]
@@ -189,8 +191,8 @@ final class ArgumentParserTests: XCTestCase {
             """)
     }
 
-    func testRootHelpText() {
-        XCTAssertEqual(CommandLineParser.helpText(for: Self.root, path: ["plumb"]), """
+    @Test func rootHelpText() {
+        #expect(CommandLineParser.helpText(for: Self.root, path: ["plumb"]) == """
             OVERVIEW: Measure text the way a renderer would.
 
             USAGE: plumb <subcommand>
@@ -209,11 +211,11 @@ final class ArgumentParserTests: XCTestCase {
             """)
     }
 
-    func testLongLabelsWrapToNextLine() {
+    @Test func longLabelsWrapToNextLine() {
         let spec = CommandSpec(name: "t", overview: "T.", options: [
             OptionSpec(name: "a-very-long-option-name", valueName: "value", kind: .string, help: "Long."),
         ])
-        XCTAssertEqual(CommandLineParser.helpText(for: spec, path: ["t"]), """
+        #expect(CommandLineParser.helpText(for: spec, path: ["t"]) == """
             OVERVIEW: T.
 
             USAGE: t [--a-very-long-option-name <value>]

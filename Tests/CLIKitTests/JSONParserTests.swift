@@ -1,87 +1,87 @@
 import PropertyTesting
-import XCTest
+import Testing
 @testable import CLIKit
 
-final class JSONParserTests: XCTestCase {
+@Suite struct JSONParserTests {
     private func parse(_ bytes: [UInt8]) throws -> JSONValue { try JSONParser.parse(bytes) }
     private func parse(_ text: String) throws -> JSONValue { try JSONParser.parse(text) }
 
     /// Asserts that parsing fails with exactly `message`.
-    private func assertError(_ bytes: [UInt8], _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+    private func assertError(_ bytes: [UInt8], _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
         do {
             let v = try JSONParser.parse(bytes)
-            XCTFail("expected error '\(message)', parsed \(v)", file: file, line: line)
+            Issue.record("expected error '\(message)', parsed \(v)", sourceLocation: sourceLocation)
         } catch {
-            XCTAssertEqual(error.message, message, file: file, line: line)
+            #expect(error.message == message, sourceLocation: sourceLocation)
         }
     }
 
-    private func assertError(_ text: String, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
-        assertError(Array(text.utf8), message, file: file, line: line)
+    private func assertError(_ text: String, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        assertError(Array(text.utf8), message, sourceLocation: sourceLocation)
     }
 
     // MARK: Valid documents
 
-    func testScalars() throws {
-        XCTAssertEqual(try parse("null"), .null)
-        XCTAssertEqual(try parse("true"), .bool(true))
-        XCTAssertEqual(try parse(" false "), .bool(false))
-        XCTAssertEqual(try parse("0"), .number(0, literal: "0"))
-        XCTAssertEqual(try parse("-12"), .number(-12, literal: "-12"))
-        XCTAssertEqual(try parse("1.5e3"), .number(1500, literal: "1.5e3"))
-        XCTAssertEqual(try parse("2E-2"), .number(0.02, literal: "2E-2"))
-        XCTAssertEqual(try parse("1e+2"), .number(100, literal: "1e+2"))
-        XCTAssertEqual(try parse("0.000123"), .number(0.000123, literal: "0.000123"))
-        XCTAssertEqual(try parse(#""hello""#), .string("hello"))
-        XCTAssertEqual(try parse(#""""#), .string(""))
+    @Test func scalars() throws {
+        #expect(try parse("null") == .null)
+        #expect(try parse("true") == .bool(true))
+        #expect(try parse(" false ") == .bool(false))
+        #expect(try parse("0") == .number(0, literal: "0"))
+        #expect(try parse("-12") == .number(-12, literal: "-12"))
+        #expect(try parse("1.5e3") == .number(1500, literal: "1.5e3"))
+        #expect(try parse("2E-2") == .number(0.02, literal: "2E-2"))
+        #expect(try parse("1e+2") == .number(100, literal: "1e+2"))
+        #expect(try parse("0.000123") == .number(0.000123, literal: "0.000123"))
+        #expect(try parse(#""hello""#) == .string("hello"))
+        #expect(try parse(#""""#) == .string(""))
         let negZero = try parse("-0")
-        XCTAssertEqual(negZero.doubleValue?.sign, .minus)
-        XCTAssertEqual(negZero.doubleValue, 0)
+        #expect(negZero.doubleValue?.sign == .minus)
+        #expect(negZero.doubleValue == 0)
     }
 
-    func testContainersWhitespaceAndKeyOrder() throws {
+    @Test func containersWhitespaceAndKeyOrder() throws {
         let v = try parse(" \t\r\n{ \"b\" : [1, 2.5, \"x\", null, true, {}, []], \"a\":{\"k\":\"v\"}, \"b\": 3 }\n")
-        guard case .object(let o) = v else { return XCTFail("not an object") }
-        XCTAssertEqual(o.keys, ["b", "a", "b"])                  // order and duplicates preserved
-        XCTAssertEqual(o["b"], .number(3, literal: "3"))         // last duplicate wins
-        XCTAssertEqual(o["a"]?["k"], .string("v"))
-        XCTAssertNil(o["missing"])
-        XCTAssertEqual(o.pairs[0].value, [1, 2.5, "x", nil, true, .object(JSONObject()), []])
-        XCTAssertEqual(try parse("[]"), .array([]))
-        XCTAssertEqual(try parse("{}"), .object(JSONObject()))
-        XCTAssertEqual(try parse("[[[]]]"), [[[]]])
+        guard case .object(let o) = v else { Issue.record("not an object"); return }
+        #expect(o.keys == ["b", "a", "b"])                  // order and duplicates preserved
+        #expect(o["b"] == .number(3, literal: "3"))         // last duplicate wins
+        #expect(o["a"]?["k"] == .string("v"))
+        #expect(o["missing"] == nil)
+        #expect(o.pairs[0].value == [1, 2.5, "x", nil, true, .object(JSONObject()), []])
+        #expect(try parse("[]") == .array([]))
+        #expect(try parse("{}") == .object(JSONObject()))
+        #expect(try parse("[[[]]]") == [[[]]])
     }
 
-    func testNonASCIIAndEscapes() throws {
-        XCTAssertEqual(try parse(#""\ud83d\ude00""#), .string("😀"))
-        XCTAssertEqual(try parse(#""\uD83D\uDE00x""#), .string("😀x"))
-        XCTAssertEqual(try parse("\"café 中文 😀\""), .string("café 中文 😀"))
-        XCTAssertEqual(try parse(#""a\"b\\c\/d\be\ff\ng\rh\ti""#), .string("a\"b\\c/d\u{8}e\u{C}f\ng\rh\ti"))
-        XCTAssertEqual(try parse(#""\u0000\u00e9\u20AC""#), .string("\u{0}é€"))
-        XCTAssertEqual(try parse(#"{"k\u00e9y":1}"#)["kéy"], .number(1, literal: "1"))
+    @Test func nonASCIIAndEscapes() throws {
+        #expect(try parse(#""\ud83d\ude00""#) == .string("😀"))
+        #expect(try parse(#""\uD83D\uDE00x""#) == .string("😀x"))
+        #expect(try parse("\"café 中文 😀\"") == .string("café 中文 😀"))
+        #expect(try parse(#""a\"b\\c\/d\be\ff\ng\rh\ti""#) == .string("a\"b\\c/d\u{8}e\u{C}f\ng\rh\ti"))
+        #expect(try parse(#""\u0000\u00e9\u20AC""#) == .string("\u{0}é€"))
+        #expect(try parse(#"{"k\u00e9y":1}"#)["kéy"] == .number(1, literal: "1"))
     }
 
-    func testLoneSurrogatesBecomeReplacementCharacter() throws {
+    @Test func loneSurrogatesBecomeReplacementCharacter() throws {
         var parser = JSONParser()
-        XCTAssertEqual(try parser.parse(#""a\ud83db""#), .string("a\u{FFFD}b"))
-        XCTAssertEqual(parser.replacedSurrogateCount, 1)
-        XCTAssertEqual(try parser.parse(#""\ude00\ud83d\u0041\ud83d""#), .string("\u{FFFD}\u{FFFD}A\u{FFFD}"))
-        XCTAssertEqual(parser.replacedSurrogateCount, 3)
-        XCTAssertEqual(try parser.parse(#""\ud83d\ude00""#), .string("😀"))
-        XCTAssertEqual(parser.replacedSurrogateCount, 0)
+        #expect(try parser.parse(#""a\ud83db""#) == .string("a\u{FFFD}b"))
+        #expect(parser.replacedSurrogateCount == 1)
+        #expect(try parser.parse(#""\ude00\ud83d\u0041\ud83d""#) == .string("\u{FFFD}\u{FFFD}A\u{FFFD}"))
+        #expect(parser.replacedSurrogateCount == 3)
+        #expect(try parser.parse(#""\ud83d\ude00""#) == .string("😀"))
+        #expect(parser.replacedSurrogateCount == 0)
     }
 
-    func testParserIsReusableAcrossInputs() throws {
+    @Test func parserIsReusableAcrossInputs() throws {
         var parser = JSONParser()
-        XCTAssertEqual(try parser.parse(#"["a\nb"]"#), ["a\nb"])
-        XCTAssertThrowsError(try parser.parse(#"["a\q"]"#))
-        XCTAssertEqual(try parser.parse(#"["c\td"]"#), ["c\td"])
-        XCTAssertEqual(try parser.parse(Array(#"[1, "x"]"#.utf8)[...].dropFirst(0)), [1, "x"])
+        #expect(try parser.parse(#"["a\nb"]"#) == ["a\nb"])
+        #expect(throws: JSONParseError.self) { try parser.parse(#"["a\q"]"#) }
+        #expect(try parser.parse(#"["c\td"]"#) == ["c\td"])
+        #expect(try parser.parse(Array(#"[1, "x"]"#.utf8)[...].dropFirst(0)) == [1, "x"])
     }
 
     // MARK: Errors
 
-    func testSyntaxErrors() {
+    @Test func syntaxErrors() {
         assertError("", "expected value at byte 0")
         assertError("   ", "expected value at byte 3")
         assertError(#"{"a":1 "b":2}"#, "expected ',' or '}' at byte 7")
@@ -102,7 +102,7 @@ final class JSONParserTests: XCTestCase {
         assertError("'a'", "expected value at byte 0")
     }
 
-    func testStringErrors() {
+    @Test func stringErrors() {
         assertError(#""abc"#, "unterminated string starting at byte 0")
         assertError(#"["ab\"#, "unterminated string starting at byte 1")
         assertError("[\"a\tb\"]", "unescaped control character U+0009 in string at byte 3")
@@ -115,7 +115,7 @@ final class JSONParserTests: XCTestCase {
         assertError(#""\ud83d\uZZZZ""#, #"invalid \u escape (expected 4 hex digits) at byte 7"#)
     }
 
-    func testNumberErrors() {
+    @Test func numberErrors() throws {
         for (text, message) in [
             ("01", "invalid number at byte 0"),
             ("-01", "invalid number at byte 0"),
@@ -143,25 +143,26 @@ final class JSONParserTests: XCTestCase {
             assertError(text, message)
         }
         // Zero literals are exact zeros, subnormals are kept.
-        XCTAssertEqual(try parse("0e-400").doubleValue, 0)
-        XCTAssertEqual(try parse("-0.000e-999").doubleValue, 0)
-        XCTAssertEqual(try parse("5e-324").doubleValue, .leastNonzeroMagnitude)
-        XCTAssertEqual(try parse("1e-310").doubleValue, 1e-310)
+        #expect(try parse("0e-400").doubleValue == 0)
+        #expect(try parse("-0.000e-999").doubleValue == 0)
+        #expect(try parse("5e-324").doubleValue == .leastNonzeroMagnitude)
+        #expect(try parse("1e-310").doubleValue == Double("1e-310"))  // a subnormal literal would warn
     }
 
-    func testNestingLimit() throws {
+    @Test func nestingLimit() throws {
         let ok = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
-        XCTAssertNoThrow(try parse(ok))
+        #expect(throws: Never.self) { try parse(ok) }
         let tooDeep = String(repeating: "[", count: 513) + String(repeating: "]", count: 513)
         assertError(tooDeep, "nesting deeper than 512 levels at byte 512")
         let objects = String(repeating: #"{"a":"#, count: 513) + "1" + String(repeating: "}", count: 513)
         assertError(objects, "nesting deeper than 512 levels at byte \(512 * 5)")
         var shallow = JSONParser(maxDepth: 2)
-        XCTAssertNoThrow(try shallow.parse("[[1]]"))
-        XCTAssertThrowsError(try shallow.parse("[[[1]]]")) { XCTAssertEqual(($0 as? JSONParseError)?.kind, .tooDeep(2)) }
+        #expect(throws: Never.self) { try shallow.parse("[[1]]") }
+        let error = #expect(throws: JSONParseError.self) { try shallow.parse("[[[1]]]") }
+        #expect(error?.kind == .tooDeep(2))
     }
 
-    func testInvalidUTF8() {
+    @Test func invalidUTF8() throws {
         let q: UInt8 = 0x22
         assertError([q, 0xC3, 0x28, q], "invalid UTF-8 at byte 1")                 // bad continuation
         assertError([q, 0x61, 0x80, q], "invalid UTF-8 at byte 2")                 // lone continuation
@@ -185,23 +186,23 @@ final class JSONParserTests: XCTestCase {
         assertError([0xEF, 0xBB, 0xBF, 0x31], "expected value at byte 0")          // BOM is valid UTF-8 but not JSON
         // Boundary-valid sequences are accepted.
         for s in ["\u{80}", "\u{7FF}", "\u{800}", "\u{D7FF}", "\u{E000}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}"] {
-            XCTAssertEqual(try parse("\"\(s)\""), .string(s))
+            #expect(try parse("\"\(s)\"") == .string(s))
         }
     }
 
-    func testErrorCarriesOffsetAndKind() {
+    @Test func errorCarriesOffsetAndKind() {
         do {
             _ = try JSONParser.parse(#"{"a":1 "b":2}"#)
-            XCTFail("no error")
+            Issue.record("no error")
         } catch {
-            XCTAssertEqual(error, JSONParseError(.expectedCommaOrBrace, at: 7))
-            XCTAssertEqual(error.description, "expected ',' or '}' at byte 7")
+            #expect(error == JSONParseError(.expectedCommaOrBrace, at: 7))
+            #expect(error.description == "expected ',' or '}' at byte 7")
         }
     }
 
     // MARK: Numbers: fast path agrees with the standard library
 
-    func testNumberValuesMatchStandardLibrary() throws {
+    @Test func numberValuesMatchStandardLibrary() throws {
         var rng = SplitMix64(seed: 42)
         for _ in 0..<20_000 {
             var literal = rng.next() % 4 == 0 ? "-" : ""
@@ -214,16 +215,16 @@ final class JSONParserTests: XCTestCase {
             }
             if rng.next() % 2 == 0 { literal += "e" + String(Int(rng.next() % 60) - 30) }
             let parsed = try parse(literal)
-            XCTAssertEqual(parsed.doubleValue?.bitPattern, Double(literal)?.bitPattern, literal)
-            XCTAssertEqual(parsed.numberLiteral, literal)
+            #expect(parsed.doubleValue?.bitPattern == Double(literal)?.bitPattern, "\(literal)")
+            #expect(parsed.numberLiteral == literal)
         }
     }
 
-    func testIntValue() throws {
-        XCTAssertEqual(try parse("123").intValue, 123)
-        XCTAssertEqual(try parse("1e3").intValue, 1000)
-        XCTAssertNil(try parse("1.5").intValue)
-        XCTAssertNil(try parse("\"1\"").intValue)
+    @Test func intValue() throws {
+        #expect(try parse("123").intValue == 123)
+        #expect(try parse("1e3").intValue == 1000)
+        #expect(try parse("1.5").intValue == nil)
+        #expect(try parse("\"1\"").intValue == nil)
     }
 }
 

@@ -1,4 +1,4 @@
-import XCTest
+import Testing
 @testable import CLIKit
 #if canImport(Glibc)
 import Glibc
@@ -6,12 +6,12 @@ import Glibc
 import Darwin
 #endif
 
-final class LineReaderTests: XCTestCase {
+/// A class, so that `deinit` removes the temporary files each test made (one instance per test).
+@Suite final class LineReaderTests {
     private var tempPaths: [String] = []
 
-    override func tearDown() {
+    deinit {
         for p in tempPaths { unlink(p) }
-        tempPaths = []
     }
 
     /// Writes `bytes` to a new temporary file and returns its path.
@@ -37,46 +37,45 @@ final class LineReaderTests: XCTestCase {
         while let line = try reader.nextLine() {
             out.append((line.number, String(decoding: line.bytes, as: UTF8.self)))
         }
-        XCTAssertNil(try reader.nextLine())  // stays at end
+        #expect(try reader.nextLine() == nil)  // stays at end
         return out
     }
 
     private func assertLines(_ text: String, _ expected: [String], chunkSizes: [Int] = Array(1...9) + [64, 1 << 20],
-                             file: StaticString = #filePath, line: UInt = #line) throws {
+                             sourceLocation: SourceLocation = #_sourceLocation) throws {
         for chunk in chunkSizes {
             let got = try lines(text, chunkSize: chunk)
-            XCTAssertEqual(got.map(\.1), expected, "chunk \(chunk)", file: file, line: line)
-            XCTAssertEqual(got.map(\.0), Array(stride(from: 1, through: expected.count, by: 1)), "chunk \(chunk)",
-                           file: file, line: line)
+            #expect(got.map(\.1) == expected, "chunk \(chunk)", sourceLocation: sourceLocation)
+            #expect(got.map(\.0) == Array(stride(from: 1, through: expected.count, by: 1)), "chunk \(chunk)", sourceLocation: sourceLocation)
         }
     }
 
-    func testLFAndCRLFEndings() throws {
+    @Test func lfAndCRLFEndings() throws {
         try assertLines("a\nbc\n", ["a", "bc"])
         try assertLines("a\r\nbc\r\n", ["a", "bc"])
         try assertLines("a\r\nb\nc\r\n", ["a", "b", "c"])
         try assertLines("a\rb\n", ["a\rb"])        // a lone CR is not a line ending
     }
 
-    func testLastLineWithoutNewline() throws {
+    @Test func lastLineWithoutNewline() throws {
         try assertLines("a\nlast", ["a", "last"])
         try assertLines("only", ["only"])
         try assertLines("a\r\nb\r", ["a", "b\r"])  // documented: trailing lone CR at EOF is kept
     }
 
-    func testEmptyLinesAndEmptyInput() throws {
+    @Test func emptyLinesAndEmptyInput() throws {
         try assertLines("", [])
         try assertLines("\n", [""])
         try assertLines("\n\na\n\r\n\n", ["", "", "a", "", ""])
         try assertLines("{\"x\":1}\n\n{\"x\":2}", ["{\"x\":1}", "", "{\"x\":2}"])
     }
 
-    func testLinesLongerThanChunk() throws {
+    @Test func linesLongerThanChunk() throws {
         let long = String(repeating: "0123456789", count: 1000)
         try assertLines("a\n\(long)\r\nb\n\(long)", ["a", long, "b", long], chunkSizes: [1, 3, 16, 4096])
     }
 
-    func testForEachLineMatchesNextLine() throws {
+    @Test func forEachLineMatchesNextLine() throws {
         let text = "x\r\n\nyy\nlong line here\nz"
         let reader = try LineReader.openFile(tempFile(Array(text.utf8)), chunkSize: 4)
         var got: [String] = []
@@ -85,19 +84,19 @@ final class LineReaderTests: XCTestCase {
             numbers.append(n)
             got.append(String(decoding: bytes, as: UTF8.self))
         }
-        XCTAssertEqual(got, ["x", "", "yy", "long line here", "z"])
-        XCTAssertEqual(numbers, [1, 2, 3, 4, 5])
-        XCTAssertEqual(reader.lineNumber, 5)
+        #expect(got == ["x", "", "yy", "long line here", "z"])
+        #expect(numbers == [1, 2, 3, 4, 5])
+        #expect(reader.lineNumber == 5)
     }
 
-    func testReadsFromPipe() throws {
+    @Test func readsFromPipe() throws {
         var fds: [Int32] = [0, 0]
-        XCTAssertEqual(pipe(&fds), 0)
+        #expect(pipe(&fds) == 0)
         let payload = Array((0..<500).map { "{\"id\":\($0)}\r\n" }.joined().utf8) + [0x65, 0x6E, 0x64]
         var off = 0
         while off < payload.count {
             let n = payload.withUnsafeBufferPointer { write(fds[1], $0.baseAddress! + off, payload.count - off) }
-            XCTAssertGreaterThan(n, 0)
+            #expect(n > 0)
             off += n
         }
         close(fds[1])
@@ -108,43 +107,40 @@ final class LineReaderTests: XCTestCase {
             count += 1
             last = String(decoding: line.bytes, as: UTF8.self)
             if line.number == 42 {
-                XCTAssertEqual(try JSONParser.parse(line.bytes)["id"], .number(41, literal: "41"))
+                #expect(try JSONParser.parse(line.bytes)["id"] == .number(41, literal: "41"))
             }
         }
-        XCTAssertEqual(count, 501)
-        XCTAssertEqual(last, "end")
+        #expect(count == 501)
+        #expect(last == "end")
     }
 
-    func testOpenErrors() throws {
-        XCTAssertThrowsError(try LineReader.openFile("/nonexistent-dir/cells.jsonl")) { error in
-            XCTAssertEqual((error as? LineReaderError)?.message,
-                           "cannot open '/nonexistent-dir/cells.jsonl': No such file or directory")
-            XCTAssertEqual((error as? LineReaderError)?.code, ENOENT)
-        }
-        XCTAssertThrowsError(try LineReader.openFile("/tmp")) { error in
-            XCTAssertEqual((error as? LineReaderError)?.message, "cannot read '/tmp': is a directory")
-        }
-        XCTAssertEqual(try LineReader.openInput(nil).fileDescriptor, 0)
-        XCTAssertEqual(try LineReader.openInput("-").fileDescriptor, 0)
+    @Test func openErrors() throws {
+        let missing = #expect(throws: LineReaderError.self) { try LineReader.openFile("/nonexistent-dir/cells.jsonl") }
+        #expect(missing?.message == "cannot open '/nonexistent-dir/cells.jsonl': No such file or directory")
+        #expect(missing?.code == ENOENT)
+        let directory = #expect(throws: LineReaderError.self) { try LineReader.openFile("/tmp") }
+        #expect(directory?.message == "cannot read '/tmp': is a directory")
+        #expect(try LineReader.openInput(nil).fileDescriptor == 0)
+        #expect(try LineReader.openInput("-").fileDescriptor == 0)
     }
 
     /// A UTF-8 byte-order mark at the start of the input is skipped, at any chunk size; one
     /// anywhere else is data.
-    func testByteOrderMarkAtStartIsSkipped() throws {
+    @Test func byteOrderMarkAtStartIsSkipped() throws {
         let bom = "\u{FEFF}"
         try assertLines(bom + "{\"a\":1}\n" + bom + "x\n", ["{\"a\":1}", bom + "x"])
         try assertLines(bom + "\nb", ["", "b"])
         try assertLines(bom, [""])  // a line with nothing in it (measure skips blank lines)
         let reader = try LineReader.openFile(tempFile(Array((bom + "a").utf8)))
         reader.skipsByteOrderMark = false
-        XCTAssertEqual(try reader.nextLine().map { Array($0.bytes) }, [0xEF, 0xBB, 0xBF, 0x61])
+        #expect(try reader.nextLine().map { Array($0.bytes) } == [0xEF, 0xBB, 0xBF, 0x61])
     }
 
     /// `onPause` runs when the next read would wait (a pipe with nothing written yet), never
     /// for a regular file.
-    func testPausesAreReportedForPipesOnly() throws {
+    @Test func pausesAreReportedForPipesOnly() throws {
         var fds: [Int32] = [0, 0]
-        XCTAssertEqual(pipe(&fds), 0)
+        #expect(pipe(&fds) == 0)
         let writer = fds[1]
         func send(_ s: String) { _ = Array(s.utf8).withUnsafeBufferPointer { write(writer, $0.baseAddress!, $0.count) } }
         send("a\nb\n")
@@ -155,11 +151,11 @@ final class LineReaderTests: XCTestCase {
             send("c\n")  // the reader waits for more: give it the rest, then end the input
             close(writer)
         }) { _, bytes in events.append(String(decoding: bytes, as: UTF8.self)) }
-        XCTAssertEqual(events, ["a", "b", "pause", "c"])  // after end of input: no pause
+        #expect(events == ["a", "b", "pause", "c"])  // after end of input: no pause
 
         var fileEvents: [String] = []
         let file = try LineReader.openFile(tempFile(Array("x\ny".utf8)), chunkSize: 1)
         try file.forEachLine(onPause: { fileEvents.append("pause") }) { _, b in fileEvents.append(String(decoding: b, as: UTF8.self)) }
-        XCTAssertEqual(fileEvents, ["x", "y"])
+        #expect(fileEvents == ["x", "y"])
     }
 }

@@ -1,14 +1,15 @@
 import Foundation
-import XCTest
+import Testing
 
-/// End-to-end tests of the built `plumb` binary: JSON Lines in, JSON Lines out.
-final class CLITests: XCTestCase {
+/// End-to-end tests of the built `plumb` binary: JSON Lines in, JSON Lines out. One at a time:
+/// several run the binary on both workers and count what it did (`--stats`), or time its input
+/// (signals), which a machine busy with the other tests' processes would disturb.
+@Suite(.serialized) struct CLITests {
     /// The `plumb` executable next to the test bundle (SwiftPM builds every product).
     static var binary: URL {
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let candidates = [here, here.deletingLastPathComponent()].map { $0.appendingPathComponent("plumb") }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return (candidates + [root.appendingPathComponent(".build/debug/plumb")])
+        return (candidates + [repositoryRoot.appendingPathComponent(".build/debug/plumb")])
             .first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }
 
@@ -20,7 +21,7 @@ final class CLITests: XCTestCase {
         var stderr: String
         var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
         func json(_ i: Int) throws -> [String: Any] {
-            try XCTUnwrap(JSONSerialization.jsonObject(with: Data(lines[i].utf8)) as? [String: Any])
+            try #require(JSONSerialization.jsonObject(with: Data(lines[i].utf8)) as? [String: Any])
         }
     }
 
@@ -53,20 +54,20 @@ final class CLITests: XCTestCase {
             stderr: String(decoding: e, as: UTF8.self))
     }
 
-    func testATextOverTheSizeLimitIsAnErrorForItsLineOnly() throws {
+    @Test func aTextOverTheSizeLimitIsAnErrorForItsLineOnly() throws {
         let input = Data(([#"{"id":1,"text":"hello"}"#, #"{"id":2,"text":"hello world, too long"}"#, #"{"id":3,"text":"ok"}"#]
             .joined(separator: "\n") + "\n").utf8)
         let r = try run(["measure", "--max-text-bytes", "10"], input: input)
-        XCTAssertEqual(r.status, 1)
-        XCTAssertEqual(r.lines.count, 3)
-        XCTAssertNotNil(try r.json(0)["height"])
-        XCTAssertEqual(try r.json(1)["line"] as? Int, 2)
-        XCTAssertEqual(try r.json(1)["error"] as? String, "the text is 21 UTF-8 bytes, over the limit of 10 (--max-text-bytes)")
-        XCTAssertNotNil(try r.json(2)["height"])
-        XCTAssertEqual(try run(["measure", "--max-text-bytes", "0"], input: input).status, 64)
+        #expect(r.status == 1)
+        #expect(r.lines.count == 3)
+        #expect(try r.json(0)["height"] != nil)
+        #expect(try r.json(1)["line"] as? Int == 2)
+        #expect(try r.json(1)["error"] as? String == "the text is 21 UTF-8 bytes, over the limit of 10 (--max-text-bytes)")
+        #expect(try r.json(2)["height"] != nil)
+        #expect(try run(["measure", "--max-text-bytes", "0"], input: input).status == 64)
     }
 
-    func testGoodAndBadLinesKeepOrderIdsAndExitStatus() throws {
+    @Test func goodAndBadLinesKeepOrderIdsAndExitStatus() throws {
         var input = Data()
         for line in [
             #"{"id":1,"text":"Hello, world","width":200,"size":15}"#,
@@ -82,31 +83,31 @@ final class CLITests: XCTestCase {
         input.append(Data("\n".utf8))
         input.append(Data(#"{"id":"last","text":"still measured","size":15}"#.utf8))  // no final newline
         let r = try run(["measure"], input: input)
-        XCTAssertEqual(r.status, 1)
-        XCTAssertEqual(r.lines.count, 8)  // the blank line 3 is skipped
-        XCTAssertEqual(try r.json(0)["id"] as? Int, 1)
-        XCTAssertEqual(try r.json(0)["height"] as? Double, 20.5)
-        XCTAssertEqual(try r.json(0)["lines"] as? Int, 1)
-        XCTAssertEqual(try r.json(1)["line"] as? Int, 2)
-        XCTAssertTrue((try r.json(1)["error"] as? String ?? "").hasPrefix("invalid JSON"))
-        XCTAssertEqual(try r.json(2)["id"] as? [Int], [1, 2])
-        XCTAssertEqual(try r.json(2)["line"] as? Int, 4)  // numbering counts the skipped line
-        XCTAssertEqual(try r.json(2)["error"] as? String, "field 'text' must be a string, not number")
-        XCTAssertEqual(try r.json(3)["warnings"] as? [String], ["unknown field 'foo' ignored"])
-        XCTAssertTrue(r.lines[4].hasPrefix(#"{"id":12345678901234567890,"#), "big id echoed unchanged")
-        XCTAssertEqual(try r.json(4)["error"] as? String, "field 'size' must be a number, not string")
-        XCTAssertEqual(try r.json(5)["error"] as? String, "missing field 'text' (or 'runs')")
-        XCTAssertEqual(try r.json(6)["line"] as? Int, 8)
-        XCTAssertTrue((try r.json(6)["error"] as? String ?? "").contains("invalid UTF-8"))
-        XCTAssertEqual(try r.json(7)["id"] as? String, "last")
-        XCTAssertEqual(try r.json(7)["height"] as? Double, 20.5)
+        #expect(r.status == 1)
+        #expect(r.lines.count == 8)  // the blank line 3 is skipped
+        #expect(try r.json(0)["id"] as? Int == 1)
+        #expect(try r.json(0)["height"] as? Double == 20.5)
+        #expect(try r.json(0)["lines"] as? Int == 1)
+        #expect(try r.json(1)["line"] as? Int == 2)
+        #expect((try r.json(1)["error"] as? String ?? "").hasPrefix("invalid JSON"))
+        #expect(try r.json(2)["id"] as? [Int] == [1, 2])
+        #expect(try r.json(2)["line"] as? Int == 4)  // numbering counts the skipped line
+        #expect(try r.json(2)["error"] as? String == "field 'text' must be a string, not number")
+        #expect(try r.json(3)["warnings"] as? [String] == ["unknown field 'foo' ignored"])
+        #expect(r.lines[4].hasPrefix(#"{"id":12345678901234567890,"#), "big id echoed unchanged")
+        #expect(try r.json(4)["error"] as? String == "field 'size' must be a number, not string")
+        #expect(try r.json(5)["error"] as? String == "missing field 'text' (or 'runs')")
+        #expect(try r.json(6)["line"] as? Int == 8)
+        #expect((try r.json(6)["error"] as? String ?? "").contains("invalid UTF-8"))
+        #expect(try r.json(7)["id"] as? String == "last")
+        #expect(try r.json(7)["height"] as? Double == 20.5)
     }
 
     /// Issue 13 (5): a byte-order mark before line 1 is skipped; blank lines give no output
     /// but keep the numbering of later errors; a repeated key warns and the last value wins
     /// (an earlier bad value is not read); a number that underflows is out of range like one
     /// that overflows.
-    func testByteOrderMarkBlankLinesDuplicateKeysAndUnderflow() throws {
+    @Test func byteOrderMarkBlankLinesDuplicateKeysAndUnderflow() throws {
         var input = Data([0xEF, 0xBB, 0xBF])
         for line in [
             #"{"id":1,"text":"Hello, world","size":15}"#, "", "   \t", "\r",
@@ -118,32 +119,31 @@ final class CLITests: XCTestCase {
             #"{"id":6,"text":"x","# + (0..<40).map { #""size":\#(10 + $0),"a\#($0 % 3)":1"# }.joined(separator: ",") + "}",
         ] { input.append(Data((line + "\n").utf8)) }
         let r = try run(["measure"], input: input)
-        XCTAssertEqual(r.lines.count, 6, r.stdout)
-        XCTAssertEqual(try r.json(5)["warnings"] as? [String], ["duplicate field 'size': the last value is used",
-                                                               "duplicate field 'a0': the last value is used",
-                                                               "duplicate field 'a1': the last value is used",
-                                                               "duplicate field 'a2': the last value is used",
-                                                               // in the order of the values used (the last ones)
-                                                               "unknown field 'a1' ignored", "unknown field 'a2' ignored",
-                                                               "unknown field 'a0' ignored"])
-        XCTAssertEqual(try r.json(5)["height"] as? Double,
-                       try run(["measure"], input: Data(#"{"text":"x","size":49}"#.utf8)).json(0)["height"] as? Double)
-        XCTAssertEqual(try r.json(0)["id"] as? Int, 1)
-        XCTAssertEqual(try r.json(0)["height"] as? Double, 20.5)
-        XCTAssertEqual(try r.json(1)["id"] as? Int, 2)
-        XCTAssertEqual(try r.json(1)["width"] as? Double, try run(["measure"], input: Data(#"{"text":"x","size":15}"#.utf8)).json(0)["width"] as? Double)
-        XCTAssertEqual(try r.json(1)["warnings"] as? [String], ["duplicate field 'text': the last value is used",
-                                                               "duplicate field 'size': the last value is used"])
-        XCTAssertEqual(try r.json(2)["line"] as? Int, 6)
-        XCTAssertEqual(try r.json(2)["error"] as? String, "invalid JSON: number out of range at byte 33")
-        XCTAssertEqual(try r.json(3)["error"] as? String, "invalid JSON: number out of range at byte 33")
-        XCTAssertNil(try r.json(4)["error"])
-        XCTAssertEqual(r.status, 1)
+        #expect(r.lines.count == 6, "\(r.stdout)")
+        #expect(try r.json(5)["warnings"] as? [String] == ["duplicate field 'size': the last value is used",
+                                                           "duplicate field 'a0': the last value is used",
+                                                           "duplicate field 'a1': the last value is used",
+                                                           "duplicate field 'a2': the last value is used",
+                                                           // in the order of the values used (the last ones)
+                                                           "unknown field 'a1' ignored", "unknown field 'a2' ignored",
+                                                           "unknown field 'a0' ignored"])
+        #expect(try r.json(5)["height"] as? Double == run(["measure"], input: Data(#"{"text":"x","size":49}"#.utf8)).json(0)["height"] as? Double)
+        #expect(try r.json(0)["id"] as? Int == 1)
+        #expect(try r.json(0)["height"] as? Double == 20.5)
+        #expect(try r.json(1)["id"] as? Int == 2)
+        #expect(try r.json(1)["width"] as? Double == run(["measure"], input: Data(#"{"text":"x","size":15}"#.utf8)).json(0)["width"] as? Double)
+        #expect(try r.json(1)["warnings"] as? [String] == ["duplicate field 'text': the last value is used",
+                                                           "duplicate field 'size': the last value is used"])
+        #expect(try r.json(2)["line"] as? Int == 6)
+        #expect(try r.json(2)["error"] as? String == "invalid JSON: number out of range at byte 33")
+        #expect(try r.json(3)["error"] as? String == "invalid JSON: number out of range at byte 33")
+        #expect(try r.json(4)["error"] == nil)
+        #expect(r.status == 1)
     }
 
     /// Issue 15: "families" takes a comma-separated string as the flag does; every JSON field
     /// has a flag that gives the same answer.
-    func testFamiliesStringAndAFlagForEveryField() throws {
+    @Test func familiesStringAndAFlagForEveryField() throws {
         let text = #"a\tb\n\nc d e f g h i j k l m n o p"#
         func line(_ extra: String) -> Data { Data((#"{"text":"\#(text)","width":60,"size":15"# + extra + "}\n").utf8) }
         let pairs: [(json: String, flags: [String])] = [
@@ -157,114 +157,114 @@ final class CLITests: XCTestCase {
         for (json, flags) in pairs {
             let fromJSON = try run(["measure", "--lines"], input: line(json))
             let fromFlags = try run(["measure", "--lines"] + flags, input: line(""))
-            XCTAssertEqual(fromJSON.status, 0, fromJSON.stdout)
-            XCTAssertEqual(fromJSON.lines, fromFlags.lines, json)
-            XCTAssertNotEqual(fromJSON.lines[0], plain, json)
+            #expect(fromJSON.status == 0, "\(fromJSON.stdout)")
+            #expect(fromJSON.lines == fromFlags.lines, "\(json)")
+            #expect(fromJSON.lines[0] != plain, "\(json)")
         }
         let help = try run(["measure", "--help"]).stdout
         for option in ["--paragraph-spacing-before", "--tab-interval", "--truncates-last-visible-line"] {
-            XCTAssertTrue(help.contains(option), option)
+            #expect(help.contains(option), "\(option)")
         }
     }
 
     /// Issue 15: option values the engine would replace are usage errors; a mistyped option
     /// names the nearest one.
-    func testOutOfRangeOptionsAndMistypedNames() throws {
+    @Test func outOfRangeOptionsAndMistypedNames() throws {
         for args in [["--size", "-5"], ["--size", "0"], ["--workers", "0"], ["--batch-size", "0"], ["--cache-budget", "-1"],
                      ["--line-spacing", "-1"], ["--scale", "0"], ["--weight", "1001"], ["--width", "0"], ["--tab-interval", "0"],
                      ["--line-height", "-2"], ["--max-lines", "-1"]] {
             let r = try run(["measure"] + args, input: Data())
-            XCTAssertEqual(r.status, 64, "\(args)")
-            XCTAssertTrue(r.stderr.contains("\(args[0]): \(args[1]) is out of range"), r.stderr)
-            XCTAssertTrue(r.stdout.isEmpty)
+            #expect(r.status == 64, "\(args)")
+            #expect(r.stderr.contains("\(args[0]): \(args[1]) is out of range"), "\(r.stderr)")
+            #expect(r.stdout.isEmpty)
         }
         for command in [["measure"], ["layout", "x"], ["render", "x"]] {
             let r = try run(command + ["--widht", "300"], input: Data())
-            XCTAssertEqual(r.status, 64)
-            XCTAssertTrue(r.stderr.contains("unknown option '--widht' (did you mean '--width'?)"), r.stderr)
+            #expect(r.status == 64)
+            #expect(r.stderr.contains("unknown option '--widht' (did you mean '--width'?)"), "\(r.stderr)")
         }
-        XCTAssertEqual(try run(["fonts", "Noto Sans", "--weight", "0"]).status, 64)
-        XCTAssertEqual(try run(["meassure"]).status, 64)
-        XCTAssertTrue(try run(["meassure"]).stderr.contains("did you mean 'measure'?"))
+        #expect(try run(["fonts", "Noto Sans", "--weight", "0"]).status == 64)
+        #expect(try run(["meassure"]).status == 64)
+        #expect(try run(["meassure"]).stderr.contains("did you mean 'measure'?"))
     }
 
     /// Issue 15: numbers are printed rounded to 6 decimals; `--exact-numbers` prints the
     /// shortest round-trip form (the golden hashes use it).
-    func testNumbersWithoutFloatNoiseUnlessExact() throws {
+    @Test func numbersWithoutFloatNoiseUnlessExact() throws {
         let input = Data(#"{"text":"Hello world","size":15.3,"scale":3}"#.utf8 + [0x0A])
         let rounded = try run(["measure", "--lines"], input: input).lines[0]
         let exact = try run(["measure", "--lines", "--exact-numbers"], input: input).lines[0]
-        XCTAssertTrue(exact.contains(#""width":82.33333333333333,"#), exact)
-        XCTAssertTrue(exact.contains("20.838600000000003"), exact)
-        XCTAssertTrue(rounded.contains(#""width":82.333333,"#), rounded)
-        XCTAssertTrue(rounded.contains(#""rect":[0,0,82.0539,20.8386],"baseline":16.3557,"usedWidth":82.0539"#), rounded)
-        XCTAssertNil(rounded.range(of: #"\.[0-9]{7}"#, options: .regularExpression), rounded)
+        #expect(exact.contains(#""width":82.33333333333333,"#), "\(exact)")
+        #expect(exact.contains("20.838600000000003"), "\(exact)")
+        #expect(rounded.contains(#""width":82.333333,"#), "\(rounded)")
+        #expect(rounded.contains(#""rect":[0,0,82.0539,20.8386],"baseline":16.3557,"usedWidth":82.0539"#), "\(rounded)")
+        #expect(rounded.range(of: #"\.[0-9]{7}"#, options: .regularExpression) == nil, "\(rounded)")
     }
 
-    func testAllGoodExitsZeroAndLineStartsAndBoxes() throws {
+    @Test func allGoodExitsZeroAndLineStartsAndBoxes() throws {
         let input = Data(#"{"id":"a","text":"aaaa bbbb cccc","width":45,"size":15,"lineSpacing":8}"#.utf8 + [0x0A])
         let r = try run(["measure", "--line-starts", "--lines"], input: input)
-        XCTAssertEqual(r.status, 0)
+        #expect(r.status == 0)
         let o = try r.json(0)
-        XCTAssertEqual(o["lineStarts"] as? [Int], [0, 5, 10])
-        let boxes = try XCTUnwrap(o["lineBoxes"] as? [[String: Any]])
-        XCTAssertEqual(boxes.count, 3)
-        XCTAssertEqual((boxes[1]["rect"] as? [Double])?[1], 28.43)
-        XCTAssertEqual(o["height"] as? Double, 77.5)
+        #expect(o["lineStarts"] as? [Int] == [0, 5, 10])
+        let boxes = try #require(o["lineBoxes"] as? [[String: Any]])
+        #expect(boxes.count == 3)
+        #expect((boxes[1]["rect"] as? [Double])?[1] == 28.43)
+        #expect(o["height"] as? Double == 77.5)
     }
 
     /// Alignment moves line boxes (never heights); right-to-left lines say so.
-    func testAlignmentAndDirectionInLineBoxes() throws {
+    @Test func alignmentAndDirectionInLineBoxes() throws {
         let lines = [#"{"text":"ab cd","width":100,"size":15}"#,
                      #"{"text":"ab cd","width":100,"size":15,"alignment":"center"}"#,
                      #"{"text":"שלום","width":100,"size":15,"families":["Noto Sans","Noto Sans Hebrew"]}"#]
         let r = try run(["measure", "--lines", "--alignment", "right"], input: Data((lines.joined(separator: "\n") + "\n").utf8))
-        XCTAssertEqual(r.status, 0, r.stdout)
+        #expect(r.status == 0, "\(r.stdout)")
         func box(_ i: Int) throws -> [String: Any] {
-            try XCTUnwrap((try r.json(i)["lineBoxes"] as? [[String: Any]])?.first)
+            try #require((try r.json(i)["lineBoxes"] as? [[String: Any]])?.first)
         }
-        let right = try XCTUnwrap(try box(0)["rect"] as? [Double])
-        let center = try XCTUnwrap(try box(1)["rect"] as? [Double])
-        XCTAssertEqual(right[0] + right[2], 100, accuracy: 0.01)
-        XCTAssertEqual(center[0] * 2 + center[2], 100, accuracy: 0.01)
-        XCTAssertEqual(try r.json(0)["height"] as? Double, try r.json(1)["height"] as? Double)
-        XCTAssertNil(try box(0)["rtl"])
-        XCTAssertEqual(try box(2)["rtl"] as? Bool, true)
+        let right = try #require(try box(0)["rect"] as? [Double])
+        let center = try #require(try box(1)["rect"] as? [Double])
+        #expect(abs((right[0] + right[2]) - 100) <= 0.01)
+        #expect(abs((center[0] * 2 + center[2]) - 100) <= 0.01)
+        #expect(try r.json(0)["height"] as? Double == r.json(1)["height"] as? Double)
+        #expect(try box(0)["rtl"] == nil)
+        #expect(try box(2)["rtl"] as? Bool == true)
         let bad = try run(["measure", "--alignment", "justified"], input: Data())
-        XCTAssertEqual(bad.status, 64)
-        XCTAssertTrue(bad.stderr.contains("unknown alignment 'justified' (one of natural, left, right, center)"), bad.stderr)
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("unknown alignment 'justified' (one of natural, left, right, center)"), "\(bad.stderr)")
     }
 
-    func testCommandLineDefaultsAndPerLineOverrides() throws {
+    @Test func commandLineDefaultsAndPerLineOverrides() throws {
         let input = Data((#"{"text":"a\nb"}"# + "\n" + #"{"text":"a\nb","lineSpacing":0}"# + "\n").utf8)
         let r = try run(["measure", "--size", "15", "--line-spacing", "8", "--width", "300"], input: input)
-        XCTAssertEqual(try r.json(0)["height"] as? Double, 49)  // 2 × 20.43 + 8
-        XCTAssertEqual(try r.json(1)["height"] as? Double, 41)  // per-line override
+        #expect(try r.json(0)["height"] as? Double == 49)  // 2 × 20.43 + 8
+        #expect(try r.json(1)["height"] as? Double == 41)  // per-line override
     }
 
     /// A repaired lone surrogate is reported on its own line only: not on the next line, and
     /// again on a following line that has one too (the warning once followed a change in the
     /// parser's per-line count instead of the count itself).
-    func testRepairedTextIsReportedOnItsOwnLineOnly() throws {
+    @Test func repairedTextIsReportedOnItsOwnLineOnly() throws {
         let lines = [#"{"id":1,"text":"a\ud800b"}"#, #"{"id":2,"text":"ok"}"#,
                      #"{"id":3,"text":"\udc00"}"#, #"{"id":4,"text":"x\ud83d"}"#, #"{"id":5,"text":"fine"}"#]
         let r = try run(["measure", "--workers", "2"], input: Data((lines.joined(separator: "\n") + "\n").utf8))
-        XCTAssertEqual(r.status, 0)
+        #expect(r.status == 0)
         let repaired = "invalid text was repaired with U+FFFD"
         for (i, expected) in [true, false, true, true, false].enumerated() {
             let warnings = try r.json(i)["warnings"] as? [String] ?? []
-            XCTAssertEqual(warnings.contains(repaired), expected, "line \(i + 1): \(warnings)")
+            #expect(warnings.contains(repaired) == expected, "line \(i + 1): \(warnings)")
         }
     }
 
-    func testFallbackIsFlagged() throws {
+    @Test func fallbackIsFlagged() throws {
         let r = try run(["measure"], input: Data(#"{"text":"x","width":0,"size":15}"#.utf8 + [0x0A]))
-        XCTAssertEqual(try r.json(0)["fallback"] as? Bool, true)
-        XCTAssertEqual(try r.json(0)["height"] as? Double, 20.5)
-        XCTAssertNotNil(try r.json(0)["warnings"])
+        #expect(try r.json(0)["fallback"] as? Bool == true)
+        #expect(try r.json(0)["height"] as? Double == 20.5)
+        #expect(try r.json(0)["warnings"] != nil)
     }
 
-    func testProgressAndStatsGoToStandardError() throws {
+    @Test func progressAndStatsGoToStandardError() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-cli-\(getpid()).jsonl")
         // Blank lines (one inside, one at the end) count in the progress total, not as lines.
         let body = (0..<50).map { #"{"id":\#($0),"text":"row \#($0) with words"}"# + ($0 == 20 ? "\n" : "") }
@@ -272,102 +272,99 @@ final class CLITests: XCTestCase {
         try body.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let r = try run(["measure", file.path, "--progress", "--stats", "--batch-size", "10"])
-        XCTAssertEqual(r.status, 0)
-        XCTAssertEqual(r.lines.count, 50)
-        XCTAssertTrue(r.stderr.contains("progress: 52/52 (100%)"), r.stderr)
-        XCTAssertTrue(r.stderr.contains("stats: 50 lines, 0 errors, 2 blank lines skipped"), r.stderr)
-        XCTAssertTrue(r.stderr.contains("stats: results: hits"), r.stderr)
+        #expect(r.status == 0)
+        #expect(r.lines.count == 50)
+        #expect(r.stderr.contains("progress: 52/52 (100%)"), "\(r.stderr)")
+        #expect(r.stderr.contains("stats: 50 lines, 0 errors, 2 blank lines skipped"), "\(r.stderr)")
+        #expect(r.stderr.contains("stats: results: hits"), "\(r.stderr)")
     }
 
-    func testEveryCommandHasHelpAndUsageErrorsExit64() throws {
+    @Test func everyCommandHasHelpAndUsageErrorsExit64() throws {
         for command in [[], ["measure"], ["layout"], ["fonts"], ["render"]] {
             let r = try run(command + ["--help"])
-            XCTAssertEqual(r.status, 0)
-            XCTAssertTrue(r.stdout.hasPrefix("OVERVIEW: "), r.stdout)
-            XCTAssertTrue(r.stdout.contains("USAGE: plumb"), r.stdout)
+            #expect(r.status == 0)
+            #expect(r.stdout.hasPrefix("OVERVIEW: "), "\(r.stdout)")
+            #expect(r.stdout.contains("USAGE: plumb"), "\(r.stdout)")
         }
-        XCTAssertTrue(try run(["measure", "--help"]).stdout.contains("--line-starts"))
+        #expect(try run(["measure", "--help"]).stdout.contains("--line-starts"))
         let bad = try run(["measure", "--bogus"])
-        XCTAssertEqual(bad.status, 64)
-        XCTAssertTrue(bad.stderr.contains("unknown option '--bogus'"))
-        XCTAssertEqual(try run(["measure", "--size", "big"]).status, 64)
-        XCTAssertTrue(try run(["--version"]).stdout.contains("0.1.0"))
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("unknown option '--bogus'"))
+        #expect(try run(["measure", "--size", "big"]).status == 64)
+        #expect(try run(["--version"]).stdout.contains("0.1.0"))
         // A value that parses but names nothing is a usage error too, in every command that
         // takes style options: never a measurement with the default in silence.
         for command in [["measure", "-"], ["layout", "x"], ["render", "x", "-o", "/dev/null"]] {
             let mode = try run(command + ["--line-break-mode", "bogus"], input: Data())
-            XCTAssertEqual(mode.status, 64, "\(command)")
-            XCTAssertTrue(mode.stderr.contains("--line-break-mode: unknown lineBreakMode 'bogus' (one of wordWrapping,"), mode.stderr)
+            #expect(mode.status == 64, "\(command)")
+            #expect(mode.stderr.contains("--line-break-mode: unknown lineBreakMode 'bogus' (one of wordWrapping,"), "\(mode.stderr)")
             let profile = try run(command + ["--compatibility", "webkit"], input: Data())
-            XCTAssertEqual(profile.status, 64, "\(command)")
-            XCTAssertTrue(profile.stderr.contains("unknown compatibility 'webkit' (one of standard, pango, chromium)"), profile.stderr)
-            XCTAssertTrue(profile.stdout.isEmpty, profile.stdout)
+            #expect(profile.status == 64, "\(command)")
+            #expect(profile.stderr.contains("unknown compatibility 'webkit' (one of standard, pango, chromium)"), "\(profile.stderr)")
+            #expect(profile.stdout.isEmpty, "\(profile.stdout)")
         }
     }
 
-    func testLayoutExplainsTheHeight() throws {
+    @Test func layoutExplainsTheHeight() throws {
         let r = try run(["layout", "aaaa bbbb cccc", "--width", "45", "--size", "15", "--line-spacing", "8"])
-        XCTAssertEqual(r.status, 0)
-        XCTAssertTrue(r.stdout.contains("line 3: \"cccc\""), r.stdout)
-        XCTAssertTrue(r.stdout.contains("height: 20.43 + 20.43 + 20.43 + gaps 8 + 8 = 77.29 → 77.5"), r.stdout)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("line 3: \"cccc\""), "\(r.stdout)")
+        #expect(r.stdout.contains("height: 20.43 + 20.43 + 20.43 + gaps 8 + 8 = 77.29 → 77.5"), "\(r.stdout)")
     }
 
-    func testFontsShowsFacesAndClusters() throws {
+    @Test func fontsShowsFacesAndClusters() throws {
         let r = try run(["fonts", "Noto Sans, Noto Sans CJK SC", "--text", "a中😀"])
-        XCTAssertEqual(r.status, 0)
-        XCTAssertTrue(r.stdout.contains("NotoSansCJK-Regular.ttc face 2"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("\"😀\" (U+1F600) → Noto Color Emoji"), r.stdout)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("NotoSansCJK-Regular.ttc face 2"), "\(r.stdout)")
+        #expect(r.stdout.contains("\"😀\" (U+1F600) → Noto Color Emoji"), "\(r.stdout)")
     }
 
-    func testTheReadmeCommandLineExampleOutput() throws {
+    @Test func theReadmeCommandLineExampleOutput() throws {
         let input = Data((#"{"id":1,"text":"Hello, world"}"# + "\n" + #"{"id":2,"text":"你好，世界","width":40}"# + "\n").utf8)
         let r = try run(["measure", "--size", "15", "--width", "200", "--line-starts"], input: input)
         let expected = [
             #"{"id":1,"height":20.5,"width":84.5,"lines":1,"truncated":false,"lineStarts":[0]}"#,
             #"{"id":2,"height":65.5,"width":30,"lines":3,"truncated":false,"lineStarts":[0,1,3]}"#,
         ]
-        XCTAssertEqual(r.lines, expected)
+        #expect(r.lines == expected)
         // The README prints these very lines.
         let readme = try Self.readme()
-        for line in expected { XCTAssertTrue(readme.contains("# " + line + "\n"), line) }
-        XCTAssertTrue(readme.contains(#"printf '%s\n' '{"id":1,"text":"Hello, world"}' '{"id":2,"text":"你好，世界","width":40}' \"#))
-        XCTAssertTrue(readme.contains("| .build/release/plumb measure --size 15 --width 200 --line-starts\n"))
-        XCTAssertEqual(try run(["layout", "The quick brown fox jumps over the lazy dog", "--size", "15", "--width", "120", "--line-spacing", "8"]).status, 0)
+        for line in expected { #expect(readme.contains("# " + line + "\n"), "\(line)") }
+        #expect(readme.contains(#"printf '%s\n' '{"id":1,"text":"Hello, world"}' '{"id":2,"text":"你好，世界","width":40}' \"#))
+        #expect(readme.contains("| .build/release/plumb measure --size 15 --width 200 --line-starts\n"))
+        #expect(try run(["layout", "The quick brown fox jumps over the lazy dog", "--size", "15", "--width", "120", "--line-spacing", "8"]).status == 0)
     }
 
     /// The README, for the tests that check what it prints.
     static func readme() throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        return try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
     }
 
-    func testTheReadmeSampleRuns() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let r = try run(["measure", root.appendingPathComponent("Documentation/examples/cells.jsonl").path])
-        XCTAssertEqual(r.status, 0)
-        XCTAssertEqual(r.lines.count, 7)
-        XCTAssertEqual(try r.json(4)["truncated"] as? Bool, true)
+    @Test func theReadmeSampleRuns() throws {
+        let r = try run(["measure", repositoryRoot.appendingPathComponent("Documentation/examples/cells.jsonl").path])
+        #expect(r.status == 0)
+        #expect(r.lines.count == 7)
+        #expect(try r.json(4)["truncated"] as? Bool == true)
     }
 }
 
 extension CLITests {
-    func testRenderWritesAnSVGForACellAndForAList() throws {
+    @Test func renderWritesAnSVGForACellAndForAList() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-render-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let cell = dir.appendingPathComponent("cell.svg").path
         let r = try run(["render", "Hello 😀 world", "--size", "15", "--width", "120", "--overlays", "all",
                          "--fade-last-line", "20", "--cover-lines", "--reveal-line", "0", "-o", cell])
-        XCTAssertEqual(r.status, 0, r.stderr)
+        #expect(r.status == 0, "\(r.stderr)")
         let svg = try String(contentsOfFile: cell, encoding: .utf8)
-        XCTAssertTrue(svg.hasPrefix("<?xml"))
-        XCTAssertTrue(svg.contains("<image class=\"emoji\""))
-        XCTAssertTrue(svg.contains("class=\"fade\""))
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let sheet = try run(["render", root.appendingPathComponent("Documentation/examples/cells.jsonl").path, "--width", "300"])
-        XCTAssertEqual(sheet.status, 0)
-        XCTAssertEqual(sheet.stdout.components(separatedBy: "<g id=\"r").count - 1, 7)
-        XCTAssertEqual(try run(["render", "x", "--overlays", "sparkles"]).status, 64)
+        #expect(svg.hasPrefix("<?xml"))
+        #expect(svg.contains("<image class=\"emoji\""))
+        #expect(svg.contains("class=\"fade\""))
+        let sheet = try run(["render", repositoryRoot.appendingPathComponent("Documentation/examples/cells.jsonl").path, "--width", "300"])
+        #expect(sheet.status == 0)
+        #expect(sheet.stdout.components(separatedBy: "<g id=\"r").count - 1 == 7)
+        #expect(try run(["render", "x", "--overlays", "sparkles"]).status == 64)
     }
 }
 
@@ -375,86 +372,84 @@ extension CLITests {
     /// Each row of a rendered list is drawn as `measure` lays that cell out: its own width
     /// and style (the same reader), the same line count; the `width: 0` cell is a marked
     /// fallback with no lines, not an ordinary line.
-    func testRenderDrawsEachCellAsMeasureLaysItOut() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let file = root.appendingPathComponent("Documentation/examples/cells.jsonl").path
+    @Test func renderDrawsEachCellAsMeasureLaysItOut() throws {
+        let file = repositoryRoot.appendingPathComponent("Documentation/examples/cells.jsonl").path
         for extra in [[], ["--width", "300", "--size", "15"]] {
             let measured = try run(["measure", file] + extra)
-            XCTAssertEqual(measured.status, 0, measured.stderr)
-            let lineCounts = try measured.lines.indices.map { try XCTUnwrap(measured.json($0)["lines"] as? Int) }
+            #expect(measured.status == 0, "\(measured.stderr)")
+            let lineCounts = try measured.lines.indices.map { try #require(measured.json($0)["lines"] as? Int) }
             let fallbacks = try measured.lines.indices.map { try measured.json($0)["fallback"] as? Bool ?? false }
-            let widths = try measured.lines.indices.map { try XCTUnwrap(measured.json($0)["width"] as? Double) }
+            let widths = try measured.lines.indices.map { try #require(measured.json($0)["width"] as? Double) }
             let rendered = try run(["render", file] + extra)
-            XCTAssertEqual(rendered.status, 0, rendered.stderr)
+            #expect(rendered.status == 0, "\(rendered.stderr)")
             let rows = rendered.stdout.components(separatedBy: "<g id=\"r").dropFirst()
-            XCTAssertEqual(rows.count, lineCounts.count)
-            XCTAssertEqual(rows.map { $0.components(separatedBy: "<g class=\"line\"").count - 1 }, lineCounts, "\(extra)")
-            XCTAssertEqual(rows.map { $0.contains("class=\"fallback\"") }, fallbacks, "\(extra)")
-            XCTAssertEqual(fallbacks.filter { $0 }.count, 1)
+            #expect(rows.count == lineCounts.count)
+            #expect(rows.map { $0.components(separatedBy: "<g class=\"line\"").count - 1 } == lineCounts, "\(extra)")
+            #expect(rows.map { $0.contains("class=\"fallback\"") } == fallbacks, "\(extra)")
+            #expect(fallbacks.filter { $0 }.count == 1)
             // Each row's box is the width it was laid out at (feed-2: 200), at least as wide as
             // its measured width.
             let boxes = rows.map { row -> Double in
                 let box = row.components(separatedBy: "class=\"row\" x=\"0\" y=\"0\" width=\"")[1]
                 return Double(box.prefix { $0 != "\"" }) ?? .nan
             }
-            XCTAssertEqual(boxes[2], 200)
-            XCTAssertTrue(zip(boxes, widths).allSatisfy { $0 >= $1 }, "\(boxes) vs \(widths)")
+            #expect(boxes[2] == 200)
+            #expect(zip(boxes, widths).allSatisfy { $0 >= $1 }, "\(boxes) vs \(widths)")
         }
     }
 
     /// A path is never drawn as text: a missing .jsonl file or a directory is a usage error
     /// with nothing written; `--text` draws anything as text, `--file` reads cells.
-    func testRenderTellsTextFromFiles() throws {
+    @Test func renderTellsTextFromFiles() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-render-input-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("m.svg").path
         let missing = try run(["render", dir.appendingPathComponent("missing.jsonl").path, "-o", out])
-        XCTAssertEqual(missing.status, 64)
-        XCTAssertTrue(missing.stderr.contains("No such file"), missing.stderr)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+        #expect(missing.status == 64)
+        #expect(missing.stderr.contains("No such file"), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
         let directory = try run(["render", dir.path])
-        XCTAssertEqual(directory.status, 64)
-        XCTAssertTrue(directory.stderr.contains("is a directory") && directory.stdout.isEmpty, directory.stderr)
-        XCTAssertEqual(try run(["render", "--file", dir.path]).status, 64)
-        XCTAssertEqual(try run(["render", "--file", dir.appendingPathComponent("none").path]).status, 64)
-        XCTAssertEqual(try run(["render"]).status, 64)
-        XCTAssertEqual(try run(["render", "a", "--text", "b"]).status, 64)
+        #expect(directory.status == 64)
+        #expect(directory.stderr.contains("is a directory") && directory.stdout.isEmpty, "\(directory.stderr)")
+        #expect(try run(["render", "--file", dir.path]).status == 64)
+        #expect(try run(["render", "--file", dir.appendingPathComponent("none").path]).status == 64)
+        #expect(try run(["render"]).status == 64)
+        #expect(try run(["render", "a", "--text", "b"]).status == 64)
         // --text draws a path-like text; --file reads cells whatever the name.
         let text = try run(["render", "--text", dir.path])
-        XCTAssertEqual(text.status, 0, text.stderr)
-        XCTAssertEqual(text.stdout.components(separatedBy: "<g class=\"line\"").count - 1, 1)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.components(separatedBy: "<g class=\"line\"").count - 1 == 1)
         let cells = dir.appendingPathComponent("cells.txt")
         try Data("{\"text\":\"one\"}\n{\"text\":\"two\",\"width\":0}\n".utf8).write(to: cells)
         let file = try run(["render", "--file", cells.path])
-        XCTAssertEqual(file.status, 0, file.stderr)
-        XCTAssertEqual(file.stdout.components(separatedBy: "<g id=\"r").count - 1, 2)
+        #expect(file.status == 0, "\(file.stderr)")
+        #expect(file.stdout.components(separatedBy: "<g id=\"r").count - 1 == 2)
         let stdin = try run(["render", "--file", "-"], input: Data("{\"text\":\"one\"}\n{\"text\":5}\n".utf8))
-        XCTAssertEqual(stdin.status, 1)  // a bad line is reported, as measure does
-        XCTAssertTrue(stdin.stderr.contains("line 2: field 'text' must be a string"), stdin.stderr)
-        XCTAssertEqual(stdin.stdout.components(separatedBy: "<g id=\"r").count - 1, 1)
-        XCTAssertTrue(try run(["render", "--help"]).stdout.contains("--file"))
+        #expect(stdin.status == 1)  // a bad line is reported, as measure does
+        #expect(stdin.stderr.contains("line 2: field 'text' must be a string"), "\(stdin.stderr)")
+        #expect(stdin.stdout.components(separatedBy: "<g id=\"r").count - 1 == 1)
+        #expect(try run(["render", "--help"]).stdout.contains("--file"))
     }
 }
 
 extension CLITests {
     /// `plumb render` in a real browser: headless Chromium screenshots, checked pixel by pixel
     /// (Tests/Browser/browser_check.py). Screenshots are kept in .build/browser-artifacts.
-    func testRenderedSVGsInHeadlessChromium() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    @Test func renderedSVGsInHeadlessChromium() throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = [root.appendingPathComponent("Tests/Browser/browser_check.py").path,
+        p.arguments = [repositoryRoot.appendingPathComponent("Tests/Browser/browser_check.py").path,
                        "--plumb", Self.binary.path,
-                       "--out", root.appendingPathComponent(".build/browser-artifacts").path]
+                       "--out", repositoryRoot.appendingPathComponent(".build/browser-artifacts").path]
         let out = Pipe()
         p.standardOutput = out
         p.standardError = out
         try p.run()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, text)
-        XCTAssertTrue(text.contains("all browser checks passed"), text)
+        #expect(p.terminationStatus == 0, "\(text)")
+        #expect(text.contains("all browser checks passed"), "\(text)")
     }
 }
 
@@ -466,7 +461,7 @@ extension CLITests {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while bytes.filter({ $0 == 0x0A }).count < count {
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&p, 1, 60_000) > 0 else { XCTFail("no output for 60 s"); break }
+            guard poll(&p, 1, 60_000) > 0 else { Issue.record("no output for 60 s"); break }
             let n = read(fd, &buffer, buffer.count)
             if n <= 0 { break }
             bytes += buffer[0..<n]
@@ -477,7 +472,7 @@ extension CLITests {
     /// Issue 13 (5): SIGINT and SIGTERM end `plumb measure` with 130 and 143 after the lines
     /// already measured, whole lines only. The input is fed slowly: the lines written so far
     /// are answered at once (a batch ends when input pauses), a partial line is not.
-    func testInterruptKeepsWholeLinesAndExits130Or143() throws {
+    @Test func interruptKeepsWholeLinesAndExits130Or143() throws {
         for (signal, expected) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
             let p = Process()
             p.executableURL = Self.binary
@@ -495,43 +490,43 @@ extension CLITests {
             text += String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             p.waitUntilExit()
             try? inp.fileHandleForWriting.close()
-            XCTAssertEqual(p.terminationReason, .exit, "signal \(signal)")
-            XCTAssertEqual(p.terminationStatus, expected, "signal \(signal)")
-            XCTAssertEqual(text, #"{"id":1,"height":20.5,"width":84.5,"lines":1,"truncated":false}"# + "\n"
+            #expect(p.terminationReason == .exit, "signal \(signal)")
+            #expect(p.terminationStatus == expected, "signal \(signal)")
+            #expect(text == #"{"id":1,"height":20.5,"width":84.5,"lines":1,"truncated":false}"# + "\n"
                 + #"{"id":2,"height":20.5,"width":36.5,"lines":1,"truncated":false}"# + "\n")
         }
     }
 
     /// Issue 13 (5): `plumb measure … | head -1` ends by SIGPIPE (141 in the shell), silently,
     /// whatever the parent did with SIGPIPE.
-    func testClosedOutputEndsBySIGPIPESilently() throws {
+    @Test func closedOutputEndsBySIGPIPESilently() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-pipe-\(getpid()).jsonl")
         try String(repeating: #"{"text":"Hello, world"}"# + "\n", count: 5000).write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let r = try run(["-c", #""$0" measure "$1" | head -1; echo "status ${PIPESTATUS[0]}" >&2"#,
                          Self.binary.path, file.path], executable: URL(fileURLWithPath: "/bin/bash"))
-        XCTAssertEqual(r.lines.count, 1)
-        XCTAssertEqual(try r.json(0)["lines"] as? Int, 1)
-        XCTAssertEqual(r.stderr, "status 141\n")  // nothing else on standard error
+        #expect(r.lines.count == 1)
+        #expect(try r.json(0)["lines"] as? Int == 1)
+        #expect(r.stderr == "status 141\n")  // nothing else on standard error
     }
 
     /// Issue 15 (6): `--stats` counts what was measured (5,000 identical lines: one miss, not
     /// one per batch) and reports the bytes the entries use apart from the table's allocation.
     /// On more than one worker the first chunks race: each worker may measure the line once
     /// before the other's result is in the table, and each such measurement is a miss.
-    func testStatsCountWhatWasMeasuredAndBytesInUse() throws {
+    @Test func statsCountWhatWasMeasuredAndBytesInUse() throws {
         let input = Data(String(repeating: #"{"text":"Hello, world"}"# + "\n", count: 5000).utf8)
         for workers in [1, 2] {
             let r = try run(["measure", "--stats", "--workers", String(workers)], input: input)
-            XCTAssertEqual(r.lines.count, 5000)
-            let results = try XCTUnwrap(r.stderr.split(separator: "\n").first { $0.hasPrefix("stats: results:") }.map(String.init))
+            #expect(r.lines.count == 5000)
+            let results = try #require(r.stderr.split(separator: "\n").first { $0.hasPrefix("stats: results:") }.map(String.init))
             let misses = Int(results.split(separator: "misses (measured) ")[1].prefix { $0.isNumber }) ?? -1
-            XCTAssertTrue((1...workers).contains(misses), results)
+            #expect((1...workers).contains(misses), "\(results)")
             // Two entries: the result and the width-range entry of the text, 48 bytes each.
-            XCTAssertTrue(results.hasPrefix("stats: results: hits \(5000 - misses), misses (measured) \(misses), insertions 2, evictions 0, entries 2; bytes in use 96, allocated "), results)
+            #expect(results.hasPrefix("stats: results: hits \(5000 - misses), misses (measured) \(misses), insertions 2, evictions 0, entries 2; bytes in use 96, allocated "), "\(results)")
             let allocated = Int(results.split(separator: "allocated ")[1].prefix { $0.isNumber }) ?? 0
-            XCTAssertGreaterThan(allocated, 96)
-            XCTAssertTrue(results.hasSuffix(", budget 8388608"), results)  // the 8 MiB default
+            #expect(allocated > 96)
+            #expect(results.hasSuffix(", budget 8388608"), "\(results)")  // the 8 MiB default
         }
     }
 }
@@ -539,17 +534,17 @@ extension CLITests {
 extension CLITests {
     /// Issue 15: `--reveal-line` without `--cover-lines` and colours an SVG viewer cannot read
     /// are usage errors in `plumb render` (a colour goes into an SVG attribute as it is).
-    func testRenderRejectsRevealWithoutCoverAndBadColors() throws {
+    @Test func renderRejectsRevealWithoutCoverAndBadColors() throws {
         for args in [["--reveal-line", "0"], ["--reveal-at-y", "3"], ["--gradient", "#ff0000,notacolor"],
                      ["--gradient", #"red,"/><script>"#], ["--gradient", "#ff0,#00ff0"], ["--gradient", "red,blue,nan"]] {
             let r = try run(["render", "Hello", "-o", "/dev/null"] + args)
-            XCTAssertEqual(r.status, 64, "\(args): \(r.stderr)")
-            XCTAssertFalse(r.stderr.isEmpty)
+            #expect(r.status == 64, "\(args): \(r.stderr)")
+            #expect(!r.stderr.isEmpty)
         }
         for args in [["--cover-lines", "--reveal-line", "0"], ["--gradient", "#f00,#0000ff,45"], ["--gradient", "Red,navy"],
                      ["--gradient", "rgb(255 0 0),hsl(240deg 100% 50%)"], ["--gradient", "#ff000080,transparent"]] {
             let r = try run(["render", "Hello", "-o", "/dev/null"] + args)
-            XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)")
+            #expect(r.status == 0, "\(args): \(r.stderr)")
         }
     }
 }
@@ -557,29 +552,29 @@ extension CLITests {
 extension CLITests {
     /// Issue 15: `PlumbBenchmarks --help` prints help and exits instead of starting the run;
     /// a mistyped argument is a usage error.
-    func testBenchmarksHelpDoesNotRun() throws {
+    @Test func benchmarksHelpDoesNotRun() throws {
         let benchmarks = Self.binary.deletingLastPathComponent().appendingPathComponent("PlumbBenchmarks")
         let help = try run(["--help"], executable: benchmarks)
-        XCTAssertEqual(help.status, 0)
-        XCTAssertTrue(help.stdout.hasPrefix("OVERVIEW: "), help.stdout)
-        XCTAssertFalse(help.stdout.contains("cells: "), "the run started")
+        #expect(help.status == 0)
+        #expect(help.stdout.hasPrefix("OVERVIEW: "), "\(help.stdout)")
+        #expect(!help.stdout.contains("cells: "), "the run started")
         let bad = try run(["--rnus", "3"], executable: benchmarks)
-        XCTAssertEqual(bad.status, 64)
-        XCTAssertTrue(bad.stderr.contains("unknown argument '--rnus'"), bad.stderr)
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("unknown argument '--rnus'"), "\(bad.stderr)")
     }
 }
 
 extension CLITests {
     /// The defaults `plumb measure --help` states are the ones used: giving each explicitly
     /// changes no answer, and the cache budget is the one `--stats` reports.
-    func testHelpDefaultsAreTheDefaultsUsed() throws {
+    @Test func helpDefaultsAreTheDefaultsUsed() throws {
         let text = try run(["measure", "--help"]).stdout
-        let help = String(text[try XCTUnwrap(text.range(of: "OPTIONS:")).upperBound...])
+        let help = String(text[try #require(text.range(of: "OPTIONS:")).upperBound...])
             .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         func stated(_ option: String) throws -> String {
-            let after = try XCTUnwrap(help.range(of: "--\(option) <"), option).upperBound
-            let start = try XCTUnwrap(help.range(of: "(default: ", range: after..<help.endIndex), option).upperBound
-            let end = try XCTUnwrap(help.range(of: ")", range: start..<help.endIndex), option).lowerBound
+            let after = try #require(help.range(of: "--\(option) <"), "\(option)").upperBound
+            let start = try #require(help.range(of: "(default: ", range: after..<help.endIndex), "\(option)").upperBound
+            let end = try #require(help.range(of: ")", range: start..<help.endIndex), "\(option)").lowerBound
             return String(help[start..<end])
         }
         var explicit: [String] = []
@@ -591,21 +586,21 @@ extension CLITests {
             .joined(separator: "\n") + "\n").utf8)
         let plain = try run(["measure", "--lines", "--stats"], input: input)
         let given = try run(["measure", "--lines"] + explicit, input: input)
-        XCTAssertEqual(given.status, 0, given.stderr)
-        XCTAssertEqual(plain.stdout, given.stdout)
-        XCTAssertEqual(plain.lines.count, 40)
-        XCTAssertTrue(plain.stderr.contains("budget \(try stated("cache-budget"))\n"), plain.stderr)
-        XCTAssertEqual(try stated("workers"), "every core")
+        #expect(given.status == 0, "\(given.stderr)")
+        #expect(plain.stdout == given.stdout)
+        #expect(plain.lines.count == 40)
+        #expect(plain.stderr.contains("budget \(try stated("cache-budget"))\n"), "\(plain.stderr)")
+        #expect(try stated("workers") == "every core")
     }
 }
 
 extension CLITests {
     /// Every range `--help` states is the one the command enforces: a value at each edge is
     /// accepted, one just outside is a usage error (exit 64).
-    func testTheHelpsRangesAreEnforced() throws {
+    @Test func theHelpsRangesAreEnforced() throws {
         let help = try run(["measure", "--help"]).stdout
         for text in ["> 0 and at most 10000", "1–1000", "0.01–100", "Layout width in points, > 0", "≥ 1", "≥ 0"] {
-            XCTAssertTrue(help.contains(text), text)
+            #expect(help.contains(text), "\(text)")
         }
         let cell = Data(#"{"text":"a"}"#.utf8 + [0x0A])
         func status(_ option: String, _ value: String) throws -> Int32 {
@@ -617,8 +612,8 @@ extension CLITests {
             ("tab-interval", ["1"], ["0"]), ("workers", ["1"], ["0"]), ("batch-size", ["1"], ["0"]),
             ("cache-budget", ["0"], ["-1"]),
         ] {
-            for v in inside { XCTAssertEqual(try status(option, v), 0, "--\(option) \(v)") }
-            for v in outside { XCTAssertEqual(try status(option, v), 64, "--\(option) \(v)") }
+            for v in inside { #expect(try status(option, v) == 0, "--\(option) \(v)") }
+            for v in outside { #expect(try status(option, v) == 64, "--\(option) \(v)") }
         }
     }
 }
@@ -626,19 +621,19 @@ extension CLITests {
 extension CLITests {
     /// A large `--batch-size` is a limit, not an allocation: 10⁸ lines used to reserve 30 GB
     /// before the first line was read (the process aborted), 4·10¹⁸ overflowed the size.
-    func testALargeBatchSizeAllocatesNothingUpFront() throws {
+    @Test func aLargeBatchSizeAllocatesNothingUpFront() throws {
         let input = Data(#"{"id":1,"text":"hello"}\#n{"id":2,"text":"world"}\#n"#.utf8)
         for size in ["100000000", "4000000000000000000", String(Int.max)] {
             let r = try run(["measure", "--batch-size", size], input: input)
-            XCTAssertEqual(r.status, 0, "\(size): \(r.stderr)")
-            XCTAssertEqual(r.lines.count, 2, size)
+            #expect(r.status == 0, "\(size): \(r.stderr)")
+            #expect(r.lines.count == 2, "\(size)")
         }
     }
 
     /// Chunks answered by two workers in whatever order they finish: the answers of a
     /// 7,500-line input on two workers are those of one line per batch on one worker, in input
     /// order.
-    func testChunksOnTwoWorkersKeepEveryAnswerAndTheOrder() throws {
+    @Test func chunksOnTwoWorkersKeepEveryAnswerAndTheOrder() throws {
         let lines = (0..<7_500).map { #"{"id":\#($0),"text":"row \#($0) \#(String(repeating: "word ", count: $0 % 9))中文"}"# }
         // From a file: `run` writes all of standard input before it reads the output.
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-grow-\(getpid()).jsonl")
@@ -646,9 +641,9 @@ extension CLITests {
         defer { try? FileManager.default.removeItem(at: file) }
         let grown = try run(["measure", file.path, "--workers", "2"])
         let single = try run(["measure", file.path, "--workers", "1", "--batch-size", "1"])
-        XCTAssertEqual(grown.status, 0, grown.stderr)
-        XCTAssertEqual(grown.lines.count, 7_500)
-        XCTAssertEqual(grown.stdout, single.stdout)
+        #expect(grown.status == 0, "\(grown.stderr)")
+        #expect(grown.lines.count == 7_500)
+        #expect(grown.stdout == single.stdout)
     }
 
     /// The main thread waits for the workers only when it is a window of lines ahead of them
@@ -659,22 +654,23 @@ extension CLITests {
     /// the wall-clock overload: 2,189 voluntary context switches here; checks are an atomic
     /// flag now.) Counted by `--stats`, not by the process's context switches: under
     /// ThreadSanitizer the engine's own locks sleep tens of thousands of times.
-    func testTheMainThreadDoesNotWaitOncePerChunk() throws {
+    @Test func theMainThreadDoesNotWaitOncePerChunk() throws {
         let lines = (0..<20_000).map { #"{"id":\#($0),"text":"row \#($0) with a few words \#(String(repeating: "word ", count: $0 % 5))"}"# }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-waits-\(getpid()).jsonl")
         try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let r = try run(["measure", file.path, "--workers", "2", "--batch-size", "16", "--stats"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(r.lines.count, 20_000)
-        let pool = try XCTUnwrap(r.stderr.split(separator: "\n").first { $0.hasPrefix("stats: workers:") }.map(String.init))
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.lines.count == 20_000)
+        let pool = try #require(r.stderr.split(separator: "\n").first { $0.hasPrefix("stats: workers:") }.map(String.init))
         guard ProcessInfo.processInfo.activeProcessorCount > 1 else {
-            return XCTAssertEqual(pool, "stats: workers: 1, on the main thread, chunks of up to 16 lines")
+            #expect(pool == "stats: workers: 1, on the main thread, chunks of up to 16 lines")
+            return
         }
-        XCTAssertTrue(pool.hasPrefix("stats: workers: 2 threads, 1250 chunks of up to 16 lines, the main thread waited "), pool)
+        #expect(pool.hasPrefix("stats: workers: 2 threads, 1250 chunks of up to 16 lines, the main thread waited "), "\(pool)")
         let waits = Int(pool.split(separator: "waited ")[1].prefix { $0.isNumber }) ?? -1
         // A window is 16,384 lines while the engine is made, then 4,096: one wait per half
         // window (128 chunks) at most, plus the drain at the end.
-        XCTAssertLessThan(waits, 1250 / 16, pool)
+        #expect(waits < 1250 / 16, "\(pool)")
     }
 }

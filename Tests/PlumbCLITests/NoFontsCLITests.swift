@@ -1,11 +1,11 @@
 import Foundation
-import XCTest
+import Testing
 
 /// Issue 12 item 6 through fontconfig's own environment: `FONTCONFIG_FILE` names an empty
 /// configuration (no font directory, so no font at all). The engine must not trap on set-up:
 /// every line is answered, flagged as a fallback, with a warning that says why.
-final class NoFontsCLITests: XCTestCase {
-    func testAnEmptyFontconfigConfigurationGivesFlaggedAnswersNotATrap() throws {
+@Suite struct NoFontsCLITests {
+    @Test func anEmptyFontconfigConfigurationGivesFlaggedAnswersNotATrap() throws {
         let conf = FileManager.default.temporaryDirectory
             .appendingPathComponent("plumb-empty-fonts-\(getpid()).conf")
         try Data("<fontconfig></fontconfig>\n".utf8).write(to: conf)
@@ -18,14 +18,14 @@ final class NoFontsCLITests: XCTestCase {
                 + #"{"id":2,"text":"中文 🎉","width":100,"families":["Noto Sans CJK SC"],"weight":700}"# + "\n").utf8),
             environment: ["FONTCONFIG_FILE": conf.path])
 
-        XCTAssertEqual(r.reason, .exit)
+        #expect(r.reason == .exit)
         let lines = r.stdout.split(separator: "\n")
-        XCTAssertEqual(lines.count, 2)
+        #expect(lines.count == 2)
         for line in lines {
-            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            XCTAssertEqual(json["fallback"] as? Bool, true, String(line))
+            let json = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(json["fallback"] as? Bool == true, "\(String(line))")
             let warnings = (json["warnings"] as? [String]) ?? []
-            XCTAssertTrue(warnings.contains { $0.contains("no usable font") }, String(line))
+            #expect(warnings.contains { $0.contains("no usable font") }, "\(String(line))")
         }
     }
 }

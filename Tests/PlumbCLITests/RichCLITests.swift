@@ -1,5 +1,5 @@
 import Foundation
-import XCTest
+import Testing
 
 /// End-to-end tests of `"runs"` cells: the JSON shape, each bad run, `--offsets`, one run ==
 /// the `"text"` cell, and `layout` / `render` taking the same cells.
@@ -10,37 +10,37 @@ extension CLITests {
 
     /// The issue's example: measured, with each line's box and the avatar's rect on the
     /// baseline (its bottom 3 pt below it); scalars count the box as one.
-    func testRunsCellJSONShape() throws {
+    @Test func runsCellJSONShape() throws {
         let r = try run(["measure", "--lines", "--line-starts"], input: lines([Self.issueExample]))
-        XCTAssertEqual(r.status, 0, r.stderr)
+        #expect(r.status == 0, "\(r.stderr)")
         let o = try r.json(0)
-        XCTAssertEqual(o["id"] as? Int, 7)
-        XCTAssertEqual(o["lines"] as? Int, 1)
-        XCTAssertEqual(o["truncated"] as? Bool, false)
-        XCTAssertNil(o["warnings"])
-        XCTAssertNil(o["token"])  // not truncated
-        XCTAssertEqual(o["lineStarts"] as? [Int], [0])
-        let line = try XCTUnwrap((o["lineBoxes"] as? [[String: Any]])?.first)
-        XCTAssertEqual(line["end"] as? Int, 19)  // "Alice replied " 14 + box 1 + "同意 😀" 4
-        let boxes = try XCTUnwrap(o["boxes"] as? [[String: Any]])
-        XCTAssertEqual(boxes.count, 1)
-        XCTAssertEqual(boxes[0]["id"] as? String, "avatar")
-        XCTAssertEqual(boxes[0]["line"] as? Int, 0)
-        XCTAssertEqual(boxes[0]["offset"] as? Int, 14)
-        let rect = try XCTUnwrap(boxes[0]["rect"] as? [Double])
-        XCTAssertEqual(rect.count, 4)
-        XCTAssertEqual(rect[2], 18)
-        XCTAssertEqual(rect[3], 18)
-        let baseline = try XCTUnwrap(line["baseline"] as? Double)
-        XCTAssertEqual(rect[1] + rect[3], baseline + 3, accuracy: 1e-6)
+        #expect(o["id"] as? Int == 7)
+        #expect(o["lines"] as? Int == 1)
+        #expect(o["truncated"] as? Bool == false)
+        #expect(o["warnings"] == nil)
+        #expect(o["token"] == nil)  // not truncated
+        #expect(o["lineStarts"] as? [Int] == [0])
+        let line = try #require((o["lineBoxes"] as? [[String: Any]])?.first)
+        #expect(line["end"] as? Int == 19)  // "Alice replied " 14 + box 1 + "同意 😀" 4
+        let boxes = try #require(o["boxes"] as? [[String: Any]])
+        #expect(boxes.count == 1)
+        #expect(boxes[0]["id"] as? String == "avatar")
+        #expect(boxes[0]["line"] as? Int == 0)
+        #expect(boxes[0]["offset"] as? Int == 14)
+        let rect = try #require(boxes[0]["rect"] as? [Double])
+        #expect(rect.count == 4)
+        #expect(rect[2] == 18)
+        #expect(rect[3] == 18)
+        let baseline = try #require(line["baseline"] as? Double)
+        #expect(abs((rect[1] + rect[3]) - (baseline + 3)) <= 1e-6)
         // The CJK run at 17 pt raises the line above a 15 pt line of the same text.
         let plain = try run(["measure"], input: lines([#"{"width":320,"size":15,"text":"Alice replied 同意 😀"}"#])).json(0)
-        XCTAssertGreaterThan(try XCTUnwrap(o["height"] as? Double), try XCTUnwrap(plain["height"] as? Double))
+        #expect(try #require(o["height"] as? Double) > #require(plain["height"] as? Double))
     }
 
     /// Every bad run is an error for its line alone; fields that can be ignored or repaired
     /// are warnings (a negative box size is replaced by 0 and flagged by the engine).
-    func testEachBadRunGetsAPerLineErrorAndTheBatchStaysIntact() throws {
+    @Test func eachBadRunGetsAPerLineErrorAndTheBatchStaysIntact() throws {
         let cases: [(String, String)] = [
             (#"{"runs":[]}"#, #"field 'runs' is empty (give at least one run: {"text":…} or {"attachment":…})"#),
             (#"{"runs":[{"weight":700}]}"#, "runs[0] has neither 'text' nor 'attachment'"),
@@ -64,17 +64,17 @@ extension CLITests {
         for (i, c) in cases.enumerated() { input.append(c.0.replacingOccurrences(of: "{\"", with: "{\"id\":\(i),\"", options: .anchored)) }
         input.append(#"{"id":"last","runs":[{"text":"still measured"}]}"#)
         let r = try run(["measure"], input: lines(input))
-        XCTAssertEqual(r.status, 1)
-        XCTAssertEqual(r.lines.count, cases.count + 2)
-        XCTAssertNotNil(try r.json(0)["height"])
+        #expect(r.status == 1)
+        #expect(r.lines.count == cases.count + 2)
+        #expect(try r.json(0)["height"] != nil)
         for (i, c) in cases.enumerated() {
             let o = try r.json(i + 1)
-            XCTAssertEqual(o["id"] as? Int, i, c.0)
-            XCTAssertEqual(o["error"] as? String, c.1, c.0)
-            XCTAssertEqual(o["line"] as? Int, i + 2, c.0)
+            #expect(o["id"] as? Int == i, "\(c.0)")
+            #expect(o["error"] as? String == c.1, "\(c.0)")
+            #expect(o["line"] as? Int == i + 2, "\(c.0)")
         }
-        XCTAssertEqual(try r.json(cases.count + 1)["id"] as? String, "last")
-        XCTAssertNotNil(try r.json(cases.count + 1)["height"])
+        #expect(try r.json(cases.count + 1)["id"] as? String == "last")
+        #expect(try r.json(cases.count + 1)["height"] != nil)
 
         // Warnings: measured, with what was ignored or replaced.
         let warned = try run(["measure"], input: lines([
@@ -82,49 +82,48 @@ extension CLITests {
             #"{"runs":[{"text":"a","color":"blurple","weight":5000}]}"#,
             #"{"runs":[{"text":"a"},{"attachment":{"width":-4,"height":4}}]}"#,
         ]))
-        XCTAssertEqual(warned.status, 0)
-        XCTAssertEqual(try warned.json(0)["warnings"] as? [String],
-                       ["unknown field 'wieght' in runs[0] ignored", "unknown field 'url' in runs[1].attachment ignored"])
-        XCTAssertEqual(try warned.json(1)["warnings"] as? [String], [
+        #expect(warned.status == 0)
+        #expect(try warned.json(0)["warnings"] as? [String] == ["unknown field 'wieght' in runs[0] ignored", "unknown field 'url' in runs[1].attachment ignored"])
+        #expect(try warned.json(1)["warnings"] as? [String] == [
             "runs[0].color 'blurple' is not a color (#rgb, #rrggbb, rgb(…), hsl(…) or a CSS name); ignored",
             "runs[0].weight 5000 is out of range (1–1000); clamped",
         ])
         let repaired = try warned.json(2)
-        XCTAssertEqual(repaired["fallback"] as? Bool, true)
-        XCTAssertEqual(repaired["warnings"] as? [String], ["attachment.width: -4.0 is not a usable size; used 0"])
+        #expect(repaired["fallback"] as? Bool == true)
+        #expect(repaired["warnings"] as? [String] == ["attachment.width: -4.0 is not a usable size; used 0"])
     }
 
     /// `--offsets` chooses the unit of line starts, line boxes and box offsets; scalars by
     /// default (an emoji is 1 scalar, 2 UTF-16 units, 4 bytes; a box 1, 1 and 3).
-    func testOffsetsChooseTheUnit() throws {
+    @Test func offsetsChooseTheUnit() throws {
         let cell = #"{"width":60,"runs":[{"text":"😀 hello world "},{"attachment":{"width":10,"height":10,"id":"x"}},{"text":" é 𝒜 x"}]}"#
         var starts: [String: [Int]] = [:]
         var boxOffsets: [String: Int] = [:]
         for unit in ["", "scalars", "utf16", "utf8"] {
             let r = try run(["measure", "--lines", "--line-starts"] + (unit.isEmpty ? [] : ["--offsets", unit]), input: lines([cell]))
-            XCTAssertEqual(r.status, 0, r.stderr)
+            #expect(r.status == 0, "\(r.stderr)")
             let o = try r.json(0)
             starts[unit] = o["lineStarts"] as? [Int]
-            let boxes = try XCTUnwrap(o["lineBoxes"] as? [[String: Any]])
-            XCTAssertEqual(boxes.map { $0["start"] as? Int ?? -1 }, starts[unit], unit)
+            let boxes = try #require(o["lineBoxes"] as? [[String: Any]])
+            #expect(boxes.map { $0["start"] as? Int ?? -1 } == starts[unit], "\(unit)")
             boxOffsets[unit] = (o["boxes"] as? [[String: Any]])?.first?["offset"] as? Int
         }
-        XCTAssertEqual(starts[""], [0, 2, 8, 16])
-        XCTAssertEqual(starts["scalars"], starts[""])
-        XCTAssertEqual(starts["utf16"], [0, 3, 9, 17])
-        XCTAssertEqual(starts["utf8"], [0, 5, 11, 21])
-        XCTAssertEqual(boxOffsets, ["": 14, "scalars": 14, "utf16": 15, "utf8": 17])
+        #expect(starts[""] == [0, 2, 8, 16])
+        #expect(starts["scalars"] == starts[""])
+        #expect(starts["utf16"] == [0, 3, 9, 17])
+        #expect(starts["utf8"] == [0, 5, 11, 21])
+        #expect(boxOffsets == ["": 14, "scalars": 14, "utf16": 15, "utf8": 17])
         // Plain text cells too: "😀𝒜 b" at a width that breaks after the space.
         let plain = try run(["measure", "--line-starts", "--offsets", "utf16", "--width", "1"], input: lines([#"{"text":"😀 b"}"#])).json(0)
-        XCTAssertEqual(plain["lineStarts"] as? [Int], [0, 3])
+        #expect(plain["lineStarts"] as? [Int] == [0, 3])
         let bad = try run(["measure", "--offsets", "bytes"], input: lines([cell]))
-        XCTAssertEqual(bad.status, 64)
-        XCTAssertTrue(bad.stderr.contains("unknown unit 'bytes' (one of scalars, utf8, utf16)"), bad.stderr)
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("unknown unit 'bytes' (one of scalars, utf8, utf16)"), "\(bad.stderr)")
     }
 
     /// A one-run `"runs"` cell answers exactly as the `"text"` cell, and a run split in two
     /// with the same attributes changes nothing — with every output option.
-    func testOneRunCellAnswersExactlyAsTheTextCell() throws {
+    @Test func oneRunCellAnswersExactlyAsTheTextCell() throws {
         let text = "Hello wonderful world of text 😀 é — مرحبا بالعالم"
         let pairs: [(String, String)] = [
             (#"{"text":"\#(text)","width":90}"#, #"{"runs":[{"text":"\#(text)"}],"width":90}"#),
@@ -139,116 +138,116 @@ extension CLITests {
         ]
         for options in [[], ["--lines", "--line-starts", "--exact-numbers"], ["--lines", "--offsets", "utf16"]] {
             let r = try run(["measure"] + options, input: lines(pairs.flatMap { [$0.0, $0.1] }))
-            XCTAssertEqual(r.status, 0, r.stderr)
+            #expect(r.status == 0, "\(r.stderr)")
             for k in pairs.indices {
-                XCTAssertEqual(r.lines[2 * k], r.lines[2 * k + 1], "\(options) \(pairs[k].1)")
+                #expect(r.lines[2 * k] == r.lines[2 * k + 1], "\(options) \(pairs[k].1)")
             }
         }
     }
 
     /// A truncation token (string or runs, or `--truncation-token`) replaces "…"; `--lines`
     /// gives its rect, at the end of the last line.
-    func testTruncationTokenRect() throws {
+    @Test func truncationTokenRect() throws {
         let long = "A message that is much too long to fit into two lines of a narrow cell like this one."
         let r = try run(["measure", "--lines", "--max-lines", "2", "--line-break-mode", "truncatingTail", "--width", "200"], input: lines([
             #"{"text":"\#(long)","truncationToken":[{"text":"… "},{"text":"more","weight":700}]}"#,
             #"{"text":"\#(long)"}"#,
         ]))
-        XCTAssertEqual(r.status, 0, r.stderr)
+        #expect(r.status == 0, "\(r.stderr)")
         let o = try r.json(0)
-        let token = try XCTUnwrap(o["token"] as? [String: Any])
-        XCTAssertEqual(token["line"] as? Int, 1)
-        let rect = try XCTUnwrap(token["rect"] as? [Double])
-        let last = try XCTUnwrap((o["lineBoxes"] as? [[String: Any]])?.last?["rect"] as? [Double])
-        XCTAssertEqual(rect[0] + rect[2], last[0] + last[2], accuracy: 1e-6)  // ends the line
-        XCTAssertNil(try r.json(1)["token"])  // no token asked: the plain answer
+        let token = try #require(o["token"] as? [String: Any])
+        #expect(token["line"] as? Int == 1)
+        let rect = try #require(token["rect"] as? [Double])
+        let last = try #require((o["lineBoxes"] as? [[String: Any]])?.last?["rect"] as? [Double])
+        #expect(abs((rect[0] + rect[2]) - (last[0] + last[2])) <= 1e-6)  // ends the line
+        #expect(try r.json(1)["token"] == nil)  // no token asked: the plain answer
         let option = try run(["measure", "--lines", "--max-lines", "2", "--line-break-mode", "truncatingTail", "--width", "200",
                               "--truncation-token", "… more"], input: lines([#"{"text":"\#(long)"}"#])).json(0)
-        XCTAssertNotNil(option["token"])
+        #expect(option["token"] != nil)
     }
 
     /// `plumb layout` and `plumb render` read the same cells from a file or standard input:
     /// layout explains the runs and the box; render draws the box as a labelled rect and runs
     /// in their colours; a bad line is reported and the others drawn.
-    func testLayoutAndRenderTakeCells() throws {
+    @Test func layoutAndRenderTakeCells() throws {
         let colored = ##"{"runs":[{"text":"Bob","color":"#1d9bf0","weight":700},{"text":" hi"}]}"##
         let layout = try run(["layout", "-"], input: lines([Self.issueExample, #"{"runs":[]}"#, colored]))
-        XCTAssertEqual(layout.status, 1)
-        XCTAssertTrue(layout.stdout.contains("cell 7 (line 1)"), layout.stdout)
-        XCTAssertTrue(layout.stdout.contains(#"3. box "avatar" 18×18, offset -3"#), layout.stdout)
-        XCTAssertTrue(layout.stdout.contains(#"box "avatar" on line 1, scalar 14 (UTF-16 14)"#), layout.stdout)
-        XCTAssertTrue(layout.stdout.contains("cell null (line 3)"), layout.stdout)
-        XCTAssertTrue(layout.stderr.contains("plumb layout: line 2: field 'runs' is empty"), layout.stderr)
+        #expect(layout.status == 1)
+        #expect(layout.stdout.contains("cell 7 (line 1)"), "\(layout.stdout)")
+        #expect(layout.stdout.contains(#"3. box "avatar" 18×18, offset -3"#), "\(layout.stdout)")
+        #expect(layout.stdout.contains(#"box "avatar" on line 1, scalar 14 (UTF-16 14)"#), "\(layout.stdout)")
+        #expect(layout.stdout.contains("cell null (line 3)"), "\(layout.stdout)")
+        #expect(layout.stderr.contains("plumb layout: line 2: field 'runs' is empty"), "\(layout.stderr)")
 
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-rich-\(getpid()).jsonl")
         try lines([Self.issueExample, colored]).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let svg = try run(["render", file.path])
-        XCTAssertEqual(svg.status, 0, svg.stderr)
-        XCTAssertTrue(svg.stdout.contains(#"class="inline-box" data-id="avatar""#))
-        XCTAssertTrue(svg.stdout.contains(##"fill="#1d9bf0" href="##))
+        #expect(svg.status == 0, "\(svg.stderr)")
+        #expect(svg.stdout.contains(#"class="inline-box" data-id="avatar""#))
+        #expect(svg.stdout.contains(##"fill="#1d9bf0" href="##))
         let fromLayoutFile = try run(["layout", "--file", file.path])
-        XCTAssertEqual(fromLayoutFile.status, 0)
-        XCTAssertEqual(fromLayoutFile.stdout, try run(["layout", "-"], input: lines([Self.issueExample, colored])).stdout)
+        #expect(fromLayoutFile.status == 0)
+        #expect(try fromLayoutFile.stdout == run(["layout", "-"], input: lines([Self.issueExample, colored])).stdout)
         // The text form is unchanged.
-        XCTAssertTrue(try run(["layout", "a b"]).stdout.hasPrefix(#"text: "a b""#))
+        #expect(try run(["layout", "a b"]).stdout.hasPrefix(#"text: "a b""#))
     }
 }
 
 extension CLITests {
     /// The README's rich-cell example prints what the README says.
-    func testTheReadmeRichCellExampleOutput() throws {
+    @Test func theReadmeRichCellExampleOutput() throws {
         let r = try run(["measure", "--lines"], input: lines([Self.issueExample]))
         let expected = #"{"id":7,"height":25,"width":170,"lines":1,"truncated":false,"lineBoxes":[{"start":0,"end":19,"rect":[0,0,169.854992,24.616],"baseline":19.72,"usedWidth":169.854992}],"boxes":[{"id":"avatar","rect":[92.88,4.72,18,18],"line":0,"offset":14}]}"#
-        XCTAssertEqual(r.lines, [expected])
+        #expect(r.lines == [expected])
         // The README shows this input and prints this output.
         let readme = try Self.readme()
-        XCTAssertTrue(readme.contains("echo '" + Self.issueExample + "'"), "the README's rich cell is not issueExample")
-        XCTAssertTrue(readme.contains("# " + expected + "\n"))
+        #expect(readme.contains("echo '" + Self.issueExample + "'"), "the README's rich cell is not issueExample")
+        #expect(readme.contains("# " + expected + "\n"))
     }
 
     /// `plumb layout --offsets UNIT` prints each line's offsets (and each box's) in the unit
     /// `measure --offsets` names; an unknown unit is a usage error.
-    func testLayoutPrintsOffsetsInTheChosenUnit() throws {
+    @Test func layoutPrintsOffsetsInTheChosenUnit() throws {
         let text = "a😀 b😀 c😀 d😀 e😀 f😀"
         let scalars = try run(["layout", text, "--width", "40", "--size", "15"])
         let utf16 = try run(["layout", text, "--width", "40", "--size", "15", "--offsets", "utf16"])
         let utf8 = try run(["layout", text, "--width", "40", "--size", "15", "--offsets", "utf8"])
-        XCTAssertEqual([scalars.status, utf16.status, utf8.status], [0, 0, 0])
-        XCTAssertTrue(scalars.stdout.contains("  scalars 0..<3, width"), scalars.stdout)
-        XCTAssertTrue(utf16.stdout.contains("  utf16 0..<4, width"), utf16.stdout)
-        XCTAssertTrue(utf16.stdout.contains("  utf16 4..<9, width"), utf16.stdout)  // "b😀 c": the emoji is 2 units
-        XCTAssertTrue(utf8.stdout.contains("  utf8 0..<6, width") && utf8.stdout.contains("  utf8 6..<13, width"), utf8.stdout)
+        #expect([scalars.status, utf16.status, utf8.status] == [0, 0, 0])
+        #expect(scalars.stdout.contains("  scalars 0..<3, width"), "\(scalars.stdout)")
+        #expect(utf16.stdout.contains("  utf16 0..<4, width"), "\(utf16.stdout)")
+        #expect(utf16.stdout.contains("  utf16 4..<9, width"), "\(utf16.stdout)")  // "b😀 c": the emoji is 2 units
+        #expect(utf8.stdout.contains("  utf8 0..<6, width") && utf8.stdout.contains("  utf8 6..<13, width"), "\(utf8.stdout)")
         let boxes = try run(["layout", "--offsets", "utf8", "-"], input: lines([Self.issueExample]))
-        XCTAssertTrue(boxes.stdout.contains(#"box "avatar" on line 1, utf8 14: rect"#), boxes.stdout)
+        #expect(boxes.stdout.contains(#"box "avatar" on line 1, utf8 14: rect"#), "\(boxes.stdout)")
         let bad = try run(["layout", "x", "--offsets", "bytes"])
-        XCTAssertEqual(bad.status, 64)
-        XCTAssertTrue(bad.stderr.contains("unknown unit 'bytes' (one of scalars, utf8, utf16)"), bad.stderr)
-        XCTAssertTrue(try run(["layout", "--help"]).stdout.contains("--offsets <unit>"))
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("unknown unit 'bytes' (one of scalars, utf8, utf16)"), "\(bad.stderr)")
+        #expect(try run(["layout", "--help"]).stdout.contains("--offsets <unit>"))
     }
 
     /// A truncated line is printed with the token the layout drew ("… more"), not "…".
-    func testLayoutShowsTheTruncationTokenItDrew() throws {
+    @Test func layoutShowsTheTruncationTokenItDrew() throws {
         let r = try run(["layout", "The quick brown fox jumps over the lazy dog", "--width", "120", "--size", "15",
                          "--max-lines", "1", "--line-break-mode", "truncatingTail", "--truncation-token", "… more"])
-        XCTAssertEqual(r.status, 0)
-        XCTAssertTrue(r.stdout.contains(#"line 1: "The quic… more""#), r.stdout)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains(#"line 1: "The quic… more""#), "\(r.stdout)")
         let plain = try run(["layout", "The quick brown fox jumps over the lazy dog", "--width", "120", "--size", "15",
                              "--max-lines", "1", "--line-break-mode", "truncatingTail"])
-        XCTAssertTrue(plain.stdout.contains(#"line 1: "The quick brow…""#), plain.stdout)
+        #expect(plain.stdout.contains(#"line 1: "The quick brow…""#), "\(plain.stdout)")
     }
 
     /// A box of 1e300 × 1e300 is explained with its warnings (it is laid out as 0 × 0), as a
     /// NaN one is; it trapped while printing its size.
-    func testLayoutOfAnAbsurdBoxWarns() throws {
+    @Test func layoutOfAnAbsurdBoxWarns() throws {
         for size in ["1e300", "-5"] {
             let cell = #"{"runs":[{"text":"a "},{"attachment":{"width":\#(size),"height":\#(size),"id":"x"}}]}"#
             let r = try run(["layout", "-"], input: lines([cell]))
-            XCTAssertEqual(r.reason, .exit, size)
-            XCTAssertEqual(r.status, 0, r.stderr)
+            #expect(r.reason == .exit, "\(size)")
+            #expect(r.status == 0, "\(r.stderr)")
             let value = size == "1e300" ? "1e+300" : "-5.0"
-            XCTAssertTrue(r.stdout.contains("warning: attachment.width: \(value) is not a usable size; used 0"), r.stdout)
-            XCTAssertTrue(r.stdout.contains(#"box "x" on line 1, scalar 2 (UTF-16 2): rect (x "#) && r.stdout.contains(", w 0, h 0)"), r.stdout)
+            #expect(r.stdout.contains("warning: attachment.width: \(value) is not a usable size; used 0"), "\(r.stdout)")
+            #expect(r.stdout.contains(#"box "x" on line 1, scalar 2 (UTF-16 2): rect (x "#) && r.stdout.contains(", w 0, h 0)"), "\(r.stdout)")
         }
     }
 }

@@ -30,7 +30,7 @@ public func propertyAssert(_ condition: Bool, _ message: @autoclosure () -> Stri
 /// A falsified property: the original and the shrunk counterexample plus
 /// everything needed to replay it.
 ///
-/// Print ``description`` (e.g. `XCTFail(failure.description)`) for a
+/// Print ``description`` (e.g. `Issue.record("\(failure)")`) for a
 /// ready-made report ending with `replay with PLUMB_PROPERTY_SEED=…`.
 public struct PropertyFailure<Value> {
     /// The property name.

@@ -7,6 +7,7 @@ import Darwin
 #elseif canImport(ucrt)
 import ucrt
 #endif
+import Synchronization
 
 /// How a property run is seeded and sized, resolved from arguments and the environment.
 ///
@@ -100,8 +101,52 @@ public struct PropertyConfiguration: Sendable, Equatable {
         return (0..<max(0, count)).map { _ in generator.next() }
     }
 
-    /// Reads the two `PLUMB_PROPERTY_*` variables from the process environment.
+    /// Reads the two `PLUMB_PROPERTY_*` variables from the process environment; while
+    /// ``withProcessEnvironment(_:_:)`` has them changed, it waits for them to be restored
+    /// (unless it is called from that body).
     public static func processEnvironment() -> [String: String] {
+        if changingEnvironment { return readProcessEnvironment() }
+        return environmentLock.withLock { _ in readProcessEnvironment() }
+    }
+
+    /// Runs `body` with the `PLUMB_PROPERTY_*` variables of the process environment set to
+    /// `variables` (a `nil` value unsets one), then restores them: for tests of the lookup
+    /// itself. Tests run in parallel in one process, so every property run elsewhere that
+    /// reads the variables meanwhile waits until they are restored instead of taking the
+    /// changed seed; `body` must read them on its own thread.
+    ///
+    /// - Parameters:
+    ///   - variables: Values for ``seedVariable`` and ``iterationsVariable``; other keys are
+    ///     ignored.
+    ///   - body: Runs with the variables set.
+    public static func withProcessEnvironment(_ variables: [String: String?], _ body: () -> Void) {
+        environmentLock.withLock { _ in
+            let saved = readProcessEnvironment()
+            for key in [seedVariable, iterationsVariable] where variables.keys.contains(key) {
+                setProcessVariable(key, variables[key] ?? nil)
+            }
+            $changingEnvironment.withValue(true) { body() }
+            for key in [seedVariable, iterationsVariable] where variables.keys.contains(key) {
+                setProcessVariable(key, saved[key])
+            }
+        }
+    }
+
+    /// Held while ``withProcessEnvironment(_:_:)`` has the variables changed (it guards no
+    /// Swift state, only the process environment, so ThreadSanitizer has nothing to see).
+    private static let environmentLock = Mutex<Void>(())
+    /// Whether this task is the body of ``withProcessEnvironment(_:_:)`` (which holds the lock).
+    @TaskLocal private static var changingEnvironment = false
+
+    private static func setProcessVariable(_ key: String, _ value: String?) {
+        #if os(Windows)
+        _ = _putenv_s(key, value ?? "")
+        #else
+        if let value { setenv(key, value, 1) } else { unsetenv(key) }
+        #endif
+    }
+
+    private static func readProcessEnvironment() -> [String: String] {
         var environment: [String: String] = [:]
         for key in [seedVariable, iterationsVariable] {
             if let value = getenv(key) {

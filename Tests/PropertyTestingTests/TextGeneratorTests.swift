@@ -1,17 +1,17 @@
 import PropertyTesting
-import XCTest
+import Testing
 
-final class TextGeneratorTests: XCTestCase {
+@Suite struct TextGeneratorTests {
     private func scalars(_ strings: [String], in range: ClosedRange<UInt32>) -> Bool {
         strings.contains { $0.unicodeScalars.contains { range.contains($0.value) } }
     }
 
-    func testTextCoversEveryCategoryAndIsValid() {
+    @Test func textCoversEveryCategoryAndIsValid() {
         let maxClusters = 40
         let strings = Gen.text(maxClusters: maxClusters).sample(count: 1_500, seed: 2024)
         for string in strings {
-            XCTAssertEqual(String(decoding: string.utf8, as: UTF8.self), string)
-            XCTAssertLessThanOrEqual(string.count, maxClusters)
+            #expect(String(decoding: string.utf8, as: UTF8.self) == string)
+            #expect(string.count <= maxClusters)
         }
         let checks: [(String, ClosedRange<UInt32>)] = [
             ("Han", 0x4E00...0x9FFF), ("kana", 0x3040...0x30FF), ("Hangul", 0xAC00...0xD7AF),
@@ -25,35 +25,34 @@ final class TextGeneratorTests: XCTestCase {
             ("PS", 0x2029...0x2029), ("NEL", 0x85...0x85),
         ]
         for (name, range) in checks {
-            XCTAssertTrue(scalars(strings, in: range), "no \(name) in \(strings.count) strings")
+            #expect(scalars(strings, in: range), "no \(name) in \(strings.count) strings")
         }
         let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}"
-        XCTAssertTrue(strings.contains { $0.contains(family) }, "ZWJ family")
-        XCTAssertTrue(strings.contains { $0.contains("\u{1F44D}\u{1F3FD}") || $0.contains("\u{1F44B}\u{1F3FB}") }, "skin tone")
-        XCTAssertTrue(strings.contains { $0.contains("\r\n") }, "CRLF")
-        XCTAssertTrue(strings.contains { $0.contains(String(repeating: "a", count: 40)) || $0.contains("https://") },
-                      "long unbreakable word")
-        XCTAssertTrue(strings.contains { $0.contains(" ") }, "spaces")
-        XCTAssertTrue(strings.contains { $0.isEmpty }, "empty string")
-        XCTAssertTrue(strings.contains { $0.count == maxClusters }, "strings up to the limit")
+        #expect(strings.contains { $0.contains(family) }, "ZWJ family")
+        #expect(strings.contains { $0.contains("\u{1F44D}\u{1F3FD}") || $0.contains("\u{1F44B}\u{1F3FB}") }, "skin tone")
+        #expect(strings.contains { $0.contains("\r\n") }, "CRLF")
+        #expect(strings.contains { $0.contains(String(repeating: "a", count: 40)) || $0.contains("https://") }, "long unbreakable word")
+        #expect(strings.contains { $0.contains(" ") }, "spaces")
+        #expect(strings.contains { $0.isEmpty }, "empty string")
+        #expect(strings.contains { $0.count == maxClusters }, "strings up to the limit")
     }
 
-    func testTextRespectsTheChosenPieces() {
+    @Test func textRespectsTheChosenPieces() {
         let ascii = Gen.text(maxClusters: 30, pieces: [.asciiWords, .spaces]).sample(count: 300, seed: 8)
-        XCTAssertTrue(ascii.allSatisfy { $0.unicodeScalars.allSatisfy { $0.isASCII && $0.value != 0x09 && $0.value != 0x0A } })
-        XCTAssertTrue(ascii.contains { $0.contains(" ") })
+        #expect(ascii.allSatisfy { $0.unicodeScalars.allSatisfy { $0.isASCII && $0.value != 0x09 && $0.value != 0x0A } })
+        #expect(ascii.contains { $0.contains(" ") })
 
         let cjk = Gen.text(maxClusters: 10, pieces: .cjk).sample(count: 300, seed: 8)
-        XCTAssertTrue(cjk.allSatisfy { $0.unicodeScalars.allSatisfy { $0.value >= 0x3040 } })
+        #expect(cjk.allSatisfy { $0.unicodeScalars.allSatisfy { $0.value >= 0x3040 } })
 
         let singleLine = Gen.text(maxClusters: 30, pieces: .singleLine).sample(count: 500, seed: 8)
-        XCTAssertFalse(singleLine.contains { $0.unicodeScalars.contains { [0x0A, 0x0D, 0x85, 0x2028, 0x2029].contains($0.value) } })
+        #expect(!singleLine.contains { $0.unicodeScalars.contains { [0x0A, 0x0D, 0x85, 0x2028, 0x2029].contains($0.value) } })
     }
 
-    func testWordsContainNoWhitespace() {
+    @Test func wordsContainNoWhitespace() {
         let words = Gen.word.sample(count: 500, seed: 3)
-        XCTAssertTrue(words.allSatisfy { !$0.isEmpty && !$0.contains { $0.isWhitespace } })
-        XCTAssertGreaterThan(Set(words).count, 100)
-        XCTAssertTrue(Gen.word(from: .han).sample(count: 50, seed: 1).allSatisfy { TextCorpus.han.contains($0) })
+        #expect(words.allSatisfy { !$0.isEmpty && !$0.contains { $0.isWhitespace } })
+        #expect(Set(words).count > 100)
+        #expect(Gen.word(from: .han).sample(count: 50, seed: 1).allSatisfy { TextCorpus.han.contains($0) })
     }
 }
