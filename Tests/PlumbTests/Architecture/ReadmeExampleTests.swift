@@ -128,7 +128,7 @@ import Testing
     /// fonts are then the engine's (a copy of DejaVu Sans under another file name).
     @Test func theApplicationFontsSentenceHolds() throws {
         let readme = try Self.readme().replacingOccurrences(of: "\n", with: " ")
-        #expect(readme.contains("Fonts the application ships: `config.fonts.applicationFontDirectories = [\"/app/fonts\"]` on a `TextMeasurer.Configuration` (then `TextMeasurer(configuration: config)`)"))
+        #expect(readme.contains("Folders go through fontconfig: `config.fonts.applicationFontDirectories = [\"/app/fonts\"]` adds them to that engine's fontconfig configuration only"))
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plumb-app-fonts-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -156,6 +156,41 @@ import Testing
             "`standard` agrees on line count with Chromium or with Pango on 99.97 % of cases, on all line starts on 99.67 %."))
     }
 
+    /// The README's application-font example, verbatim: Inter (variable) as "Brand" and DejaVu
+    /// Serif's bytes as "Promo" (see `AppFontTests` for the fonts).
+    @Test func theAppFontExampleRuns() throws {
+        let brandFontPath = AppFontTests.interVariable
+        let downloadedBytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: AppFontTests.dejaVuSerif)))
+        var config = TextMeasurer.Configuration()
+        config.fonts.fontFiles = [
+            .path(brandFontPath, family: "Brand"),                        // TTF, OTF, TTC, WOFF, WOFF2; an alias
+            .data(downloadedBytes, name: "promo.ttf", family: "Promo"),   // font bytes in memory
+        ]
+        let brand = TextMeasurer(configuration: config)
+        brand.fonts.fontFileErrors                 // [] here; else each file that could not be used, with why
+        var title = TextStyle(families: ["Brand", "Noto Sans"], size: 15)
+        title.font.weight = 450                    // a variable font's wght axis (wdth from `width`, opsz from the size)
+        title.font.features = [.tabularNumbers, .noLigatures]   // or FontFeature.parse(featureSettings: #""tnum", "liga" 0"#)
+        title.font.variations = [FontVariation("wght", 520)]    // any axis, clamped to the font's range
+        let price = brand.measure("Total 1,234.50", style: title, width: 200)   // Brand's metrics, not a fallback
+
+        #expect(brand.fonts.fontFileErrors.isEmpty)
+        #expect(brand.fonts.registeredFonts.map(\.family).contains("Promo"))
+        #expect(!price.isFallback && price.warnings.isEmpty && price.lineCount == 1)
+        #expect(try FontFeature.parse(featureSettings: #""tnum", "liga" 0"#) == [.tabularNumbers, .noLigatures])
+        // Inter, not Noto Sans: the registered face measures, and its wght axis follows 520.
+        var noto = title
+        noto.font.families = ["Noto Sans"]
+        #expect(plumbWidth(brand, "Total 1,234.50", title) != plumbWidth(brand, "Total 1,234.50", noto))
+        var lighter = title
+        lighter.font.variations = []
+        #expect(plumbWidth(brand, "Total 1,234.50", title) > plumbWidth(brand, "Total 1,234.50", lighter))
+    }
+
+    func plumbWidth(_ m: TextMeasurer, _ text: String, _ style: TextStyle) -> Double {
+        m.measure(text, style: style, width: 1e6, scale: 64).size.width
+    }
+
     static let root = repositoryRoot
     static func readme() throws -> String {
         try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
@@ -176,7 +211,7 @@ import Testing
         let readme = try Self.readme()
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        #expect(blocks.count == 2)
+        #expect(blocks.count == 3)
         for block in blocks {
             let lines = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && $0 != "import Plumb" }
             #expect(lines.count > 5)

@@ -83,6 +83,9 @@ import Testing
             "options": { $0.options.remove(.usesFontLeading) }, "heightLimit": { $0.heightLimit = 100 },
             "truncationToken": { $0.truncationToken = AttributedText("… more") },
             "lineHeightEm": { $0.lineHeightEm = 1.4 },
+            "font.width": { $0.font.width = 75 }, "font.features": { $0.font.features = [.noLigatures] },
+            "font.variations": { $0.font.variations = [FontVariation("wght", 650)] },
+            "font.opticalSizing": { $0.font.opticalSizing.toggle() },
         ]
         #expect(Set(variants.keys) == Set(Self.encodedNames), "every encoded field needs a variant here")
         let key = engine.resolve(base).layoutFingerprint

@@ -187,7 +187,10 @@ import Testing
         ])
         Self.expectEveryFieldCounts(FontDescriptor(), [
             .init("families") { $0.families = [] }, .init("size") { $0.size = .nan }, .init("weight") { $0.weight = 700 },
-            .init("italic") { $0.italic = true },
+            .init("italic") { $0.italic = true }, .init("width") { $0.width = .nan },
+            .init("features") { $0.features = [.tabularNumbers] },
+            .init("variations") { $0.variations = [FontVariation("wght", .nan)] },
+            .init("opticalSizing") { $0.opticalSizing.toggle() },
         ])
         Self.expectEveryFieldCounts(TextStyle(), [
             .init("font") { $0.font.size = 3 }, .init("lineSpacing") { $0.lineSpacing = .nan },
@@ -204,6 +207,8 @@ import Testing
             .init("families") { $0.families = [] }, .init("size") { $0.size = .nan }, .init("weight") { $0.weight = 1 },
             .init("italic") { $0.italic = false }, .init("letterSpacing") { $0.letterSpacing = 0 },
             .init("baselineOffset") { $0.baselineOffset = .nan }, .init("color") { $0.color = "red" },
+            .init("width") { $0.width = .nan }, .init("features") { $0.features = [] },
+            .init("variations") { $0.variations = [FontVariation("wdth", 80)] },
         ])
         Self.expectEveryFieldCounts(InlineBox(width: 1, height: 2), [
             .init("width") { $0.width = .nan }, .init("height") { $0.height = 1 }, .init("baselineOffset") { $0.baselineOffset = 1 },
