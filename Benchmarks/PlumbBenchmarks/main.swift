@@ -169,6 +169,7 @@ if selected("control: 40 ms of cache-missing loads") {
 
 addBatchScenarios("", texts)
 addCellBatchScenarios(texts, style: style, cores: cores)
+addAppFontScenarios(texts, style: style)
 
 // The same at feed scale: 40,000 distinct rows (the corpus ten times, each copy numbered).
 // A batch of 4,000 warm cells is ~0.25 ms of work, comparable to the time this VM takes to
