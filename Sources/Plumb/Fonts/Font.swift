@@ -109,6 +109,11 @@ final class Font: @unchecked Sendable, CustomStringConvertible {
         string.utf8.prefix(4).reduce(0) { $0 << 8 | UInt32($1) }
     }
 
+    /// The four characters of a tag (the inverse of ``tag(of:)``).
+    static func string(ofTag tag: UInt32) -> String {
+        String(decoding: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: tag >> $0) }, as: UTF8.self)
+    }
+
     /// The stand-in of an engine that found no font at all (fontconfig's configuration is
     /// empty or could not be loaded): HarfBuzz's empty face, with no glyphs. HarfBuzz gives
     /// every character of it the default advance of a face without `hmtx` (half an em) and

@@ -84,7 +84,9 @@ final class FontLibrary: Sendable {
     /// the one fontconfig matches. With `strict`, a match whose family differs from the
     /// request (fontconfig's silent substitution) counts as "not installed".
     func loadFamily(_ family: String, instance: FontInstance, strict: Bool) -> Font? {
-        if let face = registry.match(family: family, weight: instance.weight, italic: instance.italic, width: instance.width) {
+        if let (face, fixed) = registry.match(family: family, weight: instance.weight, italic: instance.italic, width: instance.width) {
+            var instance = instance
+            instance.variations = fixed + instance.variations
             return state.withLock { Self.load(face, instance: instance, into: &$0) }
         }
         return state.withLock { state -> Font? in

@@ -23,6 +23,10 @@ final class FontRegistry: Sendable {
         /// Widths (percent) it covers: its `wdth` axis's range, or its OS/2 width.
         let widths: ClosedRange<Double>
         let isItalic: Bool
+        /// Its full and PostScript names (as ``Swift/String/familyKey``), and a variable face's
+        /// named instances' (`Inter Bold`, `Inter-Bold`), each with the axis settings it fixes
+        /// (none for a static face): a family string naming one face, as `UIFont(name:)` takes.
+        let faceNames: [String: [FontVariation]]
     }
 
     let faces: [Face]
@@ -60,9 +64,23 @@ final class FontRegistry: Sendable {
     }
 
     /// The registered face CSS font matching picks for `family`, or nil when no registered
-    /// face has that name.
-    func match(family: String, weight: Int, italic: Bool, width: Double) -> Face? {
+    /// face has that name. A family that is no registered family but a face's full or
+    /// PostScript name (or a named instance's) is that face, whatever the weight, slant and
+    /// width asked for, with the instance's axis settings (explicit variations still apply
+    /// after them).
+    ///
+    /// - Complexity: O(registered faces).
+    func match(family: String, weight: Int, italic: Bool, width: Double) -> (face: Face, variations: [FontVariation])? {
         let key = family.familyKey
+        if let face = matchFamily(key, weight: weight, italic: italic, width: width) { return (face, []) }
+        for face in faces {
+            if let fixed = face.faceNames[key] { return (face, fixed) }
+        }
+        return nil
+    }
+
+    /// CSS font matching among the faces of the family whose key is `key`.
+    private func matchFamily(_ key: String, weight: Int, italic: Bool, width: Double) -> Face? {
         var candidates = faces.filter { $0.familyKeys.contains(key) }
         guard !candidates.isEmpty else { return nil }
         // 1. Width: the nearest, narrower first at or below 100 %, wider first above.
@@ -115,7 +133,32 @@ final class FontRegistry: Sendable {
         return Face(
             family: family, familyKeys: Set(keys), bytes: bytes, digest: digest, faceIndex: index, source: source,
             weights: range(FontInstance.wght, style: HB_STYLE_TAG_WEIGHT), widths: range(FontInstance.wdth, style: HB_STYLE_TAG_WIDTH),
-            isItalic: italic)
+            isItalic: italic, faceNames: faceNames(face, family: names.first ?? own, axes: axes))
+    }
+
+    /// A face's own full (4) and PostScript (6) names, and each named instance's: its
+    /// PostScript name, else the one Adobe Technical Note #5902 derives (the family without
+    /// spaces, "-", the subfamily without spaces), and its full name (family, space,
+    /// subfamily), each with the instance's coordinates as variations.
+    private static func faceNames(_ face: OpaquePointer, family: String, axes: [FontInstance.Axis]) -> [String: [FontVariation]] {
+        var result: [String: [FontVariation]] = [:]
+        for id in [4, 6] {
+            if let n = name(face, hb_ot_name_id_t(id)) { result[n.familyKey] = [] }
+        }
+        guard !axes.isEmpty else { return result }
+        for i in 0..<hb_ot_var_get_named_instance_count(face) {
+            var count = UInt32(axes.count)
+            var coords = [Float](repeating: 0, count: axes.count)
+            hb_ot_var_named_instance_get_design_coords(face, i, &count, &coords)
+            let fixed = zip(axes, coords.prefix(Int(count))).map { FontVariation(Font.string(ofTag: $0.tag), Double($1)) }
+            guard let subfamily = name(face, hb_ot_var_named_instance_get_subfamily_name_id(face, i)) else { continue }
+            let derived = family.filter { $0 != " " } + "-" + subfamily.filter { $0 != " " }
+            let postScript = name(face, hb_ot_var_named_instance_get_postscript_name_id(face, i)) ?? derived
+            for n in [postScript, family + " " + subfamily] where result[n.familyKey] == nil {
+                result[n.familyKey] = fixed
+            }
+        }
+        return result
     }
 
     /// Each file's bytes and content fingerprint, or why it cannot be used, in `files`' order.

@@ -121,6 +121,31 @@ import Testing
             == Self.width(engine, "中文", FontDescriptor(families: ["DejaVu Serif"], size: 15)))
     }
 
+    /// A face's full or PostScript name, or a variable font's named instance, picks that face
+    /// as `UIFont(name:)` does: the weight asked for no longer matters.
+    @Test func aFaceNameOrNamedInstancePicksThatFace() throws {
+        let m = Self.registeredEngine([
+            .path(Self.interVariable), .path(Self.dejaVuSerif), .path(Self.dejaVuSansBold),
+        ])
+        #expect(m.fonts.fontFileErrors.isEmpty)
+        func w(_ family: String, _ weight: Int = 400) -> Double {
+            Self.width(m, Self.line, FontDescriptor(families: [family], size: 16, weight: weight))
+        }
+        // Inter's named instances: the full name and the PostScript name derived as Adobe's
+        // technical note #5902 does (the font has no postScriptNameID).
+        #expect(w("Inter Bold") == w("Inter", 700) && w("Inter Bold", 100) == w("Inter", 700))
+        #expect(w("Inter-SemiBold") == w("Inter", 600) && w("Inter Semi Bold", 900) == w("Inter", 600))
+        #expect(w("Inter Thin") == w("Inter", 100) && w("Inter", 100) < w("Inter", 400))
+        // An explicit wght setting still applies after the instance's.
+        let light = Self.width(m, Self.line, FontDescriptor(families: ["Inter Bold"], size: 16, variations: [FontVariation("wght", 300)]))
+        #expect(light == w("Inter", 300))
+        // Static faces: the PostScript name (DejaVuSerif, DejaVuSans-Bold) and the full name.
+        #expect(w("DejaVuSerif") == w("DejaVu Serif") && w("DejaVuSans-Bold", 100) == w("DejaVu Sans Bold"))
+        #expect(w("DejaVuSans-Bold") > 0)
+        let r = m.measure(Self.line, style: TextStyle(font: FontDescriptor(families: ["Inter-Bold"], size: 16)), width: 1e6)
+        #expect(!r.isFallback && r.warnings.isEmpty, "\(r.warnings)")
+    }
+
     @Test func openTypeFeaturesChangeWidthsAndKeys() throws {
         let m = Self.registeredEngine([.path(Self.interVariable, family: "Brand Sans")])
         let plain = FontDescriptor(families: ["Brand Sans"], size: 16)
