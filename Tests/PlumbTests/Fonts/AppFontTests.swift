@@ -175,6 +175,52 @@ import Testing
         #expect(r.warnings.contains { if case .invalidValue(field: "font.features", _) = $0 { true } else { false } })
     }
 
+    /// Inter with its `wght` axis re-tagged `opsz` (the fvar axis record's tag patched in a
+    /// copy in memory): a font whose optical-size axis (100–900) changes advances, which no
+    /// font in Debian's packages here has.
+    static func opticalSizeFont() throws -> [UInt8] {
+        var b = try [UInt8](Data(contentsOf: URL(fileURLWithPath: interVariable)))
+        func u16(_ o: Int) -> Int { Int(b[o]) << 8 | Int(b[o + 1]) }
+        func u32(_ o: Int) -> Int { u16(o) << 16 | u16(o + 2) }
+        var patched = 0
+        for i in 0..<u16(4) where b[12 + 16 * i ..< 16 + 16 * i].elementsEqual("fvar".utf8) {
+            let fvar = u32(12 + 16 * i + 8)
+            let axes = fvar + u16(fvar + 4), count = u16(fvar + 8), size = u16(fvar + 10)
+            for a in 0..<count where b[axes + a * size ..< axes + a * size + 4].elementsEqual("wght".utf8) {
+                b.replaceSubrange(axes + a * size ..< axes + a * size + 4, with: Array("opsz".utf8))
+                patched += 1
+            }
+        }
+        try #require(patched == 1, "Inter's fvar has one wght axis")
+        return b
+    }
+
+    /// With optical sizing on (the default), `opsz` follows the font size: the advances per em
+    /// change with the size, equal the axis set explicitly to that size, and are the axis's
+    /// default with optical sizing off. One engine measures every size (no shared instance).
+    @Test func theOpticalSizeAxisFollowsTheFontSize() throws {
+        let m = Self.registeredEngine([.data(try Self.opticalSizeFont(), name: "inter-opsz.ttf", family: "Optical")])
+        #expect(m.fonts.fontFileErrors.isEmpty)
+        func perEm(_ size: Double, sizing: Bool = true, opsz: Double? = nil) -> Double {
+            var font = FontDescriptor(families: ["Optical"], size: size)
+            font.opticalSizing = sizing
+            if let opsz { font.variations = [FontVariation("opsz", opsz)] }
+            return Self.width(m, Self.line, font) / size
+        }
+        let at200 = perEm(200), at700 = perEm(700)
+        // Inter widens with its (former) weight axis: a larger size is wider per em.
+        #expect(at200 < at700, "\(at200) \(at700)")
+        #expect(abs(at200 - perEm(200, sizing: false, opsz: 200)) < 1e-9)
+        #expect(abs(at700 - perEm(700, sizing: false, opsz: 700)) < 1e-9)
+        // Off: the axis's default (400) at every size.
+        #expect(abs(perEm(200, sizing: false) - perEm(700, sizing: false)) < 1e-3)
+        #expect(perEm(200, sizing: false) > at200 && perEm(700, sizing: false) < at700)
+        // Below the axis's range: clamped to 100, so sizes 16 and 50 are the same per em.
+        #expect(abs(perEm(16) - perEm(50)) < 1e-3)
+        // Measured again after the others: the first answer (no instance shared across sizes).
+        #expect(perEm(200) == at200)
+    }
+
     @Test func aChangedFileNeverReturnsAnOldAnswer() throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
