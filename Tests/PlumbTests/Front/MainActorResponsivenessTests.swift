@@ -17,30 +17,13 @@ import Testing
     static let aloneVariable = "PLUMB_MAIN_ACTOR_CHECK_ALONE"
 
     @Test func aTimerOnTheMainActorKeepsItsTimeDuringAnAsyncBatch() async throws {
-        if ProcessInfo.processInfo.environment[Self.aloneVariable] == "1" {
+        if AloneProcess.isThisProcess(Self.aloneVariable) {
             try await Self.checkTheTimer()
         } else {
-            try Self.runAlone()
+            try AloneProcess.run(
+                test: "MainActorResponsivenessTests/aTimerOnTheMainActorKeepsItsTimeDuringAnAsyncBatch",
+                variable: Self.aloneVariable)
         }
-    }
-
-    /// Runs this test binary with only this test and the variable set; the run must pass.
-    static func runAlone() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = [
-            "--testing-library", "swift-testing",
-            "--filter", "MainActorResponsivenessTests/aTimerOnTheMainActorKeepsItsTimeDuringAnAsyncBatch",
-        ]
-        process.environment = ProcessInfo.processInfo.environment.merging([aloneVariable: "1"]) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "the timer check failed in its own process:\n\(printed)")
-        #expect(printed.contains("1 test"), "the timer check did not run in its own process:\n\(printed)")
     }
 
     /// Ticks every 10 ms on the main actor while a cold batch of attributed rows runs on all
