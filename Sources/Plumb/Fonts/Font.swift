@@ -35,6 +35,9 @@ final class Font: @unchecked Sendable, CustomStringConvertible {
     let features: [hb_feature_t]
     /// Whether the face has an optical size axis (`opsz`), which follows the font size.
     let hasOpticalSizeAxis: Bool
+    /// Whether the face is an application font (registered with the engine: a file or data
+    /// the app ships), not one fontconfig found among the system's.
+    let isApplicationFont: Bool
     /// Whether shaping a lone scalar gives its nominal glyph's advance (`cmap` → `hmtx`): false
     /// when features could substitute glyphs (`tnum`, `smcp`, `ss01`, …).
     var hasNominalAdvances: Bool { features.isEmpty }
@@ -57,14 +60,19 @@ final class Font: @unchecked Sendable, CustomStringConvertible {
     /// cannot be read or has no such face.
     convenience init?(id: Int, path: String, faceIndex: Int, familyName: String) {
         guard let bytes = try? FontBytes.load(path: path) else { return nil }
-        self.init(id: id, bytes: bytes, path: path, faceIndex: faceIndex, familyName: familyName, instance: nil)
+        self.init(
+            id: id, bytes: bytes, path: path, faceIndex: faceIndex, familyName: familyName, instance: nil,
+            isApplicationFont: false)
     }
 
     /// Face `faceIndex & 0xFFFF` of `bytes`, instantiated for `instance`: its variation
     /// coordinates (``FontInstance/coordinates(axes:namedInstance:)``; the upper 16 bits of
     /// `faceIndex` name fontconfig's named instance, where the coordinates start) and its
     /// OpenType features. `nil` when the face has no glyphs.
-    convenience init?(id: Int, bytes: FontBytes, path: String, faceIndex: Int, familyName: String, instance: FontInstance?) {
+    convenience init?(
+        id: Int, bytes: FontBytes, path: String, faceIndex: Int, familyName: String, instance: FontInstance?,
+        isApplicationFont: Bool
+    ) {
         guard let face = hb_face_create(bytes.blob, UInt32(faceIndex & 0xFFFF)) else { return nil }
         guard hb_face_get_upem(face) > 0, hb_face_get_glyph_count(face) > 0 else {
             hb_face_destroy(face)
@@ -76,7 +84,8 @@ final class Font: @unchecked Sendable, CustomStringConvertible {
             ?? (named > 0 ? Self.namedCoordinates(face, named - 1, axes.count) ?? [] : [])
         self.init(
             id: id, face: face, path: path, faceIndex: faceIndex & 0xFFFF, familyName: familyName, coordinates: coordinates,
-            features: (instance?.features ?? []).map(Self.hbFeature), hasOpticalSizeAxis: axes.contains { $0.tag == FontInstance.opsz })
+            features: (instance?.features ?? []).map(Self.hbFeature), hasOpticalSizeAxis: axes.contains { $0.tag == FontInstance.opsz },
+            isApplicationFont: isApplicationFont)
     }
 
     /// The face's variation axes (none for a static font).
@@ -123,15 +132,17 @@ final class Font: @unchecked Sendable, CustomStringConvertible {
         // HarfBuzz never returns NULL from a constructor (it returns its inert empty object
         // instead), so these unwraps cannot fail.
         let face = hb_face_create(hb_blob_get_empty(), 0)!
-        return Font(id: nextID(), face: face, path: "", faceIndex: 0, familyName: "(no font)", coordinates: [], features: [], hasOpticalSizeAxis: false)
+        return Font(id: nextID(), face: face, path: "", faceIndex: 0, familyName: "(no font)", coordinates: [], features: [], hasOpticalSizeAxis: false,
+            isApplicationFont: false)
     }
 
     /// Takes ownership of `face` (one reference), instantiated at `coordinates` (design
     /// coordinates, one per axis, or none) with `features`.
     private init(
         id: Int, face: OpaquePointer, path: String, faceIndex: Int, familyName: String, coordinates: [Float],
-        features: [hb_feature_t], hasOpticalSizeAxis: Bool
+        features: [hb_feature_t], hasOpticalSizeAxis: Bool, isApplicationFont: Bool
     ) {
+        self.isApplicationFont = isApplicationFont
         self.coordinates = coordinates
         self.features = features
         self.hasOpticalSizeAxis = hasOpticalSizeAxis

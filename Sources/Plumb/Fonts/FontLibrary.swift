@@ -145,14 +145,16 @@ final class FontLibrary: Sendable {
         guard let bytes else { return nil }
         return instantiate(
             bytes, path: match.path, faceIndex: match.faceIndex | match.namedInstance << 16,
-            familyName: match.families.first ?? match.path, key: "\(match.path)#\(match.faceIndex)", instance: instance, into: &state)
+            familyName: match.families.first ?? match.path, key: "\(match.path)#\(match.faceIndex)", instance: instance,
+            isApplicationFont: false, into: &state)
     }
 
     /// A registered face instantiated for `instance`.
     private static func load(_ face: FontRegistry.Face, instance: FontInstance, into state: inout State) -> Font? {
         instantiate(
             face.bytes, path: face.source, faceIndex: face.faceIndex, familyName: face.family,
-            key: "registered:\(face.digest)#\(face.faceIndex)#\(face.family)", instance: instance, into: &state)
+            key: "registered:\(face.digest)#\(face.faceIndex)#\(face.family)", instance: instance,
+            isApplicationFont: true, into: &state)
     }
 
     /// One `Font` per face and distinct instance: a static face without features is the same
@@ -160,7 +162,7 @@ final class FontLibrary: Sendable {
     /// with features is one object per instance.
     private static func instantiate(
         _ bytes: FontBytes, path: String, faceIndex: Int, familyName: String, key faceKey: String, instance: FontInstance,
-        into state: inout State
+        isApplicationFont: Bool, into state: inout State
     ) -> Font? {
         let named = faceIndex >> 16
         let axesKey = named > 0 ? faceKey + "@\(named)" : faceKey
@@ -180,7 +182,7 @@ final class FontLibrary: Sendable {
         guard
             let font = Font(
                 id: Font.nextID(), bytes: bytes, path: path, faceIndex: faceIndex, familyName: familyName,
-                instance: axes.isEmpty && instance.features.isEmpty ? nil : instance)
+                instance: axes.isEmpty && instance.features.isEmpty ? nil : instance, isApplicationFont: isApplicationFont)
         else { return nil }
         state.fonts[key] = font
         return font

@@ -36,6 +36,8 @@ public final class FontResolver: Sendable {
     struct CascadeKey: Hashable {
         var families: [String]
         var instance: FontInstance
+        /// The query behind the cascade's fallback fonts.
+        var fallback: LayoutConventions.FallbackQuery
         var weight: Int { instance.weight }
         var italic: Bool { instance.italic }
     }
@@ -111,11 +113,14 @@ public final class FontResolver: Sendable {
     public var fontsChangedOnDisk: Bool { !library.isUpToDate }
 
     /// The resolved cascade for a descriptor (cached per families and instance: weight, slant,
-    /// width, features, variations, and the size only when a face has an optical size axis).
-    func cascade(for descriptor: FontDescriptor) -> ResolvedCascade {
-        let sizeless = cascade(CascadeKey(families: descriptor.families, instance: FontInstance(descriptor, withOpticalSize: false)))
+    /// width, features, variations, and the size only when a face has an optical size axis),
+    /// falling back to the fonts `fallback` finds.
+    func cascade(for descriptor: FontDescriptor, fallback: LayoutConventions.FallbackQuery = .firstFamily) -> ResolvedCascade {
+        let sizeless = cascade(CascadeKey(
+            families: descriptor.families, instance: FontInstance(descriptor, withOpticalSize: false), fallback: fallback))
         guard descriptor.opticalSizing, sizeless.hasOpticalSizeAxis else { return sizeless }
-        return cascade(CascadeKey(families: descriptor.families, instance: FontInstance(descriptor, withOpticalSize: true)))
+        return cascade(CascadeKey(
+            families: descriptor.families, instance: FontInstance(descriptor, withOpticalSize: true), fallback: fallback))
     }
 
     private func cascade(_ key: CascadeKey) -> ResolvedCascade {

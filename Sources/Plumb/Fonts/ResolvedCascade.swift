@@ -247,8 +247,8 @@ final class ResolvedCascade: Sendable {
     }
 
     /// fontconfig's fallback for a cluster no cascade font has: the first face of the sorted
-    /// list (for the cascade's first family, weight and slant, or the regular upright style
-    /// with `regular`) that has every character.
+    /// list (for the cascade's first family unless its query is `characterOnly`, its weight
+    /// and slant, or the regular upright style with `regular`) that has every character.
     private func fallback(for scalars: UnsafeBufferPointer<Unicode.Scalar>, emoji: Bool, regular: Bool) -> Choice {
         let needed = scalars.filter { !ClusterClassifier.isIgnorableForCoverage($0) }
         let key = FallbackKey(scalars: needed, emoji: emoji, regular: regular)
@@ -259,7 +259,8 @@ final class ResolvedCascade: Sendable {
         // slant sort first within a family (fontconfig's nearest face when there is none).
         let instance = regular ? self.key.instance.with(weight: 400, italic: false) : self.key.instance
         if let sorted = library.sortedFallbacks(
-            family: self.key.families.first, weight: instance.weight, italic: instance.italic, language: language)
+            family: self.key.fallback == .firstFamily ? self.key.families.first : nil,
+            weight: instance.weight, italic: instance.italic, language: language)
         {
             // Text presentation skips color fonts here; they are the last resort below.
             for i in 0..<sorted.count {

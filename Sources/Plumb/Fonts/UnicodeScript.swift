@@ -19,6 +19,16 @@ enum UnicodeScript {
     static let common: UInt32 = 0x5A79_7979, inherited: UInt32 = 0x5A69_6E68, unknown: UInt32 = 0x5A7A_7A7A
 
     nonisolated(unsafe) private static let unicodeFuncs = hb_unicode_funcs_get_default()
+
+    /// Whether text in `script` (a tag value; 0 = Common) is written right to left: its
+    /// letters are strong R or AL in UAX #9 (`hb_script_get_horizontal_direction`). `nil` for
+    /// Common, whose characters are neutral or weak (spaces, punctuation, digits, emoji).
+    ///
+    /// - Complexity: O(1) (a switch in HarfBuzz).
+    static func isRightToLeft(_ script: UInt32) -> Bool? {
+        guard script != 0 else { return nil }
+        return hb_script_get_horizontal_direction(hb_script_t(rawValue: script)) == HB_DIRECTION_RTL
+    }
 }
 
 extension UnicodeScript {

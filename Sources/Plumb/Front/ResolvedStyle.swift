@@ -30,7 +30,7 @@ extension ResolvedStyle {
     init(_ style: TextStyle, fonts: FontResolver, salt: UInt64) {
         var warnings: [MeasureWarning] = []
         let s = Sanitizer.style(style, warnings: &warnings)
-        let cascade = fonts.cascade(for: s.font)
+        let cascade = fonts.cascade(for: s.font, fallback: s.conventions.fallbackQuery)
         warnings.append(contentsOf: cascade.warnings)
         let token = Self.resolveToken(s.truncationToken, sanitized: s, cascade: cascade, fonts: fonts, warnings: &warnings)
         self.style = style

@@ -113,7 +113,7 @@ extension TextMeasurer {
             warnings.append(.invalidSpacing(field: "baselineOffset", value: a.baselineOffset))
         }
         if fontChanged {
-            let cascade = fonts.cascade(for: font)
+            let cascade = fonts.cascade(for: font, fallback: base.cascade.key.fallback)
             for w in cascade.warnings where !warnings.contains(w) { warnings.append(w) }
             run.cascade = cascade
         }

@@ -72,7 +72,7 @@ final class FontTable: Sendable {
         case let (x?, y?):
             return x.ascent.bitPattern == y.ascent.bitPattern && x.descent.bitPattern == y.descent.bitPattern
                 && x.lineGap.bitPattern == y.lineGap.bitPattern && x.size.bitPattern == y.size.bitPattern
-                && x.baselineOffset.bitPattern == y.baselineOffset.bitPattern && x.isFamilyFont == y.isFamilyFont
+                && x.baselineOffset.bitPattern == y.baselineOffset.bitPattern && x.hasSystemRenderStyle == y.hasSystemRenderStyle
         default: return false
         }
     }
@@ -99,7 +99,7 @@ final class FontTable: Sendable {
                       UInt64(UInt32(bitPattern: f.group)) | (f.isShifted ? 1 << 32 : 0) | UInt64(f.strut) << 40]
                 if let em = f.em {
                     b += [UInt64(em.ascent.bitPattern) | UInt64(em.descent.bitPattern) << 32, UInt64(em.lineGap.bitPattern),
-                          em.size.bitPattern, em.baselineOffset.bitPattern, em.isFamilyFont ? 3 : 2]
+                          em.size.bitPattern, em.baselineOffset.bitPattern, em.hasSystemRenderStyle ? 3 : 2]
                 } else {
                     b.append(0)
                 }

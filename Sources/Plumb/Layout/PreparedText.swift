@@ -57,8 +57,11 @@ final class PreparedText: Sendable {
         var size: Double
         /// The run's baseline offset (points, up is positive).
         var baselineOffset: Double
-        /// One of the run's cascade families, not a font found by fallback.
-        var isFamilyFont: Bool
+        /// Whether Blink gives the font the system's render style, which positions glyphs at
+        /// subpixels above device scale 1: a system font of one of the run's cascade
+        /// families. Fonts found by fallback and application fonts (to Blink, `@font-face`
+        /// fonts, which take the default web-font style) do not.
+        var hasSystemRenderStyle: Bool
     }
 
     /// Per-grapheme flag bits.

@@ -110,7 +110,7 @@ enum BlinkLineBox {
         let borrows: Bool
         switch subpixels {
         case .always: borrows = true
-        case .familyFontsAboveScaleOne: borrows = scale > 1 && em.isFamilyFont
+        case .familyFontsAboveScaleOne: borrows = scale > 1 && em.hasSystemRenderStyle
         }
         if borrows, d < Double(descent), a >= 1 {
             a -= 1

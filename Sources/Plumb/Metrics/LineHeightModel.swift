@@ -225,7 +225,7 @@ struct LineHeightModel: Sendable {
         let face = PreparedText.FontLine(
             ascender: ascender, heightWithLeading: withLeading, heightWithoutLeading: withoutLeading, group: 0,
             isShifted: false,
-            em: PreparedText.EmMetrics(ascent: 0, descent: 0, lineGap: 0, size: size, baselineOffset: 0, isFamilyFont: true))
+            em: PreparedText.EmMetrics(ascent: 0, descent: 0, lineGap: 0, size: size, baselineOffset: 0, hasSystemRenderStyle: true))
         return lineHeight(natural: PangoLineBox.height(of: face, settings: pango))
     }
 

@@ -37,6 +37,8 @@ struct LayoutConventions: Hashable, Sendable {
     /// the requested weight and slant (Blink, which then synthesises bold and oblique without
     /// changing advances); otherwise fallback asks for the requested weight and slant.
     var fallbackFacesAreRegular: Bool = false
+    /// What fontconfig is asked for a cluster no cascade font covers.
+    var fallbackQuery: FallbackQuery = .firstFamily
     /// How line heights come from the fonts' metrics (`LineHeightModel`).
     var lineHeights: LineHeightRule = .uikit
 
@@ -129,6 +131,17 @@ struct LayoutConventions: Hashable, Sendable {
         case bidiBracketsOnly
     }
 
+    /// The fontconfig query behind a fallback font (the first face of its sorted list that
+    /// has every character of the cluster).
+    enum FallbackQuery: Hashable, Sendable {
+        /// The cascade's first family, weight and slant, and the script's language (Pango's
+        /// fontset, and UIKit's cascade, which fontconfig stands in for).
+        case firstFamily
+        /// No family: the character and the script's language only, so the default family
+        /// (`sans-serif`) leads the list (Blink on Linux, `gfx::GetFallbackFontForChar`).
+        case characterOnly
+    }
+
     /// How a line's height follows from its fonts.
     enum LineHeightRule: Hashable, Sendable {
         /// UIKit (TextKit): exact metrics, the tallest font of the line; a multiple of the
@@ -155,8 +168,9 @@ struct LayoutConventions: Hashable, Sendable {
     enum SubpixelPositioning: Hashable, Sendable {
         /// Every font at every scale: pages with `text-rendering: geometricPrecision`.
         case always
-        /// Only the page's own families, only above device scale 1: Chromium's default on
-        /// Linux (fonts found by fallback never); the `chromium` profile's.
+        /// Only the page's own families among the system's fonts, only above device scale 1:
+        /// Chromium's default on Linux (fonts found by fallback and `@font-face` fonts
+        /// never); the `chromium` profile's.
         case familyFontsAboveScaleOne
     }
 
@@ -202,7 +216,8 @@ extension LayoutConventions {
         spaceFonts: .ownChoice, trailingSpaces: .allHang, lineFit: .layoutUnits(unit: blinkLayoutUnit),
         advanceScaling: .freeTypeFixedPoint, scriptBracketPairing: .bidiBracketsOnly,
         shapesKanaWithKanji: true, reshapesLineEnds: true, shapingLanguage: .document,
-        loneEmojiTakesFamilyGlyph: true, fallbackFacesAreRegular: true, lineHeights: .blink(.familyFontsAboveScaleOne))
+        loneEmojiTakesFamilyGlyph: true, fallbackFacesAreRegular: true, fallbackQuery: .characterOnly,
+        lineHeights: .blink(.familyFontsAboveScaleOne))
 }
 
 extension Compatibility {

@@ -239,13 +239,15 @@ extension TextPreparer {
     /// fallbacks). So `ない %s` → `ない` | ` %s` (Common `%` in the first cascade font) and
     /// `є так` → `є` | ` так` (same Cyrillic run, `т` in the cascade, `є` a fallback), but
     /// `ない a` → `ない ` | `a` (Latin starts a new run) and `option ，` → `option ` | `，`.
-    /// Leading spaces take the next cluster's font; spaces before an emoji take the cascade's
-    /// first font; a color (emoji) font never shapes spaces; a font without a space glyph is
-    /// skipped.
+    /// Leading spaces take the next cluster's font; spaces before an emoji that start a bidi
+    /// run of their own (``spacesStartABidiRun(_:_:in:scripts:paragraph:)``: Pango starts a
+    /// new item there) take the cascade's first font; a color (emoji) font never shapes
+    /// spaces; a font without a space glyph is skipped.
     ///
     /// - Parameter scripts: the clusters' own (raw, 0 = Common) and resolved scripts.
     func applyNeighbouringSpaceFonts(
-        graphemes range: Range<Int>, scripts: ParagraphScratch, into b: inout PreparedTextBuilder
+        graphemes range: Range<Int>, scripts: ParagraphScratch, paragraph: UnsafeBufferPointer<UInt8>,
+        into b: inout PreparedTextBuilder
     ) {
         // Fields of the entry, not a copy of it (a copy retains the shared font).
         func usable(_ local: UInt8) -> Bool { b.fontList[Int(local)].takesSpaces }
@@ -281,9 +283,10 @@ extension TextPreparer {
                 continue
             }
             var chosen: UInt8? = nil
-            if let after, b.fontList[Int(after)].drawsColor, own == 0, usable(0) {
-                // Before an emoji (its own item in Pango) spaces get a font of their own: the
-                // cascade's first.
+            if let after, b.fontList[Int(after)].drawsColor, own == 0, usable(0),
+                Self.spacesStartABidiRun(g, end, in: range, scripts: scripts, paragraph: paragraph)
+            {
+                // Spaces in a new item (the emoji is one of its own) get the cascade's first font.
                 chosen = 0
             } else if let before, usable(before) {
                 chosen = before
@@ -300,5 +303,30 @@ extension TextPreparer {
             }
             g = end
         }
+    }
+
+    /// Whether the spaces `start..<end` (before an emoji or other neutrals) resolve to another
+    /// bidi direction than the cluster before them, so that they begin a bidi run of their own
+    /// (UAX #9 N1–N2, with each cluster's direction read from its script: neutrals between
+    /// two strong clusters of one direction take it, others the paragraph's). A cluster of
+    /// Common script before them (a digit, punctuation, an emoji) counts as a change.
+    ///
+    /// - Complexity: O(clusters after `end` up to the next strong one); the paragraph's own
+    ///   direction (its first strong character) only when the neighbours disagree.
+    static func spacesStartABidiRun(
+        _ start: Int, _ end: Int, in range: Range<Int>, scripts: ParagraphScratch, paragraph: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        guard start > range.lowerBound, let before = UnicodeScript.isRightToLeft(scripts.rawScript(start - 1)) else {
+            return true
+        }
+        var next: Bool? = nil
+        var k = end
+        while k < range.upperBound, next == nil {
+            next = UnicodeScript.isRightToLeft(scripts.rawScript(k))
+            k += 1
+        }
+        if next == before { return false }
+        let paragraphIsRightToLeft = Bidi.firstStrongDirection(paragraph) == .rightToLeft
+        return paragraphIsRightToLeft != before
     }
 }

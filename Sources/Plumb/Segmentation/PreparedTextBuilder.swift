@@ -374,7 +374,8 @@ struct PreparedTextBuilder {
             let em = PreparedText.EmMetrics(
                 ascent: Float(m.ascender) / upem, descent: Float(-m.descender) / upem,
                 lineGap: Float(m.lineGap) / upem, size: size, baselineOffset: offset,
-                isFamilyFont: groups[Int(entry.group)].cascade.fonts.contains { $0.id == entry.id })
+                hasSystemRenderStyle: !entry.font.isApplicationFont
+                    && groups[Int(entry.group)].cascade.fonts.contains { $0.id == entry.id })
             var use: PreparedText.FontUse
             if offset == 0 {
                 use = PreparedText.FontUse(

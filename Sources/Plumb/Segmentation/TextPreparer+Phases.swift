@@ -318,7 +318,8 @@ extension TextPreparer {
         let keepsRaw = b.conventions.spaceFonts == .neighbouringFont
         scratch.paragraph.resolveScripts(pairsAll: pairsAll, keepingRaw: keepsRaw)
         if keepsRaw {
-            applyNeighbouringSpaceFonts(graphemes: input.graphemes, scripts: scratch.paragraph, into: &b)
+            applyNeighbouringSpaceFonts(
+                graphemes: input.graphemes, scripts: scratch.paragraph, paragraph: input.paragraph, into: &b)
         }
         if case .pango = b.conventions.lineHeights {
             recordPangoBaselineTags(graphemes: input.graphemes, into: &b)

@@ -123,8 +123,14 @@ extension ConformanceTests {
         #expect(abs(width("数；后缀 \".\" 代", ["Noto Sans CJK SC"]) - 96.586) < 0.01)
         // A space in a Cyrillic run goes with the better font after it (є is a fallback).
         #expect(abs(width("Хм, виглядає так, що", ["Noto Sans CJK SC"]) - 149.715) < 0.01)
-        // A space before an emoji takes the cascade's first font.
+        // Spaces between Hebrew and an emoji in a left-to-right paragraph start a bidi run,
+        // so a Pango item, of their own: the cascade's first font.
         #expect(abs(width("%s אינה מותקנת 🇦🇫♟️", ["Noto Sans", "Noto Sans CJK SC"]) - 149.400) < 0.01)
+        // Spaces in the run of the text before them keep its font before an emoji too: the
+        // CJK font's space here (Pango: 52.037 and 130.397; Noto Sans' space gave 52.577 and
+        // 130.937).
+        #expect(abs(width("中文 💜", ["Noto Sans", "Noto Sans CJK SC"]) - 52.037) < 0.01)
+        #expect(abs(width("こんにちは 😀 です", ["Noto Sans", "Noto Sans CJK SC"]) - 130.397) < 0.01)
     }
 }
 
@@ -419,6 +425,23 @@ func replaySubset(_ url: URL, profile: Compatibility, reference: String...) thro
         #expect(Double(agree) / Double(cases) >= Self.heightFloor, "\(agree) of \(cases); \(worst)")
     }
 
+    /// Regression: Blink on Linux finds a fallback font for the character alone (no family:
+    /// `sans-serif` leads), not for the cascade's first family. Hebrew after DejaVu Serif is
+    /// DejaVu Sans in Chromium (130.406 px wide, 24 px high at 20 px, 23.5 at scale 2); asking
+    /// fontconfig for "DejaVu Serif" with the character found Noto Sans Hebrew (129.857, 27).
+    @Test func fallbackIsFoundForTheCharacterAloneAsBlinkDoes() {
+        let style = chromium(["DejaVu Serif", "Noto Sans CJK SC"], size: 20)
+        let text = "רודזיה הדרומית"
+        let line = engine.layout(text, style: style, width: 1000, scale: 1).lines[0]
+        #expect(abs(line.usedWidth - 130.406) < 0.01)
+        #expect(engine.measure(text, style: style, width: 1000, scale: 1).height == 24)
+        #expect(engine.measure(text, style: style, width: 1000, scale: 2).height == 23.5)
+        // Pango asks fontconfig for the family: Noto Sans Hebrew, 128.899 pt in Pango.
+        var pango = style
+        pango.compatibility = .pango
+        #expect(abs(engine.layout(text, style: pango, width: 1000).lines[0].usedWidth - 128.899) < 0.01)
+    }
+
     @Test func lineHeightNormalIsTheRoundedStrutUnitedWithEveryFontOnTheLine() {
         // Noto Sans 15 px: ascent 16.035 → 16, descent 4.395 → 4; Noto Sans CJK SC: 17.4 → 17,
         // 4.32 → 4, so a line with 中 is 17 + 4 (no pixel is borrowed at scale 1).
@@ -468,7 +491,7 @@ func replaySubset(_ url: URL, profile: Compatibility, reference: String...) thro
             PreparedText.FontLine(
                 ascender: 0, heightWithLeading: 0, heightWithoutLeading: 0, group: 0, isShifted: false,
                 em: PreparedText.EmMetrics(
-                    ascent: ascent, descent: descent, lineGap: 0, size: 24, baselineOffset: 0, isFamilyFont: family))
+                    ascent: ascent, descent: descent, lineGap: 0, size: 24, baselineOffset: 0, hasSystemRenderStyle: family))
         }
         let fonts = [font(1.069, 0.293, family: true), font(1.160, 0.288, family: true)]
         var set = LineHeightModel.FontSet()
