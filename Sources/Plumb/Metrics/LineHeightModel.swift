@@ -107,12 +107,12 @@ struct LineHeightModel: Sendable {
     /// Natural height and ascender of the fonts in `mask` (or every grapheme's font of the
     /// line when the mask overflowed).
     @inline(__always)
-    func natural(of line: LineBox, in text: PreparedText) -> (height: Double, ascender: Double) {
+    func natural(of line: BrokenLine, in text: PreparedText) -> (height: Double, ascender: Double) {
         natural(mask: line.fontMask, from: line.graphemeStart, to: line.graphemeEnd, in: text)
     }
 
     /// ``natural(of:in:)`` of a line of graphemes `start..<end` and font mask `lineMask` (all
-    /// it reads of a line; a sum of heights passes them in registers, not a box in memory).
+    /// it reads of a line; a sum of heights passes them in registers, not a `BrokenLine` in memory).
     func natural(mask lineMask: UInt64, from start: Int32, to end: Int32, in text: PreparedText)
         -> (height: Double, ascender: Double)
     {
@@ -135,7 +135,7 @@ struct LineHeightModel: Sendable {
     /// The line's height from its fonts alone, for explanations (`TextLayout.Line.naturalHeight`):
     /// `natural` unless Pango's line-height attributes are already in it, then the union of
     /// the plain run rects.
-    func fontsHeight(of line: LineBox, in text: PreparedText, natural: Double) -> Double {
+    func fontsHeight(of line: BrokenLine, in text: PreparedText, natural: Double) -> Double {
         guard let pango, pango.isSet else { return natural }
         var plain = self
         plain.pango = PangoLineBox.Settings()
