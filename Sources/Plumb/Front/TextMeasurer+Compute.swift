@@ -6,7 +6,7 @@ struct PipelineResult: Sendable {
     var exactHeight: Double
     var scale: Double
     var fontSize: Double = 0
-    var tabInterval: Double = 28
+    var tabInterval: Double = TextStyle.defaultTabInterval
     /// The width lines were broken at, and where they sit in it (geometry only).
     var layoutWidth: LayoutWidth = .unmeasurable
     var alignment: TextAlignment = .natural

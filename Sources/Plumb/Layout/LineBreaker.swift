@@ -821,6 +821,10 @@ private enum LayoutUnitLineWidth: LineWidthArithmetic {
         return item.prefix + max(positional, ceil(exact))
     }
 
+    /// Blink's layout units per point (`1 / LayoutConventions.blinkLayoutUnit`).
+    static let unitsPerPoint: Double = 64
+
+    /// `x` rounded up to a whole layout unit.
     @inline(__always)
-    static func ceil(_ x: Double) -> Double { (x * 64).rounded(.up) / 64 }
+    static func ceil(_ x: Double) -> Double { (x * unitsPerPoint).rounded(.up) / unitsPerPoint }
 }

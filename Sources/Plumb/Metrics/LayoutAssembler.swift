@@ -44,6 +44,12 @@ struct AssembledLayout: Sendable {
 /// - Complexity: O(lines), plus O(graphemes of the paragraph) for an ellipsis.
 /// - Thread safety: pure function of its inputs.
 enum LayoutAssembler {
+    /// A line fits under the height limit if its bottom passes the limit by at most this
+    /// fraction of it plus ``heightLimitSlack``: the rounding noise of summed heights.
+    static let heightLimitRelativeSlack = 1e-12
+    /// The absolute part (points) of the height limit's slack (``heightLimitRelativeSlack``).
+    static let heightLimitSlack = 1e-9
+
     /// Lays out `text` (`scale`: device pixels per point, for line-height rules that round to
     /// device pixels). With `needsLines == false` and nothing that can cut lines (no
     /// maxLines, no height limit) the lines are streamed into running sums instead of arrays:
@@ -86,7 +92,7 @@ enum LayoutAssembler {
             cutByMaxLines = true
         }
         // Height limit: an upper bound — drop lines that do not fully fit (∞ when unlimited).
-        let heightBound = style.heightLimit * (1 + 1e-12) + 1e-9
+        let heightBound = style.heightLimit * (1 + Self.heightLimitRelativeSlack) + Self.heightLimitSlack
         var cutByHeight = false
         if style.heightLimit.isFinite {
             let keep = lines.prefix { $0.y + $0.height <= heightBound }.count
@@ -409,7 +415,7 @@ private struct HeightSums: LineSink {
         if count > 0 { height += pendingHeight + pendingGap }
         // A mask without the overflow bit names the line's fonts exactly, so equal masks give
         // equal natural heights; empty lines take the first font, so they are not reused.
-        let reusable = reusesHeights && line.fontMask != 0 && line.fontMask & (1 << 63) == 0
+        let reusable = reusesHeights && line.fontMask != 0 && line.fontMask & PreparedText.overflowFontBit == 0
         if reusable && line.fontMask == lastMask {
             pendingHeight = lastLineHeight
         } else if reusable && line.fontMask == olderMask {

@@ -118,9 +118,9 @@ struct LineHeightModel: Sendable {
     {
         var fonts = FontSet()
         var mask = lineMask
-        if mask & (1 << 63) != 0 && text.fontLines.count > 63 {
+        if mask & PreparedText.overflowFontBit != 0 && text.fontLines.count > Int(PreparedText.sharedFontBitIndex) {
             for g in start..<end { fonts.insert(Int(text.graphemeFonts[Int(g)])) }
-            mask &= ~(1 << 63)
+            mask &= ~PreparedText.overflowFontBit
         }
         if mask == 0 && start == end { mask = 1 }
         fonts.mask |= mask
@@ -150,7 +150,7 @@ struct LineHeightModel: Sendable {
         var overflow: [Int]? = nil
 
         mutating func insert(_ i: Int) {
-            if i < 63 {
+            if i < Int(PreparedText.sharedFontBitIndex) {
                 mask |= 1 << UInt64(i)
             } else if overflow == nil {
                 overflow = [i]

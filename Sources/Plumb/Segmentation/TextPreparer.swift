@@ -69,20 +69,23 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     struct ASCIIFonts: ~Copyable {
         private let fonts = UnsafeMutablePointer<UInt8>.allocate(capacity: 128)
 
-        init() { fonts.initialize(repeating: 255, count: 128) }
+        /// What a byte whose font is not known holds (no local font has this index).
+        private static let unknown: UInt8 = 255
+
+        init() { fonts.initialize(repeating: Self.unknown, count: 128) }
 
         deinit { fonts.deallocate() }
 
-        /// Forgets every byte's font (255: unknown).
-        mutating func forget() { fonts.update(repeating: 255, count: 128) }
+        /// Forgets every byte's font (``unknown``).
+        mutating func forget() { fonts.update(repeating: Self.unknown, count: 128) }
 
         /// The local font of `byte` (< 0x80), if known.
         subscript(byte: UInt8) -> UInt8? {
             get {
                 let f = fonts[Int(byte)]
-                return f == 255 ? nil : f
+                return f == Self.unknown ? nil : f
             }
-            set { fonts[Int(byte)] = newValue ?? 255 }
+            set { fonts[Int(byte)] = newValue ?? Self.unknown }
         }
     }
 
@@ -140,7 +143,13 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// Keys hold everything the value depends on (font ids are process-unique, never reused),
     /// so a hit is exact; a collision replaces the slot.
     struct AdvanceMemo: ~Copyable {
-        private static let slots = 4096
+        /// log₂ of ``slots``: how many of the key hash's top bits pick a slot.
+        private static let slotBits = 12
+        /// The memo's slots (4096).
+        private static let slots = 1 << slotBits
+        /// Mixes the second key word before it is folded into the first (XXH64's second
+        /// prime: odd, its bits well spread), so keys that differ in either word spread apart.
+        private static let keyMixer: UInt64 = 0xC2B2_AE3D_27D4_EB4F
         /// Per slot: the key (`first` 0 = empty) and the advance.
         private let firsts = UnsafeMutablePointer<UInt64>.allocate(capacity: slots)
         private let seconds = UnsafeMutablePointer<UInt64>.allocate(capacity: slots)
@@ -156,7 +165,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
 
         @inline(__always)
         private static func slot(_ first: UInt64, _ second: UInt64) -> Int {
-            Int(truncatingIfNeeded: ((first ^ second &* 0xC2B2_AE3D_27D4_EB4F) &* 0x9E37_79B9_7F4A_7C15) >> 52)
+            FibonacciHash.slot(first ^ second &* keyMixer, bits: slotBits)
         }
 
         /// The remembered advance for key (`first`, `second`); `first` must not be 0.
@@ -482,8 +491,12 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// gets other keys.
     @inline(__always)
     func keyScript(_ script: ScriptTag) -> UInt32 {
-        shaper.language == .document ? script.rawValue | 0x8000_0000 : script.rawValue
+        shaper.language == .document ? script.rawValue | Self.documentLanguageKeyBit : script.rawValue
     }
+
+    /// Set in ``keyScript(_:)`` when shaping uses the document language: no ISO 15924 tag has
+    /// it (the tags are ASCII letters), so these keys never meet the script's own.
+    static let documentLanguageKeyBit: UInt32 = 0x8000_0000
 
     /// Gives Common/Inherited clusters (spaces, digits, punctuation, ー) a script, as UAX #24
     /// script-run itemization does (ICU's `usc`, Pango): the script of the run they are in;
@@ -536,7 +549,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             }
             if let closing = pairedClosing[c], pairsAll || !Self.notBidiBrackets.contains(c) {
                 stack.append((closing, run))
-                if stack.count > 32 { stack.removeFirst() }
+                if stack.count > Self.maximumBracketDepth { stack.removeFirst() }
             } else if pairsAll || !Self.notBidiBrackets.contains(c), let k = stack.lastIndex(where: { $0.closing == c }) {
                 if stack[k].script != 0 { run = stack[k].script }
                 stack.removeSubrange(k...)
@@ -546,6 +559,10 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             pendingStart = i + 1
         }
     }
+
+    /// Open brackets remembered by ``resolveCommonScripts(_:firstScalar:pairsAll:)``: deeper
+    /// ones forget the outermost first (ICU's `usc` keeps as many).
+    static let maximumBracketDepth = 32
 
     /// Whether `c` can be in `pairedClosing` as an opening or closing bracket (a superset:
     /// the ASCII brackets and `<>`, `«»`, and U+2018–U+203A, U+3008–U+301B, U+FF08–U+FF5D).
@@ -824,7 +841,6 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
 
     /// Font and advance of "…" (U+2026) for truncated lines.
     private func measureEllipsis(into b: inout PreparedTextBuilder) -> (UInt8, Double) {
-        let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
         scratch.scalars.removeAll()
         scratch.scalars.append("\u{2026}")
         let choice = b.cascade.choose(forCluster: scratch.scalars.buffer)
@@ -838,13 +854,16 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         if scratch.lastEllipsis.fontID == font.id && scratch.lastEllipsis.keyScript == keyScript(.neutral) {
             units = scratch.lastEllipsis.units
         } else {
-            units = ellipsis.withUnsafeBufferPointer {
-                cachedUnits(of: $0, clusters: 1, clusterEnd: { _ in 3 }, font: font, script: .neutral)[0]
+            units = Self.ellipsisUTF8.withUnsafeBufferPointer { bytes in
+                cachedUnits(of: bytes, clusters: 1, clusterEnd: { _ in Int32(bytes.count) }, font: font, script: .neutral)[0]
             }
             scratch.lastEllipsis = (font.id, keyScript(.neutral), units)
         }
         return (index, b.advance(units: units, font: .init(font, style: b.runStyle, group: b.group, freeTypeScaling: b.scalesLikeFreeType)))
     }
+
+    /// "…" (U+2026), the ellipsis of truncated lines, in UTF-8.
+    static let ellipsisUTF8: [UInt8] = [0xE2, 0x80, 0xA6]
 
     /// Decodes the scalars of `text[start..<end]` (valid UTF-8) into `scratch.scalars`.
     @inline(__always)
@@ -906,9 +925,8 @@ extension TextPreparer {
 
     /// Ink bounds of "…" in the ellipsis font.
     func ellipsisInk(prepared: PreparedText, size: Double) -> (top: Double, bottom: Double)? {
-        let bytes: [UInt8] = [0xE2, 0x80, 0xA6]
         let use = prepared.fonts[Int(prepared.ellipsisFont)]
-        return bytes.withUnsafeBufferPointer { b in
+        return Self.ellipsisUTF8.withUnsafeBufferPointer { b in
             shaperForInk.inkBounds(b, font: use.font, script: .neutral).map {
                 (Double($0.top) * size / use.font.upem, Double($0.bottom) * size / use.font.upem)
             }
