@@ -45,7 +45,9 @@ final class SegmentCache: Sendable {
     }
 
     /// The key of a segment: the digest of its bytes, then the font identity and script, as
-    /// data (``KeyDomain/segment``; see ``CacheKey/seed`` on why never as seeds).
+    /// data (``KeyDomain/segment``; see ``CacheKey/seed`` on why never as seeds). `script` is
+    /// the script's raw tag as the preparer keys it (its top bit set for the document
+    /// language): the value hashed, not a script to shape with.
     @inline(__always)
     static func key(bytes: UnsafeBufferPointer<UInt8>, fontID: Int, script: UInt32) -> CacheKey {
         var e = KeyEncoder(.segment)

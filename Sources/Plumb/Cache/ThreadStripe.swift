@@ -9,10 +9,13 @@ import Glibc
 /// - Complexity: O(1), a multiply and a shift.
 /// - Thread safety: any thread; a thread always gets the same stripe.
 enum ThreadStripe {
-    /// The calling thread's stripe among `count` (a power of two ≤ 2⁴).
+    /// The calling thread's stripe among `count` (a power of two ≤ 2^``maximumStripeBits``).
     @inline(__always)
     static func index(of count: Int) -> Int {
         let thread = UInt64(pthread_self())
-        return Int(truncatingIfNeeded: (thread &* 0x9E37_79B9_7F4A_7C15) >> 60) & (count - 1)
+        return FibonacciHash.slot(thread, bits: maximumStripeBits) & (count - 1)
     }
+
+    /// log₂ of the most stripes `index(of:)` spreads threads over (16).
+    static let maximumStripeBits = 4
 }

@@ -270,8 +270,7 @@ enum GlyphPlacer {
         let (font, width) = source.ellipsis(ofLine: line)
         // A plain text's faces all have the style's size; a run style's "…" has its run's.
         let size = p.ellipsisByGroup.isEmpty ? source.fontSize : p.scales[Int(font)].size
-        let bytes: [UInt8] = [0xE2, 0x80, 0xA6]
-        bytes.withUnsafeBufferPointer {
+        TextPreparer.ellipsisUTF8.withUnsafeBufferPointer {
             place($0, font: p.fonts[Int(font)].font, size: size, width: width,
                   direction: direction, isEllipsis: true, color: nil, shaper, baseline: baseline, x: &x, into: &out)
         }

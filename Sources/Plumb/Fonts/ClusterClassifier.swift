@@ -76,40 +76,40 @@ enum ClusterClassifier {
         return sampleLanguage(forScript: UnicodeScript.script(of: s))
     }
 
-    /// The sample language of a script (HarfBuzz tag value); `nil` for Latin and unknown.
-    static func sampleLanguage(forScript script: UInt32) -> String? { sampleLanguages[script] }
+    /// The sample language of a script; `nil` for Latin and unknown.
+    static func sampleLanguage(forScript script: ScriptTag) -> String? { sampleLanguages[script] }
 
     /// Script tag → sample language, built once (lookups happen per shaped segment).
-    static let sampleLanguages: [UInt32: String] = Dictionary(uniqueKeysWithValues: [
-        (Font.tag("Arab"), "ar"),
-        (Font.tag("Hebr"), "he"),
-        (Font.tag("Thai"), "th"),
-        (Font.tag("Cyrl"), "ru"),
-        (Font.tag("Grek"), "el"),
-        (Font.tag("Armn"), "hy"),
-        (Font.tag("Geor"), "ka"),
-        (Font.tag("Deva"), "hi"),
-        (Font.tag("Beng"), "bn"),
-        (Font.tag("Guru"), "pa"),
-        (Font.tag("Gujr"), "gu"),
-        (Font.tag("Orya"), "or"),
-        (Font.tag("Taml"), "ta"),
-        (Font.tag("Telu"), "te"),
-        (Font.tag("Knda"), "kn"),
-        (Font.tag("Mlym"), "ml"),
-        (Font.tag("Sinh"), "si"),
-        (Font.tag("Laoo"), "lo"),
-        (Font.tag("Tibt"), "bo"),
-        (Font.tag("Mymr"), "my"),
-        (Font.tag("Khmr"), "km"),
-        (Font.tag("Ethi"), "am"),
-        (Font.tag("Thaa"), "dv"),
-        (Font.tag("Syrc"), "syr"),
-        (Font.tag("Mong"), "mn"),
-        (Font.tag("Hang"), "ko"),
-        (Font.tag("Hira"), "ja"),
-        (Font.tag("Kana"), "ja"),
-        (Font.tag("Bopo"), "zh-tw"),
-        (Font.tag("Hani"), "zh-cn"),
+    static let sampleLanguages: [ScriptTag: String] = Dictionary(uniqueKeysWithValues: [
+        (ScriptTag("Arab"), "ar"),
+        (ScriptTag("Hebr"), "he"),
+        (ScriptTag("Thai"), "th"),
+        (ScriptTag("Cyrl"), "ru"),
+        (ScriptTag("Grek"), "el"),
+        (ScriptTag("Armn"), "hy"),
+        (ScriptTag("Geor"), "ka"),
+        (ScriptTag("Deva"), "hi"),
+        (ScriptTag("Beng"), "bn"),
+        (ScriptTag("Guru"), "pa"),
+        (ScriptTag("Gujr"), "gu"),
+        (ScriptTag("Orya"), "or"),
+        (ScriptTag("Taml"), "ta"),
+        (ScriptTag("Telu"), "te"),
+        (ScriptTag("Knda"), "kn"),
+        (ScriptTag("Mlym"), "ml"),
+        (ScriptTag("Sinh"), "si"),
+        (ScriptTag("Laoo"), "lo"),
+        (ScriptTag("Tibt"), "bo"),
+        (ScriptTag("Mymr"), "my"),
+        (ScriptTag("Khmr"), "km"),
+        (ScriptTag("Ethi"), "am"),
+        (ScriptTag("Thaa"), "dv"),
+        (ScriptTag("Syrc"), "syr"),
+        (ScriptTag("Mong"), "mn"),
+        (ScriptTag("Hang"), "ko"),
+        (ScriptTag("Hira"), "ja"),
+        (ScriptTag("Kana"), "ja"),
+        (ScriptTag("Bopo"), "zh-tw"),
+        (ScriptTag("Hani"), "zh-cn"),
     ])
 }

@@ -49,6 +49,13 @@ final class Font: @unchecked Sendable, CustomStringConvertible {
     private let bmpCoverage: UnsafeMutablePointer<Atomic<UInt64>>
     private static let coverageWords = 0x10000 * 2 / 64
 
+    /// fontconfig's face index packs a named instance (1-based, 0 for none) above the face's
+    /// index in its file: `index & faceIndexMask` is the face, `index >> namedInstanceShift`
+    /// the instance.
+    static let faceIndexMask = 0xFFFF
+    /// Where the named instance starts in a fontconfig face index (``faceIndexMask``).
+    static let namedInstanceShift = 16
+
     /// Process-wide font ids: unique across resolvers, so caches keyed by font id can never
     /// confuse a font of an old resolver with one of a new resolver.
     private static let ids = Atomic<Int>(0)
@@ -65,25 +72,25 @@ final class Font: @unchecked Sendable, CustomStringConvertible {
             isApplicationFont: false)
     }
 
-    /// Face `faceIndex & 0xFFFF` of `bytes`, instantiated for `instance`: its variation
-    /// coordinates (``FontInstance/coordinates(axes:namedInstance:)``; the upper 16 bits of
-    /// `faceIndex` name fontconfig's named instance, where the coordinates start) and its
-    /// OpenType features. `nil` when the face has no glyphs.
+    /// Face `faceIndex & faceIndexMask` of `bytes`, instantiated for `instance`: its variation
+    /// coordinates (``FontInstance/coordinates(axes:namedInstance:)``; the bits of `faceIndex`
+    /// from ``namedInstanceShift`` up name fontconfig's named instance, where the coordinates
+    /// start) and its OpenType features. `nil` when the face has no glyphs.
     convenience init?(
         id: Int, bytes: FontBytes, path: String, faceIndex: Int, familyName: String, instance: FontInstance?,
         isApplicationFont: Bool
     ) {
-        guard let face = hb_face_create(bytes.blob, UInt32(faceIndex & 0xFFFF)) else { return nil }
+        guard let face = hb_face_create(bytes.blob, UInt32(faceIndex & Self.faceIndexMask)) else { return nil }
         guard hb_face_get_upem(face) > 0, hb_face_get_glyph_count(face) > 0 else {
             hb_face_destroy(face)
             return nil
         }
         let axes = Self.axes(of: face)
-        let named = faceIndex >> 16
+        let named = faceIndex >> Self.namedInstanceShift
         let coordinates = instance?.coordinates(axes: axes, namedInstance: named > 0 ? Self.namedCoordinates(face, named - 1, axes.count) : nil)
             ?? (named > 0 ? Self.namedCoordinates(face, named - 1, axes.count) ?? [] : [])
         self.init(
-            id: id, face: face, path: path, faceIndex: faceIndex & 0xFFFF, familyName: familyName, coordinates: coordinates,
+            id: id, face: face, path: path, faceIndex: faceIndex & Self.faceIndexMask, familyName: familyName, coordinates: coordinates,
             features: (instance?.features ?? []).map(Self.hbFeature), hasOpticalSizeAxis: axes.contains { $0.tag == FontInstance.opsz },
             isApplicationFont: isApplicationFont)
     }

@@ -144,7 +144,7 @@ final class FontLibrary: Sendable {
         }
         guard let bytes else { return nil }
         return instantiate(
-            bytes, path: match.path, faceIndex: match.faceIndex | match.namedInstance << 16,
+            bytes, path: match.path, faceIndex: match.faceIndex | match.namedInstance << Font.namedInstanceShift,
             familyName: match.families.first ?? match.path, key: "\(match.path)#\(match.faceIndex)", instance: instance,
             isApplicationFont: false, into: &state)
     }
@@ -164,13 +164,13 @@ final class FontLibrary: Sendable {
         _ bytes: FontBytes, path: String, faceIndex: Int, familyName: String, key faceKey: String, instance: FontInstance,
         isApplicationFont: Bool, into state: inout State
     ) -> Font? {
-        let named = faceIndex >> 16
+        let named = faceIndex >> Font.namedInstanceShift
         let axesKey = named > 0 ? faceKey + "@\(named)" : faceKey
         let axes: [FontInstance.Axis]
         if let known = state.axes[axesKey] {
             axes = known
         } else {
-            let face = hb_face_create(bytes.blob, UInt32(faceIndex & 0xFFFF))!  // never NULL
+            let face = hb_face_create(bytes.blob, UInt32(faceIndex & Font.faceIndexMask))!  // never NULL
             axes = Font.axes(of: face)
             hb_face_destroy(face)
             state.axes[axesKey] = axes

@@ -84,7 +84,7 @@ final class FontRegistry: Sendable {
         var candidates = faces.filter { $0.familyKeys.contains(key) }
         guard !candidates.isEmpty else { return nil }
         // 1. Width: the nearest, narrower first at or below 100 %, wider first above.
-        let nearestWidth = Self.nearest(width, in: candidates.map(\.widths), preferLower: width <= 100)
+        let nearestWidth = Self.nearest(width, in: candidates.map(\.widths), preferLower: width <= FontDescriptor.normalWidth)
         candidates = candidates.filter { $0.widths.contains(nearestWidth) }
         // 2. Slant: italic faces for italic (else upright, synthesised oblique), upright for upright.
         let slanted = candidates.filter { $0.isItalic == italic }
@@ -119,7 +119,7 @@ final class FontRegistry: Sendable {
         guard hb_face_get_upem(face) > 0, hb_face_get_glyph_count(face) > 0 else { return nil }
         let font = hb_font_create(face)!
         defer { hb_font_destroy(font) }
-        let names = [16, 1].compactMap { name(face, hb_ot_name_id_t($0)) }
+        let names = [Self.typographicFamilyNameID, Self.familyNameID].compactMap { name(face, $0) }
         guard let own = names.first ?? Optional(source) else { return nil }
         let family = alias ?? own
         let keys = alias.map { [$0.familyKey] } ?? names.map { $0.familyKey }
@@ -142,8 +142,8 @@ final class FontRegistry: Sendable {
     /// subfamily), each with the instance's coordinates as variations.
     private static func faceNames(_ face: OpaquePointer, family: String, axes: [FontInstance.Axis]) -> [String: [FontVariation]] {
         var result: [String: [FontVariation]] = [:]
-        for id in [4, 6] {
-            if let n = name(face, hb_ot_name_id_t(id)) { result[n.familyKey] = [] }
+        for id in [Self.fullNameID, Self.postScriptNameID] {
+            if let n = name(face, id) { result[n.familyKey] = [] }
         }
         guard !axes.isEmpty else { return result }
         for i in 0..<hb_ot_var_get_named_instance_count(face) {
@@ -185,6 +185,15 @@ final class FontRegistry: Sendable {
             return .failure(error)
         }
     }
+
+    /// OpenType `name` table ID of the family name (at most four styles per family).
+    private static let familyNameID: hb_ot_name_id_t = 1
+    /// `name` table ID of the full name (family and subfamily).
+    private static let fullNameID: hb_ot_name_id_t = 4
+    /// `name` table ID of the PostScript name.
+    private static let postScriptNameID: hb_ot_name_id_t = 6
+    /// `name` table ID of the typographic family, which groups more styles than the family.
+    private static let typographicFamilyNameID: hb_ot_name_id_t = 16
 
     /// A name table entry in English (HarfBuzz's choice for no language), or nil.
     private static func name(_ face: OpaquePointer, _ id: hb_ot_name_id_t) -> String? {

@@ -161,8 +161,9 @@ public final class FontResolver: Sendable {
         // fallback list does (bold Chinese is measured with the bold CJK face).
         let emoji = library.preferredFont(configuration.emojiFamily, instance: key.instance, color: true)
         let cjk = library.preferredFont(configuration.cjkFamily, instance: key.instance, color: nil)
-        let regularCJK = key.weight == 400 && !key.italic ? cjk
-            : library.preferredFont(configuration.cjkFamily, instance: key.instance.with(weight: 400, italic: false), color: nil)
+        let regular = FontDescriptor.regularWeight
+        let regularCJK = key.weight == regular && !key.italic ? cjk
+            : library.preferredFont(configuration.cjkFamily, instance: key.instance.with(weight: regular, italic: false), color: nil)
         return ResolvedCascade(
             key: key, fonts: fonts, emojiFont: emoji, cjkFont: cjk, regularCJKFont: regularCJK,
             warnings: warnings,

@@ -110,8 +110,8 @@ enum Fontconfig {
         var color: FcBool = 0
         if FcPatternGetBool(font, FC_COLOR, 0, &color) != FcResultMatch { color = 0 }
         return Match(
-            path: String(cString: file), faceIndex: Int(index & 0xFFFF), namedInstance: Int(index >> 16), families: families,
-            isColor: color != 0)
+            path: String(cString: file), faceIndex: Int(index) & Font.faceIndexMask,
+            namedInstance: Int(index) >> Font.namedInstanceShift, families: families, isColor: color != 0)
     }
 
     /// The fallback order for a pattern (`FcFontSort`), as faces with their character sets.

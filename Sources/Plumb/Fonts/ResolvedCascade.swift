@@ -45,7 +45,7 @@ final class ResolvedCascade: Sendable {
         self.emojiFont = emojiFont
         self.cjkFont = cjkFont
         self.regularCJKFont = regularCJKFont
-        isRegularStyle = key.weight == 400 && !key.italic
+        isRegularStyle = key.weight == FontDescriptor.regularWeight && !key.italic
         self.warnings = warnings
         self.library = library
         self.resolverID = resolverID
@@ -257,7 +257,7 @@ final class ResolvedCascade: Sendable {
         let language = needed.lazy.compactMap { ClusterClassifier.sampleLanguage(of: $0) }.first
         // The requested weight and slant travel with the pattern: faces of that weight and
         // slant sort first within a family (fontconfig's nearest face when there is none).
-        let instance = regular ? self.key.instance.with(weight: 400, italic: false) : self.key.instance
+        let instance = regular ? self.key.instance.with(weight: FontDescriptor.regularWeight, italic: false) : self.key.instance
         if let sorted = library.sortedFallbacks(
             family: self.key.fallback == .firstFamily ? self.key.families.first : nil,
             weight: instance.weight, italic: instance.italic, language: language)

@@ -68,7 +68,7 @@ extension TextMeasurer {
     public func fontReport(families: [String], weight: Int = 400, italic: Bool = false, text: String = "")
         -> FontReport
     {
-        let cascade = fonts.cascade(for: FontDescriptor(families: families, size: 17, weight: weight, italic: italic))
+        let cascade = fonts.cascade(for: FontDescriptor(families: families, weight: weight, italic: italic))
         func face(_ f: Font) -> FontReport.Face {
             FontReport.Face(
                 family: f.familyName, path: f.path, faceIndex: f.faceIndex, unitsPerEm: f.upem,

@@ -82,7 +82,7 @@ extension TextMeasurer {
         var fontChanged = a.families != nil || a.weight != nil || a.italic != nil || a.width != nil
             || a.features != nil || a.variations != nil
         if let families = a.families, !families.isEmpty { font.families = families }
-        if let weight = a.weight { font.weight = min(1000, max(1, weight)) }
+        if let weight = a.weight { font.weight = Sanitizer.clampedWeight(weight) }
         if let italic = a.italic { font.italic = italic }
         if let width = a.width { font.width = width }
         if let features = a.features { font.features = features }

@@ -98,7 +98,7 @@ extension TextMeasurer {
         CellKeys.plain(text, cacheable: style.isCacheable, fingerprint: style.layoutFingerprint, width: width, scale: scale)
     }
 
-    static func cached(_ m: TextMeasurement, layout: ComputedLayout, layoutWidth: Double, scale: Double) -> CachedResult? {
+    static func cached(_ m: TextMeasurement, layout: AssembledLayout, layoutWidth: Double, scale: Double) -> CachedResult? {
         cached(m, brokeInsideWord: layout.brokeInsideWord, widestLine: layout.widestLine, layoutWidth: layoutWidth, scale: scale)
     }
 

@@ -1,12 +1,12 @@
-/// The full pipeline for one cell: sanitize → fonts → prepare → break → heights → grid.
-struct ComputeResult: Sendable {
+/// What the full pipeline gives for one cell: sanitize → fonts → prepare → break → heights → grid.
+struct PipelineResult: Sendable {
     var measurement: TextMeasurement
-    var layout: ComputedLayout?
+    var layout: AssembledLayout?
     var prepared: PreparedText?
     var exactHeight: Double
     var scale: Double
     var fontSize: Double = 0
-    var tabInterval: Double = 28
+    var tabInterval: Double = TextStyle.defaultTabInterval
     /// The width lines were broken at, and where they sit in it (geometry only).
     var layoutWidth: LayoutWidth = .unmeasurable
     var alignment: TextAlignment = .natural
@@ -19,7 +19,7 @@ extension TextMeasurer {
         _ text: String, style: ResolvedStyle, width: Double, scale: Double,
         extraWarnings: [MeasureWarning], textKey: CacheKey? = nil, needsLines: Bool = true,
         content: RichContent? = nil
-    ) -> ComputeResult {
+    ) -> PipelineResult {
         var warnings = extraWarnings.isEmpty ? style.warnings : style.warnings + extraWarnings
         if let content, !content.warnings.isEmpty { warnings += content.warnings }
         let s = style.sanitized
@@ -29,7 +29,7 @@ extension TextMeasurer {
         let cascade = style.cascade
 
         if text.isEmpty {
-            return ComputeResult(
+            return PipelineResult(
                 measurement: TextMeasurement(size: .zero, lineCount: 0, isTruncated: false, warnings: warnings),
                 layout: nil, prepared: nil, exactHeight: 0, scale: scale, layoutWidth: layoutWidth)
         }
@@ -39,7 +39,7 @@ extension TextMeasurer {
         }
         if layoutWidth == .unmeasurable || byteCount > configuration.maximumTextBytes {
             let h = fallbackHeight(cascade: cascade, style: s)
-            return ComputeResult(
+            return PipelineResult(
                 measurement: TextMeasurement(
                     size: Size(width: 0, height: grid.ceil(h)), lineCount: 0, isTruncated: false,
                     warnings: warnings),
@@ -69,7 +69,7 @@ extension TextMeasurer {
                     layout.widestLine = 0
                 }
                 let size = Size(width: grid.ceil(layout.widestLine), height: grid.ceil(height))
-                return ComputeResult(
+                return PipelineResult(
                     measurement: TextMeasurement(
                         size: size, lineCount: layout.lineCount, isTruncated: layout.isTruncated,
                         warnings: warnings),
@@ -191,7 +191,7 @@ extension TextMeasurer {
 
     /// The height of the union of the glyph ink bounds of all lines (device metrics).
     private func inkHeight(
-        _ layout: ComputedLayout, prepared: PreparedText, utf8: UnsafeBufferPointer<UInt8>,
+        _ layout: AssembledLayout, prepared: PreparedText, utf8: UnsafeBufferPointer<UInt8>,
         size: Double, preparer: TextPreparer
     ) -> Double {
         var minY = Double.infinity
@@ -200,9 +200,9 @@ extension TextMeasurer {
             let baseline = line.y + line.baselineOffset
             var ranges: [Range<Int32>] = []
             if let t = line.truncation {
-                ranges = [line.box.graphemeStart..<t.headEnd, t.tailStart..<t.tailEnd]
+                ranges = [line.broken.graphemeStart..<t.headEnd, t.tailStart..<t.tailEnd]
             } else {
-                ranges = [line.box.graphemeStart..<line.box.graphemeEnd]
+                ranges = [line.broken.graphemeStart..<line.broken.graphemeEnd]
             }
             for r in ranges where !r.isEmpty {
                 if let ink = preparer.inkBounds(utf8, prepared: prepared, graphemes: r, size: size) {
@@ -230,18 +230,18 @@ extension TextMeasurer {
         }
     }
 
-    /// Turns a computed layout into public geometry (string indexes, scalar offsets, rects).
-    func makeLayout(_ text: String, _ r: ComputeResult, boxes: [(utf8Offset: Int, box: InlineBox)] = []) -> TextLayout {
+    /// Turns a pipeline result into public geometry (string indexes, scalar offsets, rects).
+    func makeLayout(_ text: String, _ r: PipelineResult, boxes: [(utf8Offset: Int, box: InlineBox)] = []) -> TextLayout {
         guard let layout = r.layout, let prepared = r.prepared else {
             return TextLayout(text: text, measurement: r.measurement, lines: [], exactHeight: r.exactHeight, scale: r.scale)
         }
         let utf8 = text.utf8
         var scalarCounter = ScalarCounter(text: text)
         func index(_ byte: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: byte) }
-        func byteStart(_ box: LineBox) -> Int {
-            box.graphemeStart < box.graphemeEnd
-                ? Int(prepared.graphemeStarts[Int(box.graphemeStart)])
-                : Int(prepared.paragraphs[Int(box.paragraph)].byteStart)
+        func byteStart(_ broken: BrokenLine) -> Int {
+            broken.graphemeStart < broken.graphemeEnd
+                ? Int(prepared.graphemeStarts[Int(broken.graphemeStart)])
+                : Int(prepared.paragraphs[Int(broken.paragraph)].byteStart)
         }
         func byteOffset(ofGrapheme g: Int32, paragraph: Int32) -> Int {
             let p = prepared.paragraphs[Int(paragraph)]
@@ -251,30 +251,30 @@ extension TextMeasurer {
         let boxWidth: Double
         if case .points(let w) = r.layoutWidth { boxWidth = w } else { boxWidth = layout.widestLine }
         let lines = layout.lines.map { line -> LayoutLine in
-            let start = byteStart(line.box)
-            let end = line.box.graphemeStart < line.box.graphemeEnd
-                ? Int(prepared.graphemeEnds[Int(line.box.graphemeEnd - 1)]) : start
+            let start = byteStart(line.broken)
+            let end = line.broken.graphemeStart < line.broken.graphemeEnd
+                ? Int(prepared.graphemeEnds[Int(line.broken.graphemeEnd - 1)]) : start
             let (scalarStart, utf16Start) = scalarCounter.offsets(upTo: start)
             let (scalarEnd, utf16End) = scalarCounter.offsets(upTo: end)
             var truncation: LineTruncation? = nil
             if let t = line.truncation {
-                let headEnd = byteOffset(ofGrapheme: t.headEnd, paragraph: line.box.paragraph)
-                let tailStart = byteOffset(ofGrapheme: t.tailStart, paragraph: line.box.paragraph)
+                let headEnd = byteOffset(ofGrapheme: t.headEnd, paragraph: line.broken.paragraph)
+                let tailStart = byteOffset(ofGrapheme: t.tailStart, paragraph: line.broken.paragraph)
                 let tailEnd = t.tailEnd > t.tailStart
                     ? Int(prepared.graphemeEnds[Int(t.tailEnd - 1)]) : tailStart
                 truncation = LineTruncation(
                     placement: t.placement, head: index(start)..<index(max(start, headEnd)),
                     tail: index(tailStart)..<index(max(tailStart, tailEnd)), ellipsisWidth: t.ellipsisWidth)
             }
-            let direction = prepared.paragraphs[Int(line.box.paragraph)].direction
-            let x = Self.lineX(usedWidth: line.box.usedWidth, box: boxWidth, alignment: r.alignment, direction: direction)
+            let direction = prepared.paragraphs[Int(line.broken.paragraph)].direction
+            let x = Self.lineX(usedWidth: line.broken.usedWidth, box: boxWidth, alignment: r.alignment, direction: direction)
             return LayoutLine(
                 range: index(start)..<index(end), scalarRange: scalarStart..<scalarEnd,
                 utf8Range: start..<end, utf16Range: utf16Start..<utf16End,
-                rect: Rect(x: x, y: line.y, width: line.box.usedWidth, height: line.height),
-                usedWidth: line.box.usedWidth, hangingWidth: line.box.hangingWidth,
+                rect: Rect(x: x, y: line.y, width: line.broken.usedWidth, height: line.height),
+                usedWidth: line.broken.usedWidth, hangingWidth: line.broken.hangingWidth,
                 baseline: line.y + line.baselineOffset, naturalHeight: line.naturalHeight,
-                gapAfter: line.gapAfter, endsParagraph: line.box.endsParagraph,
+                gapAfter: line.gapAfter, endsParagraph: line.broken.endsParagraph,
                 direction: direction, truncation: truncation)
         }
         var result = TextLayout(text: text, measurement: r.measurement, lines: lines, exactHeight: r.exactHeight, scale: r.scale)

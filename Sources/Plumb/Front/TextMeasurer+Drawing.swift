@@ -1,13 +1,13 @@
 extension DrawingSource {
-    /// The drawing data of a computed layout, or `nil` when it has no lines.
-    init?(_ r: ComputeResult) {
+    /// The drawing data of a pipeline result, or `nil` when it has no lines.
+    init?(_ r: PipelineResult) {
         guard let layout = r.layout, let prepared = r.prepared else { return nil }
         self.prepared = prepared
         fontSize = r.fontSize
         tabInterval = r.tabInterval
         lineGraphemes = layout.lines.map { line in
-            guard let t = line.truncation else { return ([line.box.graphemeStart..<line.box.graphemeEnd], false) }
-            return ([line.box.graphemeStart..<t.headEnd, t.tailStart..<t.tailEnd], true)
+            guard let t = line.truncation else { return ([line.broken.graphemeStart..<line.broken.graphemeEnd], false) }
+            return ([line.broken.graphemeStart..<t.headEnd, t.tailStart..<t.tailEnd], true)
         }
         lineEllipses = layout.lines.map { line in line.truncation.map { ($0.ellipsisFont, $0.ellipsisWidth) } }
     }
@@ -68,7 +68,7 @@ extension TextMeasurer {
         let hasColor = text.runs.contains { $0.attributes.color != nil }
         if text.isPlain && !hasColor { return drawingParts(text.string, style: style, width: width, scale: scale) }
         let resolved = resolve(style)
-        let r: ComputeResult
+        let r: PipelineResult
         let runs: [DrawingRun]
         if text.isPlain {
             // Measured as the plain string (as `layout` does); only the colours differ.
@@ -99,7 +99,7 @@ extension TextMeasurer {
     }
 
     /// The width lines are aligned in (`TextDrawing.boxWidth`).
-    private static func boxWidth(_ r: ComputeResult) -> Double? {
+    private static func boxWidth(_ r: PipelineResult) -> Double? {
         switch r.layoutWidth {
         case .points(let w): return w
         case .unconstrained: return r.layout?.widestLine ?? 0

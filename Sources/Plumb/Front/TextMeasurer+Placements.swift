@@ -24,10 +24,10 @@ extension TextMeasurer {
             }
         }
         guard let t = placed.truncation else {
-            walk(placed.box.graphemeStart..<placed.box.graphemeEnd)
+            walk(placed.broken.graphemeStart..<placed.broken.graphemeEnd)
             return nil
         }
-        walk(placed.box.graphemeStart..<t.headEnd)
+        walk(placed.broken.graphemeStart..<t.headEnd)
         let ellipsis = x
         x += t.ellipsisWidth
         walk(t.tailStart..<t.tailEnd)
@@ -44,7 +44,7 @@ extension TextMeasurer {
     ///
     /// - Complexity: O(graphemes shown) for lines in a right-to-left paragraph or with
     ///   right-to-left characters; O(bytes) otherwise, without allocating.
-    static func mixedDirectionLines(_ text: String, _ r: ComputeResult, lines: [LayoutLine]) -> [Int: VisualExtents] {
+    static func mixedDirectionLines(_ text: String, _ r: PipelineResult, lines: [LayoutLine]) -> [Int: VisualExtents] {
         var text = text
         return text.withUTF8 { utf8 in
             let maybeMixed = lines.contains { $0.direction == .rightToLeft } || Bidi.mayContainRightToLeft(utf8)
@@ -63,7 +63,7 @@ extension TextMeasurer {
     ///
     /// - Complexity: O(graphemes shown).
     static func caretMap(
-        layout: ComputedLayout, lines: [LayoutLine], prepared p: PreparedText, tabInterval: Double,
+        layout: AssembledLayout, lines: [LayoutLine], prepared p: PreparedText, tabInterval: Double,
         visual: [Int: VisualExtents] = [:]
     ) -> CaretMap {
         var map = CaretMap()
@@ -95,7 +95,7 @@ extension TextMeasurer {
     /// Where the truncated line's "…" or token is: after the visible head, as wide as the
     /// token, as tall as its line (mirrored in a right-to-left paragraph).
     static func placeToken(
-        layout: ComputedLayout, lines: [LayoutLine], prepared: PreparedText, tabInterval: Double, token: AttributedText?,
+        layout: AssembledLayout, lines: [LayoutLine], prepared: PreparedText, tabInterval: Double, token: AttributedText?,
         visual: [Int: VisualExtents] = [:]
     ) -> TruncationTokenPlacement? {
         guard let index = layout.lines.lastIndex(where: { $0.truncation != nil }),
@@ -145,15 +145,15 @@ extension TextMeasurer {
     ///
     /// - Complexity: O(log graphemes) per box, plus a walk of its line (`walkPens`).
     static func placeBoxes(
-        _ boxes: [(utf8Offset: Int, box: InlineBox)], in text: String, layout: ComputedLayout,
+        _ boxes: [(utf8Offset: Int, box: InlineBox)], in text: String, layout: AssembledLayout,
         lines: [LayoutLine], prepared: PreparedText, tabInterval: Double, visual: [Int: VisualExtents] = [:]
     ) -> [InlineBoxPlacement] {
         var placements: [InlineBoxPlacement] = []
         var lineIndex = 0
         for (offset, box) in boxes {
             guard let g = grapheme(startingAt: Int32(offset), in: prepared) else { continue }
-            while lineIndex < layout.lines.count && layout.lines[lineIndex].box.graphemeEnd <= g { lineIndex += 1 }
-            guard lineIndex < layout.lines.count, layout.lines[lineIndex].box.graphemeStart <= g else { continue }
+            while lineIndex < layout.lines.count && layout.lines[lineIndex].broken.graphemeEnd <= g { lineIndex += 1 }
+            guard lineIndex < layout.lines.count, layout.lines[lineIndex].broken.graphemeStart <= g else { continue }
             let placed = layout.lines[lineIndex]
             var pen: Double? = nil
             walkPens(of: placed, prepared, tabInterval: tabInterval) { k, start, _ in if k == g { pen = start } }

@@ -189,12 +189,15 @@ public final class TextMeasurer: Sendable {
         }
     }
 
+    /// How often (nanoseconds: ten seconds) ``reloadFontsIfChangedPeriodically()`` checks.
+    static let fontReloadCheckInterval: UInt64 = 10_000_000_000
+
     /// `reloadFontsIfChanged()`, at most once every ten seconds (a check loads fontconfig's
     /// font list from its caches, a few milliseconds).
     func reloadFontsIfChangedPeriodically() {
         let now = DispatchTimeLite.nowNanoseconds
         let due = fontState.withLock { state -> Bool in
-            guard now &- state.lastCheck >= 10_000_000_000 else { return false }
+            guard now &- state.lastCheck >= Self.fontReloadCheckInterval else { return false }
             state.lastCheck = now
             return true
         }

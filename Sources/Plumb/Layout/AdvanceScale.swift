@@ -32,18 +32,23 @@ struct AdvanceScale: Sendable, BitwiseCopyable {
         if freeType && strikePPEM > 0 {
             // A bitmap font: whole pixels at the strike, scaled to the size (16.16).
             let atStrike = (Double(units) * strikePPEM / upem).rounded()
-            points = (atStrike * size / strikePPEM * 65536).rounded() / 65536
+            points = (atStrike * size / strikePPEM * Self.fixed16Dot16).rounded() / Self.fixed16Dot16
         } else if freeType {
             // ⌊x⌋ without libm or an integer conversion where that is exact (0 < x < 2⁵²):
             // ``floorBelow2p52(_:)``; `rounded(.down)` elsewhere.
-            let x = (Double(units.magnitude) * freeTypeXScale + 32) / 64
+            let x = (Double(units.magnitude) * freeTypeXScale + Self.fixed26Dot6 / 2) / Self.fixed26Dot6
             let magnitude = x > 0 && x < 0x1p52 ? Self.floorBelow2p52(x) : x.rounded(.down)
-            points = (units < 0 ? -magnitude : magnitude) / 65536
+            points = (units < 0 ? -magnitude : magnitude) / Self.fixed16Dot16
         } else {
             points = Double(units) * size / upem
         }
         return max(0, points + letterSpacing)
     }
+
+    /// One in FreeType's 16.16 fixed point (`FT_Fixed`: scales and advances in 1/65536).
+    static let fixed16Dot16: Double = 65536
+    /// One in FreeType's 26.6 fixed point (`FT_F26Dot6`: sizes and positions in 1/64 pixel).
+    static let fixed26Dot6: Double = 64
 
     /// `x.rounded(.down)` for 0 ≤ x < 2⁵² in four floating-point operations: x + 2⁵² lies in
     /// [2⁵², 2⁵³), where doubles are the integers, so the sum rounds x to an integer r (to

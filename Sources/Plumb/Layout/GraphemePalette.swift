@@ -296,7 +296,10 @@ extension PreparedText {
         private var scratch: UnsafeMutableRawPointer?
         private var graphemes = 0
 
-        private static let slotCount = 512
+        /// log₂ of ``slotCount``: how many of an entry key's hash bits pick its slot.
+        private static let slotBits = 9
+        /// The most hash-table slots (512), twice ``maximumEntries``.
+        private static let slotCount = 1 << slotBits
         private static let maximumEntries = 256
         /// Byte offsets in the scratch: the keys, the checkpoints, the indexes.
         private static let keysAt = slotCount * 2
@@ -359,7 +362,7 @@ extension PreparedText {
                 /// Interns `key` as grapheme `g`'s entry; false past 256 entries.
                 @inline(__always)
                 func intern(_ key: UInt64, _ g: Int) -> Bool {
-                    var s = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 55) & mask
+                    var s = FibonacciHash.slot(key, bits: Self.slotBits) & mask
                     while true {
                         let v = Int(slots[s])
                         if v == 0 {

@@ -1,5 +1,5 @@
 /// A line produced by `LineBreaker`, before heights are known.
-struct LineBox: Sendable, Equatable {
+struct BrokenLine: Sendable, Equatable {
     /// Graphemes of the line (hanging whitespace included, hard-break characters excluded).
     var graphemeStart: Int32
     var graphemeEnd: Int32
@@ -54,7 +54,7 @@ struct LineBreaker {
     static let tolerance = LayoutConventions.exactFitTolerance
 
     /// All lines as an array.
-    func lines() -> [LineBox] {
+    func lines() -> [BrokenLine] {
         var sink = LineArraySink()
         run(&sink)
         return sink.lines
@@ -75,7 +75,7 @@ struct LineBreaker {
             guard out.count < lineLimit else { break }
             if paragraph.wordStart == paragraph.wordEnd {
                 out.append(
-                    LineBox(
+                    BrokenLine(
                         graphemeStart: paragraph.graphemeStart,
                         graphemeEnd: paragraph.graphemeStart, usedWidth: 0,
                         hangingWidth: 0, fontMask: PreparedText.fontBit(0),
@@ -216,7 +216,7 @@ struct LineBreaker {
                     width, v)
                 if cut.grapheme > from {
                     out.append(
-                        LineBox(
+                        BrokenLine(
                             graphemeStart: startGrapheme, graphemeEnd: cut.grapheme,
                             usedWidth: cut.end - base + Double(v.cutAdjustment(Int(cut.grapheme) &- 1)),
                             hangingWidth: 0, fontMask: lineMask(paragraph, from: w, through: run, words, allFonts), paragraph: p,
@@ -235,7 +235,7 @@ struct LineBreaker {
             }
             let end = words[lo]
             out.append(
-                LineBox(
+                BrokenLine(
                     graphemeStart: startGrapheme,
                     graphemeEnd: end.graphemeEnd,
                     usedWidth: end.visibleEnd - base + Double(v.endAdjustment(end)),
@@ -400,7 +400,7 @@ struct LineBreaker {
         func emit(endsParagraph: Bool, insideWord: Bool) {
             lineStartX += line.x
             out.append(
-                LineBox(
+                BrokenLine(
                     graphemeStart: line.start, graphemeEnd: line.end, usedWidth: line.used,
                     hangingWidth: max(0, line.x - line.used), fontMask: line.mask, paragraph: p,
                     endsParagraph: endsParagraph, endsInsideWord: insideWord))
@@ -552,14 +552,14 @@ private enum FirstWordFirstSearch: LineSearchOrder {
 protocol LineSink {
     /// Lines received so far.
     var count: Int { get }
-    mutating func append(_ line: LineBox)
+    mutating func append(_ line: BrokenLine)
 }
 
 /// Collects lines into an array.
 struct LineArraySink: LineSink {
-    var lines: [LineBox] = []
+    var lines: [BrokenLine] = []
     var count: Int { lines.count }
-    mutating func append(_ line: LineBox) { lines.append(line) }
+    mutating func append(_ line: BrokenLine) { lines.append(line) }
 }
 
 /// The line-fit arithmetic of a `LayoutConventions.LineFitArithmetic`, as static functions:
@@ -821,6 +821,10 @@ private enum LayoutUnitLineWidth: LineWidthArithmetic {
         return item.prefix + max(positional, ceil(exact))
     }
 
+    /// Blink's layout units per point (`1 / LayoutConventions.blinkLayoutUnit`).
+    static let unitsPerPoint: Double = 64
+
+    /// `x` rounded up to a whole layout unit.
     @inline(__always)
-    static func ceil(_ x: Double) -> Double { (x * 64).rounded(.up) / 64 }
+    static func ceil(_ x: Double) -> Double { (x * unitsPerPoint).rounded(.up) / unitsPerPoint }
 }

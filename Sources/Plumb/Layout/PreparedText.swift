@@ -845,12 +845,19 @@ final class PreparedText: Sendable {
         }
     }
 
+    /// The font bit that local fonts ``sharedFontBitIndex`` and up share: a mask with it set
+    /// does not name its fonts exactly (they are then read per grapheme).
+    static let overflowFontBit: UInt64 = 1 << 63
+    /// The index of ``overflowFontBit``: local fonts below it have a font bit of their own
+    /// (``fontBit(_:)``).
+    static let sharedFontBitIndex: UInt8 = 63
+
     /// The bits of local fonts `0..<count` (``fontBit(_:)``; all 64 from 63 fonts on): a
     /// mask of a text of `count` fonts is never more.
     @inline(__always) static func allFontsMask(count: Int) -> UInt64 { count >= 64 ? ~0 : (1 << UInt64(count)) &- 1 }
 
-    /// The font bit of local font index `i` (indices ≥ 63 share the last bit).
-    @inline(__always) static func fontBit(_ i: UInt8) -> UInt64 { 1 << UInt64(min(i, 63)) }
+    /// The font bit of local font index `i` (indices ≥ 63 share ``overflowFontBit``).
+    @inline(__always) static func fontBit(_ i: UInt8) -> UInt64 { 1 << UInt64(min(i, sharedFontBitIndex)) }
 }
 
 /// "…" in one run style: its local font and advance (`isSet` false for a box's group).

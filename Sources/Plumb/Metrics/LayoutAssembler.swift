@@ -1,6 +1,7 @@
 /// A line after heights, positions and truncation are applied (unrounded points).
 struct PlacedLine: Sendable, Equatable {
-    var box: LineBox
+    /// The line as `LineBreaker` broke it (truncation may shorten it).
+    var broken: BrokenLine
     var y: Double
     var height: Double
     /// Natural height before multiple/min/max (for explanations).
@@ -12,7 +13,7 @@ struct PlacedLine: Sendable, Equatable {
     var truncation: Truncation?
 }
 
-/// How a truncated last line shows its text: graphemes `[box.graphemeStart, headEnd)` and
+/// How a truncated last line shows its text: graphemes `[broken.graphemeStart, headEnd)` and
 /// `[tailStart, tailEnd)` are visible around an ellipsis.
 struct Truncation: Sendable, Equatable {
     var placement: EllipsisPlacement
@@ -25,7 +26,7 @@ struct Truncation: Sendable, Equatable {
 }
 
 /// The complete, unrounded layout of one text (no C): lines and the height sum.
-struct ComputedLayout: Sendable {
+struct AssembledLayout: Sendable {
     /// The lines; empty when only the measurement was asked for (see `lineCount`).
     var lines: [PlacedLine]
     var lineCount: Int
@@ -43,36 +44,42 @@ struct ComputedLayout: Sendable {
 /// - Complexity: O(lines), plus O(graphemes of the paragraph) for an ellipsis.
 /// - Thread safety: pure function of its inputs.
 enum LayoutAssembler {
+    /// A line fits under the height limit if its bottom passes the limit by at most this
+    /// fraction of it plus ``heightLimitSlack``: the rounding noise of summed heights.
+    static let heightLimitRelativeSlack = 1e-12
+    /// The absolute part (points) of the height limit's slack (``heightLimitRelativeSlack``).
+    static let heightLimitSlack = 1e-9
+
     /// Lays out `text` (`scale`: device pixels per point, for line-height rules that round to
     /// device pixels). With `needsLines == false` and nothing that can cut lines (no
     /// maxLines, no height limit) the lines are streamed into running sums instead of arrays:
     /// the same arithmetic in the same order, so the numbers are bit-identical.
     static func assemble(
         _ text: PreparedText, style: SanitizedStyle, width: LayoutWidth, scale: Double = 1, needsLines: Bool = true
-    ) -> ComputedLayout {
+    ) -> AssembledLayout {
         if !needsLines && streams(style) {
             let s = measure(text, style: style, width: width, scale: scale)
-            return ComputedLayout(
+            return AssembledLayout(
                 lines: [], lineCount: s.lineCount, height: s.height, widestLine: s.widestLine,
                 isTruncated: false, brokeInsideWord: s.brokeInsideWord, warnings: [])
         }
         let breaker = lineBreaker(text, style: style, width: width)
         let maxWidth = breaker.maxWidth
         let model = LineHeightModel(style: style, scale: scale)
-        let boxes = breaker.lines()
+        let brokenLines = breaker.lines()
 
         var lines: [PlacedLine] = []
-        lines.reserveCapacity(boxes.count)
+        lines.reserveCapacity(brokenLines.count)
         var y = 0.0
-        for box in boxes {
-            let natural = model.natural(of: box, in: text)
+        for broken in brokenLines {
+            let natural = model.natural(of: broken, in: text)
             let h = model.lineHeight(natural: natural.height)
             lines.append(
                 PlacedLine(
-                    box: box, y: y, height: h, naturalHeight: model.fontsHeight(of: box, in: text, natural: natural.height),
+                    broken: broken, y: y, height: h, naturalHeight: model.fontsHeight(of: broken, in: text, natural: natural.height),
                     baselineOffset: baselineOffset(height: h, natural: natural),
                     gapAfter: 0, truncation: nil))
-            y += h + model.gap(afterLineEndingParagraph: box.endsParagraph)
+            y += h + model.gap(afterLineEndingParagraph: broken.endsParagraph)
         }
 
         var truncated = false
@@ -85,7 +92,7 @@ enum LayoutAssembler {
             cutByMaxLines = true
         }
         // Height limit: an upper bound — drop lines that do not fully fit (∞ when unlimited).
-        let heightBound = style.heightLimit * (1 + 1e-12) + 1e-9
+        let heightBound = style.heightLimit * (1 + Self.heightLimitRelativeSlack) + Self.heightLimitSlack
         var cutByHeight = false
         if style.heightLimit.isFinite {
             let keep = lines.prefix { $0.y + $0.height <= heightBound }.count
@@ -109,17 +116,17 @@ enum LayoutAssembler {
         }
         if let placement, !lines.isEmpty {
             let last = lines.count - 1
-            let t = truncate(lines[last].box, in: text, maxWidth: maxWidth, placement: placement)
-            lines[last].box = t.box
+            let t = truncate(lines[last].broken, in: text, maxWidth: maxWidth, placement: placement)
+            lines[last].broken = t.line
             lines[last].truncation = t.truncation
-            let natural = model.natural(of: t.box, in: text)
+            let natural = model.natural(of: t.line, in: text)
             let h = model.lineHeight(natural: natural.height)
             // A different ellipsis font may change the line's height; it must still fit the
             // height limit, else the line keeps its old height (the ellipsis font is smaller
             // in every installed cascade we test, so this only guards pathological fonts).
             if lines[last].y + h <= heightBound {
                 lines[last].height = h
-                lines[last].naturalHeight = model.fontsHeight(of: t.box, in: text, natural: natural.height)
+                lines[last].naturalHeight = model.fontsHeight(of: t.line, in: text, natural: natural.height)
                 lines[last].baselineOffset = baselineOffset(height: h, natural: natural)
             }
         }
@@ -129,13 +136,13 @@ enum LayoutAssembler {
         var insideWord = false
         for i in lines.indices {
             let isLast = i == lines.count - 1
-            lines[i].gapAfter = isLast ? 0 : model.gap(afterLineEndingParagraph: lines[i].box.endsParagraph)
+            lines[i].gapAfter = isLast ? 0 : model.gap(afterLineEndingParagraph: lines[i].broken.endsParagraph)
             lines[i].y = height
             height += lines[i].height + lines[i].gapAfter
-            widest = max(widest, lines[i].box.usedWidth)
-            insideWord = insideWord || lines[i].box.endsInsideWord
+            widest = max(widest, lines[i].broken.usedWidth)
+            insideWord = insideWord || lines[i].broken.endsInsideWord
         }
-        return ComputedLayout(
+        return AssembledLayout(
             lines: lines, lineCount: lines.count, height: height, widestLine: widest, isTruncated: truncated,
             brokeInsideWord: insideWord || truncated, warnings: warnings)
     }
@@ -248,16 +255,16 @@ enum LayoutAssembler {
         max(0, min(h, h - natural.height + natural.ascender))
     }
 
-    /// Fits the rest of the paragraph from `box`'s start into `maxWidth` with an ellipsis —
+    /// Fits the rest of the paragraph from `line`'s start into `maxWidth` with an ellipsis —
     /// for a text of several run styles, "…" in the style of the text it follows (precedes,
     /// for head truncation), as UIKit takes the attributes at the truncation point: fitted
     /// with the line's own style first, then again with the style found there if it differs.
     private static func truncate(
-        _ box: LineBox, in text: PreparedText, maxWidth: Double, placement: EllipsisPlacement
-    ) -> (box: LineBox, truncation: Truncation) {
+        _ line: BrokenLine, in text: PreparedText, maxWidth: Double, placement: EllipsisPlacement
+    ) -> (line: BrokenLine, truncation: Truncation) {
         let plain = Ellipsis(font: text.ellipsisFont, width: text.ellipsisWidth, mask: text.ellipsisMask)
         guard text.token == nil, !text.ellipsisByGroup.isEmpty else {
-            return truncate(box, in: text, maxWidth: maxWidth, placement: placement, ellipsis: plain)
+            return truncate(line, in: text, maxWidth: maxWidth, placement: placement, ellipsis: plain)
         }
         func ellipsis(adjacentTo g: Int32?) -> Ellipsis {
             guard let g, !text.flags[Int(g)].contains(.inlineBox) else { return plain }
@@ -266,16 +273,16 @@ enum LayoutAssembler {
             let e = text.ellipsisByGroup[group]
             return Ellipsis(font: e.font, width: e.width, mask: PreparedText.fontBit(e.font))
         }
-        func adjacent(_ t: Truncation, _ b: LineBox) -> Int32? {
+        func adjacent(_ t: Truncation, _ b: BrokenLine) -> Int32? {
             if placement == .head { return t.tailStart < t.tailEnd ? t.tailStart : nil }
             return t.headEnd > b.graphemeStart ? t.headEnd - 1 : (t.tailStart < t.tailEnd ? t.tailStart : nil)
         }
-        let lastGrapheme = box.graphemeEnd > box.graphemeStart ? box.graphemeEnd - 1 : nil
-        let first = ellipsis(adjacentTo: placement == .head ? (box.graphemeEnd > box.graphemeStart ? box.graphemeStart : nil) : lastGrapheme)
-        let fitted = truncate(box, in: text, maxWidth: maxWidth, placement: placement, ellipsis: first)
-        let found = ellipsis(adjacentTo: adjacent(fitted.truncation, box))
+        let lastGrapheme = line.graphemeEnd > line.graphemeStart ? line.graphemeEnd - 1 : nil
+        let first = ellipsis(adjacentTo: placement == .head ? (line.graphemeEnd > line.graphemeStart ? line.graphemeStart : nil) : lastGrapheme)
+        let fitted = truncate(line, in: text, maxWidth: maxWidth, placement: placement, ellipsis: first)
+        let found = ellipsis(adjacentTo: adjacent(fitted.truncation, line))
         guard found != first else { return fitted }
-        return truncate(box, in: text, maxWidth: maxWidth, placement: placement, ellipsis: found)
+        return truncate(line, in: text, maxWidth: maxWidth, placement: placement, ellipsis: found)
     }
 
     /// "…" (or the token) as the truncation uses it.
@@ -288,11 +295,11 @@ enum LayoutAssembler {
 
     /// `truncate` with a given ellipsis.
     private static func truncate(
-        _ box: LineBox, in text: PreparedText, maxWidth: Double, placement: EllipsisPlacement, ellipsis e: Ellipsis
-    ) -> (box: LineBox, truncation: Truncation) {
-        let paragraph = text.paragraphs[Int(box.paragraph)]
-        let start = box.graphemeStart
-        let end = max(box.graphemeEnd, paragraph.graphemeEnd)
+        _ line: BrokenLine, in text: PreparedText, maxWidth: Double, placement: EllipsisPlacement, ellipsis e: Ellipsis
+    ) -> (line: BrokenLine, truncation: Truncation) {
+        let paragraph = text.paragraphs[Int(line.paragraph)]
+        let start = line.graphemeStart
+        let end = max(line.graphemeEnd, paragraph.graphemeEnd)
         let ellipsis = e.width
         let limit = maxWidth.isFinite ? maxWidth + LineBreaker.tolerance : .infinity
         let budget = max(0, limit - ellipsis)
@@ -306,7 +313,7 @@ enum LayoutAssembler {
         switch placement {
         case .tail:
             // With an unconstrained width the line keeps its own content.
-            let stop = maxWidth.isFinite ? end : box.graphemeEnd
+            let stop = maxWidth.isFinite ? end : line.graphemeEnd
             var w = 0.0
             var g = start
             while g < stop, w + adv(g) <= budget {
@@ -317,7 +324,7 @@ enum LayoutAssembler {
             while headEnd > start && isSpace(headEnd - 1) { headEnd -= 1 }
             headWidth = (start..<headEnd).reduce(0) { $0 + adv($1) }
         case .head:
-            let from = maxWidth.isFinite ? start : box.graphemeStart
+            let from = maxWidth.isFinite ? start : line.graphemeStart
             var w = 0.0
             var g = end
             while g > from, w + adv(g - 1) <= budget {
@@ -328,7 +335,7 @@ enum LayoutAssembler {
             tailStart = g
             tailWidth = (tailStart..<end).reduce(0) { $0 + adv($1) }
         case .middle:
-            let stop = maxWidth.isFinite ? end : box.graphemeEnd
+            let stop = maxWidth.isFinite ? end : line.graphemeEnd
             var g = start
             var w = 0.0
             while g < stop, w + adv(g) <= budget / 2 {
@@ -349,18 +356,18 @@ enum LayoutAssembler {
             tailWidth = (tailStart..<stop).reduce(0) { $0 + adv($1) }
             if !maxWidth.isFinite { tailStart = stop }
         }
-        let tailEnd = placement == .middle && !maxWidth.isFinite ? box.graphemeEnd : end
+        let tailEnd = placement == .middle && !maxWidth.isFinite ? line.graphemeEnd : end
         var mask = e.mask
         for g in start..<headEnd { mask |= PreparedText.fontBit(text.graphemeFonts[Int(g)]) }
         for g in tailStart..<tailEnd { mask |= PreparedText.fontBit(text.graphemeFonts[Int(g)]) }
-        var newBox = box
-        newBox.graphemeEnd = end
-        newBox.usedWidth = headWidth + tailWidth + ellipsis
-        newBox.hangingWidth = 0
-        newBox.fontMask = mask
-        newBox.endsParagraph = true
+        var shortened = line
+        shortened.graphemeEnd = end
+        shortened.usedWidth = headWidth + tailWidth + ellipsis
+        shortened.hangingWidth = 0
+        shortened.fontMask = mask
+        shortened.endsParagraph = true
         return (
-            newBox,
+            shortened,
             Truncation(
                 placement: placement, headEnd: headEnd, tailStart: tailStart, tailEnd: tailEnd,
                 ellipsisWidth: ellipsis, ellipsisFont: e.font)
@@ -404,27 +411,27 @@ private struct HeightSums: LineSink {
     }
 
     @inline(__always)  // into the breaker's loops (it was, until they grew past the inliner's budget)
-    mutating func append(_ box: LineBox) {
+    mutating func append(_ line: BrokenLine) {
         if count > 0 { height += pendingHeight + pendingGap }
         // A mask without the overflow bit names the line's fonts exactly, so equal masks give
         // equal natural heights; empty lines take the first font, so they are not reused.
-        let reusable = reusesHeights && box.fontMask != 0 && box.fontMask & (1 << 63) == 0
-        if reusable && box.fontMask == lastMask {
+        let reusable = reusesHeights && line.fontMask != 0 && line.fontMask & PreparedText.overflowFontBit == 0
+        if reusable && line.fontMask == lastMask {
             pendingHeight = lastLineHeight
-        } else if reusable && box.fontMask == olderMask {
+        } else if reusable && line.fontMask == olderMask {
             pendingHeight = olderLineHeight
         } else {
-            computeHeight(mask: box.fontMask, from: box.graphemeStart, to: box.graphemeEnd)
+            computeHeight(mask: line.fontMask, from: line.graphemeStart, to: line.graphemeEnd)
         }
-        pendingGap = box.endsParagraph ? gapAfterParagraph : gapInside
-        widest = max(widest, box.usedWidth)
-        insideWord = insideWord || box.endsInsideWord
+        pendingGap = line.endsParagraph ? gapAfterParagraph : gapInside
+        widest = max(widest, line.usedWidth)
+        insideWord = insideWord || line.endsInsideWord
         count += 1
     }
 
     /// The height of a line (fonts `mask`, graphemes `start..<end`) whose fonts differ from
     /// the last two lines': out of line, and given what it reads of the line in registers
-    /// (given the box, the breaker's loops stored every line's box in memory).
+    /// (given the whole `BrokenLine`, the breaker's loops would store every line in memory).
     @inline(never)
     private mutating func computeHeight(mask: UInt64, from start: Int32, to end: Int32) {
         pendingHeight = model.pointee.lineHeight(natural: model.pointee.natural(mask: mask, from: start, to: end, in: text).height)

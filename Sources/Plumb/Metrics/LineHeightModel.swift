@@ -107,20 +107,20 @@ struct LineHeightModel: Sendable {
     /// Natural height and ascender of the fonts in `mask` (or every grapheme's font of the
     /// line when the mask overflowed).
     @inline(__always)
-    func natural(of line: LineBox, in text: PreparedText) -> (height: Double, ascender: Double) {
+    func natural(of line: BrokenLine, in text: PreparedText) -> (height: Double, ascender: Double) {
         natural(mask: line.fontMask, from: line.graphemeStart, to: line.graphemeEnd, in: text)
     }
 
     /// ``natural(of:in:)`` of a line of graphemes `start..<end` and font mask `lineMask` (all
-    /// it reads of a line; a sum of heights passes them in registers, not a box in memory).
+    /// it reads of a line; a sum of heights passes them in registers, not a `BrokenLine` in memory).
     func natural(mask lineMask: UInt64, from start: Int32, to end: Int32, in text: PreparedText)
         -> (height: Double, ascender: Double)
     {
         var fonts = FontSet()
         var mask = lineMask
-        if mask & (1 << 63) != 0 && text.fontLines.count > 63 {
+        if mask & PreparedText.overflowFontBit != 0 && text.fontLines.count > Int(PreparedText.sharedFontBitIndex) {
             for g in start..<end { fonts.insert(Int(text.graphemeFonts[Int(g)])) }
-            mask &= ~(1 << 63)
+            mask &= ~PreparedText.overflowFontBit
         }
         if mask == 0 && start == end { mask = 1 }
         fonts.mask |= mask
@@ -135,7 +135,7 @@ struct LineHeightModel: Sendable {
     /// The line's height from its fonts alone, for explanations (`TextLayout.Line.naturalHeight`):
     /// `natural` unless Pango's line-height attributes are already in it, then the union of
     /// the plain run rects.
-    func fontsHeight(of line: LineBox, in text: PreparedText, natural: Double) -> Double {
+    func fontsHeight(of line: BrokenLine, in text: PreparedText, natural: Double) -> Double {
         guard let pango, pango.isSet else { return natural }
         var plain = self
         plain.pango = PangoLineBox.Settings()
@@ -150,7 +150,7 @@ struct LineHeightModel: Sendable {
         var overflow: [Int]? = nil
 
         mutating func insert(_ i: Int) {
-            if i < 63 {
+            if i < Int(PreparedText.sharedFontBitIndex) {
                 mask |= 1 << UInt64(i)
             } else if overflow == nil {
                 overflow = [i]

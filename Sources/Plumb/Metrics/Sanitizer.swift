@@ -51,6 +51,11 @@ enum Sanitizer {
 
     /// The CSS `font-stretch` range (percent).
     static let widthRange = 50.0...200.0
+    /// The CSS font weights (`font-weight` 1–1000); others are clamped into it.
+    static let weightRange = 1...1000
+
+    /// `weight` clamped into ``weightRange``.
+    static func clampedWeight(_ weight: Int) -> Int { min(weightRange.upperBound, max(weightRange.lowerBound, weight)) }
 
     /// A font's width, features and variations made usable: a width outside 50...200 % (or
     /// not finite) clamped or 100, features and variations with an invalid tag or value
@@ -58,7 +63,7 @@ enum Sanitizer {
     static func fontInstance(_ font: inout FontDescriptor, field: String, warnings: inout [MeasureWarning]) {
         if !font.width.isFinite {
             warnings.append(.invalidValue(field: "\(field).width", description: "\(font.width) is not a width; used 100"))
-            font.width = 100
+            font.width = FontDescriptor.normalWidth
         } else if !widthRange.contains(font.width) {
             warnings.append(.invalidValue(field: "\(field).width", description: "\(font.width) is outside 50...200; clamped"))
             font.width = min(widthRange.upperBound, max(widthRange.lowerBound, font.width))
@@ -83,9 +88,9 @@ enum Sanitizer {
             font.size = maximumFontSize
             warnings.append(.invalidFontSize(size, replacement: font.size))
         }
-        if font.weight < 1 || font.weight > 1000 {
+        if !weightRange.contains(font.weight) {
             warnings.append(.invalidValue(field: "weight", description: "\(font.weight) is outside 1...1000; clamped"))
-            font.weight = min(1000, max(1, font.weight))
+            font.weight = clampedWeight(font.weight)
         }
         fontInstance(&font, field: "font", warnings: &warnings)
         func length(_ value: Double, _ name: String) -> Double {
@@ -107,7 +112,7 @@ enum Sanitizer {
         var tab = style.tabInterval
         if !tab.isFinite || tab <= 0 || tab > maximumLength {
             warnings.append(.invalidValue(field: "tabInterval", description: "\(tab) is invalid; used 28"))
-            tab = 28
+            tab = TextStyle.defaultTabInterval
         }
         var maxLines = style.maxLines
         if maxLines < 0 {

@@ -30,6 +30,10 @@ public struct FontDescriptor: Hashable, Sendable {
     public static let defaultSize: Double = 17
     /// The cascade used when none is given.
     public static let defaultFamilies = ["Noto Sans", "Noto Sans CJK SC"]
+    /// CSS's `normal` weight (regular).
+    static let regularWeight = 400
+    /// CSS's `normal` width (`font-stretch: 100%`).
+    static let normalWidth: Double = 100
 
     /// A font; every argument has UIKit-like defaults (the default cascade, 17 pt, regular,
     /// upright). Values are checked when measured, not here.

@@ -126,6 +126,9 @@ extension TextLayout {
         return out
     }
 
+    /// Clusters this close (points) or closer touch: the rounding noise of summed advances.
+    static let touchingSlack = 1e-9
+
     /// The horizontal spans covered by the clusters overlapping `bytes`, touching extents
     /// merged, left to right.
     private static func visualSpans(of clusters: [CaretMap.Cluster], overlapping bytes: Range<Int>) -> [(Double, Double)] {
@@ -133,7 +136,7 @@ extension TextLayout {
             .sorted { $0.minX < $1.minX }
         var spans: [(Double, Double)] = []
         for c in selected {
-            if let last = spans.last, c.minX <= last.1 + 1e-9 {
+            if let last = spans.last, c.minX <= last.1 + Self.touchingSlack {
                 spans[spans.count - 1].1 = max(last.1, c.maxX)
             } else {
                 spans.append((c.minX, c.maxX))
@@ -234,7 +237,7 @@ extension TextLayout {
     private static func stretches(of visual: [CaretMap.Cluster], run: (CaretMap.Cluster) -> Int) -> [[CaretMap.Cluster]] {
         var out: [[CaretMap.Cluster]] = []
         for c in visual {
-            if let last = out.last?.last, run(last) == run(c), c.minX <= last.maxX + 1e-9 {
+            if let last = out.last?.last, run(last) == run(c), c.minX <= last.maxX + Self.touchingSlack {
                 out[out.count - 1].append(c)
             } else {
                 out.append([c])

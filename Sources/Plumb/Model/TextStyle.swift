@@ -31,7 +31,9 @@ public struct TextStyle: Hashable, Sendable {
     /// cluster's advance never drops below 0.
     public var letterSpacing: Double = 0
     /// Tab stops every `tabInterval` points from the line start (TextKit's default is 28).
-    public var tabInterval: Double = 28
+    public var tabInterval: Double = TextStyle.defaultTabInterval
+    /// TextKit's tab interval (points): the default, and what an invalid one is replaced by.
+    static let defaultTabInterval: Double = 28
     /// Keep at most this many lines (0 = unlimited).
     public var maxLines: Int = 0
     /// How lines wrap, and whether and where lines cut off by `maxLines` or `heightLimit`

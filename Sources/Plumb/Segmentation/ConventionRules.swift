@@ -293,7 +293,7 @@ extension TextPreparer {
                 if let after, usable(after), rank(after) < rank(before) {
                     let nextRaw = scripts.rawScript(end)
                     let spaceRun = scripts[g]
-                    if nextRaw == 0 || nextRaw == spaceRun { chosen = after }
+                    if nextRaw == .neutral || nextRaw == spaceRun { chosen = after }
                 }
             } else if let after, usable(after) {
                 chosen = after

@@ -66,7 +66,7 @@ struct PreparedTextBuilder {
             size = style.size
             letterSpacing = style.letterSpacing
             baselineOffset = style.baselineOffset
-            freeTypeXScale = ((size * 64).rounded() * 65536 / font.upem).rounded()
+            freeTypeXScale = ((size * AdvanceScale.fixed26Dot6).rounded() * AdvanceScale.fixed16Dot16 / font.upem).rounded()
             self.group = group
             self.box = box
             scale = AdvanceScale(

@@ -231,7 +231,7 @@ extension TextPreparer {
             fontIndex = scratch.asciiFonts[byte] ?? chooseASCIIFont(byte, previousFont: previousFont, into: &b)
         }
         let folded = byte | 0x20  // A–Z onto a–z
-        scratch.paragraph.append(script: folded >= 0x61 && folded <= 0x7A ? Self.latinScript : 0)
+        scratch.paragraph.append(script: folded >= 0x61 && folded <= 0x7A ? .latin : .neutral)
         Self.appendGrapheme(end: base + end, font: fontIndex, flags: flags, into: &b)
         return fontIndex
     }
@@ -255,7 +255,7 @@ extension TextPreparer {
         _ box: InlineBoxMetrics, base: Int32, start: Int32, end: Int32, into b: inout PreparedTextBuilder
     ) -> UInt8 {
         let fontIndex = b.boxLocalIndex()
-        scratch.paragraph.append(script: 0)
+        scratch.paragraph.append(script: .neutral)
         b.graphemeEnds.append(base + end)
         b.graphemeFonts.append(fontIndex)
         b.flags.append(.inlineBox)
@@ -297,15 +297,16 @@ extension TextPreparer {
     }
 
     /// The raw script of the cluster whose first scalar is `first` (scalars in
-    /// `scratch.scalars`): its first non-Common script, Latin for an ASCII letter, else 0.
+    /// `scratch.scalars`): its first non-Common script, Latin for an ASCII letter, else
+    /// `.neutral`.
     @inline(__always)
-    private func clusterScript(_ first: Unicode.Scalar) -> UInt32 {
+    private func clusterScript(_ first: Unicode.Scalar) -> ScriptTag {
         for s in scratch.scalars.buffer where s.value >= 0x80 {
             let script = UnicodeScript.script(of: s)
-            if script != 0 { return script }
+            if script != .neutral { return script }
         }
-        if (0x41...0x5A).contains(first.value) || (0x61...0x7A).contains(first.value) { return Self.latinScript }
-        return 0
+        if (0x41...0x5A).contains(first.value) || (0x61...0x7A).contains(first.value) { return .latin }
+        return .neutral
     }
 
     // MARK: 2. Scripts
@@ -382,7 +383,7 @@ extension TextPreparer {
         var segScript = scripts[segStart]
         var run = 0
         for g in range {
-            if segScript == 0 { segScript = scripts[g] }
+            if segScript == .neutral { segScript = scripts[g] }
             let isTab = b.flags[g].contains(.tab)
             // Style runs: a segment ends where a run does.
             var endsRun = false
@@ -401,7 +402,7 @@ extension TextPreparer {
                 let next = scripts[g + 1]
                 endsHere =
                     b.flags[g + 1].contains(.tab) || b.graphemeFonts[g + 1] != b.graphemeFonts[g]
-                    || (next != 0 && segScript != 0 && next != segScript
+                    || (next != .neutral && segScript != .neutral && next != segScript
                         && !(kanaWithKanji && Self.isJapanese(next) && Self.isJapanese(segScript)))
             }
             guard endsHere else { continue }
@@ -418,7 +419,7 @@ extension TextPreparer {
                 }
             }
             segStart = g + 1
-            segScript = g + 1 < range.upperBound ? scripts[g + 1] : 0
+            segScript = g + 1 < range.upperBound ? scripts[g + 1] : .neutral
         }
         shapePendingSegments(input.text, into: &b)
         for boundary in scratch.kernBoundaries {
@@ -622,7 +623,7 @@ extension TextPreparer {
 }
 
 /// Per-cluster scratch of the paragraph being prepared: raw and resolved scripts, one byte
-/// each (an index into the scripts seen, 0 for Common/Inherited), indexed by text grapheme
+/// each (an index into the scripts seen, 0 for `.neutral`: Common/Inherited), indexed by text grapheme
 /// index (`begin(at:)` sets where the paragraph starts); first scalars are decoded from the
 /// paragraph's bytes when asked for (``attach(paragraph:base:ends:)``), not stored. Kept in the
 /// preparer and reused from paragraph to paragraph (no allocation once grown; raw `Column`s,
@@ -631,9 +632,10 @@ extension TextPreparer {
 struct ParagraphScratch {
     private(set) var scripts = Column<UInt8>()
     private(set) var rawScripts = Column<UInt8>()
-    /// The script tags the indexes stand for (index 0: Common, tag 0).
-    private var tags = Column<UInt32>()
-    private var lastTag: UInt32 = 0, lastIndex: UInt8 = 0
+    /// The script tags the indexes stand for (index 0: `.neutral`).
+    private var tags = Column<ScriptTag>()
+    /// The tag appended last and its index (most clusters repeat the script before them).
+    private var lastTag = ScriptTag.neutral, lastIndex: UInt8 = 0
     private var base = 0
     /// The paragraph's bytes, its byte offset in the text and the builder's grapheme ends.
     private var para = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
@@ -644,13 +646,13 @@ struct ParagraphScratch {
     mutating func begin(at g: Int) {
         base = g
         scripts.removeAll()
-        if tags.count == 0 { tags.append(0) }
+        if tags.count == 0 { tags.append(.neutral) }
     }
 
-    /// Records the next cluster's raw script (a tag, 0 = Common).
+    /// Records the next cluster's raw script (`.neutral` = Common).
     @inline(__always)
-    mutating func append(script: UInt32) {
-        guard script != 0 else {  // Common: spaces between words, not worth a look-up
+    mutating func append(script: ScriptTag) {
+        guard script != .neutral else {  // Common: spaces between words, not worth a look-up
             scripts.append(0)
             return
         }
@@ -659,7 +661,7 @@ struct ParagraphScratch {
     }
 
     /// The index of `tag` in `tags`, added on first use (Unicode has under 256 scripts).
-    private mutating func index(of tag: UInt32) -> UInt8 {
+    private mutating func index(of tag: ScriptTag) -> UInt8 {
         for i in 0..<tags.count where tags[i] == tag { return UInt8(i) }
         precondition(tags.count < 256, "more than 255 scripts")
         tags.append(tag)
@@ -675,14 +677,14 @@ struct ParagraphScratch {
     }
 
     /// The (resolved, after phase 2) script of grapheme `g`.
-    @inline(__always) subscript(g: Int) -> UInt32 { tags[Int(scripts[g - base])] }
+    @inline(__always) subscript(g: Int) -> ScriptTag { tags[Int(scripts[g - base])] }
     /// Calls `body(g, script)` for the first grapheme of `graphemes` and for each one whose
     /// resolved script differs from the grapheme's before (indexes compared, one per tag).
     /// Eight graphemes at a time (one word compare), straight to the first that changes.
     ///
     /// - Complexity: O(graphemes / 8 + changes).
     @inline(__always)
-    func forEachScriptChange(in graphemes: Range<Int>, _ body: (Int, UInt32) -> Void) {
+    func forEachScriptChange(in graphemes: Range<Int>, _ body: (Int, ScriptTag) -> Void) {
         guard !graphemes.isEmpty else { return }
         let indexes = scripts.buffer
         var i = graphemes.lowerBound - base
@@ -712,7 +714,7 @@ struct ParagraphScratch {
     }
 
     /// The raw script of grapheme `g` (kept only when a rule needs it, see `resolveScripts`).
-    @inline(__always) func rawScript(_ g: Int) -> UInt32 { tags[Int(rawScripts[g - base])] }
+    @inline(__always) func rawScript(_ g: Int) -> ScriptTag { tags[Int(rawScripts[g - base])] }
     /// The first scalar of grapheme `g` (U+FFFD for none), decoded from the paragraph.
     @inline(__always) func firstScalar(_ g: Int) -> UInt32 {
         let start = g == base ? 0 : Int(ends[g - 1] - byteBase)
@@ -753,7 +755,7 @@ struct ParagraphScratch {
         scripts.deallocate()
         rawScripts.deallocate()
         tags.deallocate()
-        lastTag = 0
+        lastTag = .neutral
         lastIndex = 0
     }
 }

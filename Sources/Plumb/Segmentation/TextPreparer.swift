@@ -54,9 +54,9 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         /// Nominal advances of ASCII bytes, a table per font (``ASCIINominals``).
         var asciiNominals = ASCIINominals()
         /// The last "…" shaped (``TextPreparer/measureEllipsis(into:)``): its font's id, key
-        /// script (the shaping language) and units, as the segment cache has them under that
-        /// key (a font id is never reused).
-        var lastEllipsis: (fontID: Int, script: UInt32, units: Int32) = (-1, 0, 0)
+        /// script (``TextPreparer/keyScript(_:)``: the shaping language) and units, as the
+        /// segment cache has them under that key (a font id is never reused).
+        var lastEllipsis: (fontID: Int, keyScript: UInt32, units: Int32) = (-1, 0, 0)
         /// The local font of each ASCII byte whose cascade choice was a cascade font, in the
         /// current run (``ASCIIFonts``).
         var asciiFonts = ASCIIFonts()
@@ -69,20 +69,23 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     struct ASCIIFonts: ~Copyable {
         private let fonts = UnsafeMutablePointer<UInt8>.allocate(capacity: 128)
 
-        init() { fonts.initialize(repeating: 255, count: 128) }
+        /// What a byte whose font is not known holds (no local font has this index).
+        private static let unknown: UInt8 = 255
+
+        init() { fonts.initialize(repeating: Self.unknown, count: 128) }
 
         deinit { fonts.deallocate() }
 
-        /// Forgets every byte's font (255: unknown).
-        mutating func forget() { fonts.update(repeating: 255, count: 128) }
+        /// Forgets every byte's font (``unknown``).
+        mutating func forget() { fonts.update(repeating: Self.unknown, count: 128) }
 
         /// The local font of `byte` (< 0x80), if known.
         subscript(byte: UInt8) -> UInt8? {
             get {
                 let f = fonts[Int(byte)]
-                return f == 255 ? nil : f
+                return f == Self.unknown ? nil : f
             }
-            set { fonts[Int(byte)] = newValue ?? 255 }
+            set { fonts[Int(byte)] = newValue ?? Self.unknown }
         }
     }
 
@@ -140,7 +143,13 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// Keys hold everything the value depends on (font ids are process-unique, never reused),
     /// so a hit is exact; a collision replaces the slot.
     struct AdvanceMemo: ~Copyable {
-        private static let slots = 4096
+        /// log₂ of ``slots``: how many of the key hash's top bits pick a slot.
+        private static let slotBits = 12
+        /// The memo's slots (4096).
+        private static let slots = 1 << slotBits
+        /// Mixes the second key word before it is folded into the first (XXH64's second
+        /// prime: odd, its bits well spread), so keys that differ in either word spread apart.
+        private static let keyMixer: UInt64 = 0xC2B2_AE3D_27D4_EB4F
         /// Per slot: the key (`first` 0 = empty) and the advance.
         private let firsts = UnsafeMutablePointer<UInt64>.allocate(capacity: slots)
         private let seconds = UnsafeMutablePointer<UInt64>.allocate(capacity: slots)
@@ -156,7 +165,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
 
         @inline(__always)
         private static func slot(_ first: UInt64, _ second: UInt64) -> Int {
-            Int(truncatingIfNeeded: ((first ^ second &* 0xC2B2_AE3D_27D4_EB4F) &* 0x9E37_79B9_7F4A_7C15) >> 52)
+            FibonacciHash.slot(first ^ second &* keyMixer, bits: slotBits)
         }
 
         /// The remembered advance for key (`first`, `second`); `first` must not be 0.
@@ -182,7 +191,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let bytes: Range<Int>
         let key: CacheKey
         let local: UInt8
-        let script: UInt32
+        let script: ScriptTag
         /// An earlier pending segment of the same key (its advances are copied), or -1.
         let source: Int32
         var shaped = false
@@ -466,28 +475,28 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// opportunities by the line breaker. Other scripts are shaped one word at a time, which
     /// lets words be cached and reused across cells.
     @inline(__always)
-    static func shapesWholeRuns(_ script: UInt32) -> Bool {
+    static func shapesWholeRuns(_ script: ScriptTag) -> Bool {
         switch script {
-        case hani, hira, kana, hang, bopo: true
+        case .han, .hiragana, .katakana, .hangul, .bopomofo: true
         default: false
         }
     }
 
     /// Han, hiragana or katakana: the scripts Blink shapes as one run in Japanese text.
     @inline(__always)
-    static func isJapanese(_ script: UInt32) -> Bool { script == hani || script == hira || script == kana }
+    static func isJapanese(_ script: ScriptTag) -> Bool { script == .han || script == .hiragana || script == .katakana }
 
-    // Literal tags ("Hani", "Hira", "Kana", "Hang", "Bopo"; `ScriptTagTests` checks them):
-    // constants, not lazily initialised globals (a `swift_once` per grapheme otherwise).
-    static let hani: UInt32 = 0x4861_6E69, hira: UInt32 = 0x4869_7261, kana: UInt32 = 0x4B61_6E61,
-        hang: UInt32 = 0x4861_6E67, bopo: UInt32 = 0x426F_706F
-
-    /// The script as the segment cache sees it: shaping with the document language
-    /// (`LayoutConventions.shapingLanguage`) gives other advances, so it gets other keys.
+    /// The script as the segment cache sees it (its raw tag, hashed into keys): shaping with
+    /// the document language (`LayoutConventions.shapingLanguage`) gives other advances, so it
+    /// gets other keys.
     @inline(__always)
-    func keyScript(_ script: UInt32) -> UInt32 {
-        shaper.language == .document ? script | 0x8000_0000 : script
+    func keyScript(_ script: ScriptTag) -> UInt32 {
+        shaper.language == .document ? script.rawValue | Self.documentLanguageKeyBit : script.rawValue
     }
+
+    /// Set in ``keyScript(_:)`` when shaping uses the document language: no ISO 15924 tag has
+    /// it (the tags are ASCII letters), so these keys never meet the script's own.
+    static let documentLanguageKeyBit: UInt32 = 0x8000_0000
 
     /// Gives Common/Inherited clusters (spaces, digits, punctuation, ー) a script, as UAX #24
     /// script-run itemization does (ICU's `usc`, Pango): the script of the run they are in;
@@ -496,19 +505,21 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// with their script's language forms.
     ///
     /// - Parameters:
-    ///   - scripts: raw scripts of the clusters (0 = Common/Inherited), resolved in place.
+    ///   - scripts: raw scripts of the clusters (`.neutral` = Common/Inherited), resolved in place.
     ///   - firstScalars: each cluster's first scalar, to recognise paired brackets.
     ///   - pairsAll: whether quotation marks and `<…>` pair like brackets (`usc` and Pango:
     ///     `‘…’`, `“…”`, `«…»`, `<…>`); Blink pairs only Unicode's bidi brackets, so a closing
     ///     quote or `>` stays in the run of the text it follows (the chromium profile).
-    static func resolveCommonScripts(_ scripts: inout [UInt32], firstScalars: [UInt32], pairsAll: Bool = true) {
-        scripts.withUnsafeMutableBufferPointer { s in
+    static func resolveCommonScripts(_ scripts: inout [ScriptTag], firstScalars: [UInt32], pairsAll: Bool = true) {
+        var raw = scripts.map(\.rawValue)
+        raw.withUnsafeMutableBufferPointer { s in
             resolveCommonScripts(s, firstScalar: { $0 < firstScalars.count ? firstScalars[$0] : 0 }, pairsAll: pairsAll)
         }
+        scripts = raw.map(ScriptTag.init(rawValue:))
     }
 
-    /// ``resolveCommonScripts(_:firstScalars:pairsAll:)`` over a buffer of scripts or script
-    /// indexes (0 = Common; the preparer's scratch stores one byte per cluster), each
+    /// ``resolveCommonScripts(_:firstScalars:pairsAll:)`` over a buffer of raw script tags or
+    /// script indexes (0 = Common; the preparer's scratch stores one byte per cluster), each
     /// cluster's first scalar read through `firstScalar` (only for Common clusters).
     @inline(__always)
     static func resolveCommonScripts<S: FixedWidthInteger>(
@@ -538,7 +549,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             }
             if let closing = pairedClosing[c], pairsAll || !Self.notBidiBrackets.contains(c) {
                 stack.append((closing, run))
-                if stack.count > 32 { stack.removeFirst() }
+                if stack.count > Self.maximumBracketDepth { stack.removeFirst() }
             } else if pairsAll || !Self.notBidiBrackets.contains(c), let k = stack.lastIndex(where: { $0.closing == c }) {
                 if stack[k].script != 0 { run = stack[k].script }
                 stack.removeSubrange(k...)
@@ -548,6 +559,10 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             pendingStart = i + 1
         }
     }
+
+    /// Open brackets remembered by ``resolveCommonScripts(_:firstScalar:pairsAll:)``: deeper
+    /// ones forget the outermost first (ICU's `usc` keeps as many).
+    static let maximumBracketDepth = 32
 
     /// Whether `c` can be in `pairedClosing` as an opening or closing bracket (a superset:
     /// the ASCII brackets and `<>`, `«»`, and U+2018–U+203A, U+3008–U+301B, U+FF08–U+FF5D).
@@ -580,7 +595,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     @inline(__always)
     func cachedUnits(
         of bytes: UnsafeBufferPointer<UInt8>, clusters count: Int, clusterEnd: (Int) -> Int32,
-        font: Font, script: UInt32
+        font: Font, script: ScriptTag
     ) -> UnsafeBufferPointer<Int32> {
         cachedUnits(of: bytes, clusters: count, clusterEnd: clusterEnd, fontID: font.id, script: script) { font }
     }
@@ -590,7 +605,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// Segments over ``maximumCachedClusters`` skip the cache; the last one is remembered.
     func cachedUnits(
         of bytes: UnsafeBufferPointer<UInt8>, clusters count: Int, clusterEnd: (Int) -> Int32,
-        fontID: Int, script: UInt32, font: () -> Font
+        fontID: Int, script: ScriptTag, font: () -> Font
     ) -> UnsafeBufferPointer<Int32> {
         let cached = count <= Self.maximumCachedClusters
         let key = SegmentCache.key(bytes: bytes, fontID: fontID, script: keyScript(script))
@@ -621,7 +636,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// script HarfBuzz may shape jointly (``Shaper/batchesSegments(of:)``) waits in
     /// `scratch.pending` for ``shapePendingSegments(_:into:)``.
     func shapeSegment(
-        _ text: UnsafeBufferPointer<UInt8>, graphemes range: Range<Int>, script: UInt32,
+        _ text: UnsafeBufferPointer<UInt8>, graphemes range: Range<Int>, script: ScriptTag,
         into b: inout PreparedTextBuilder
     ) {
         let byteStart = Int(b.graphemeStart(range.lowerBound))
@@ -735,7 +750,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     ///
     /// - Complexity: one segment-cache lookup per boundary; a 2-cluster `hb_shape` on a miss.
     func applyPairKerning(
-        _ text: UnsafeBufferPointer<UInt8>, at g: Int, script: UInt32, into b: inout PreparedTextBuilder
+        _ text: UnsafeBufferPointer<UInt8>, at g: Int, script: ScriptTag, into b: inout PreparedTextBuilder
     ) {
         let byteStart = Int(b.graphemeStart(g - 1))
         let split = Int32(b.graphemeEnds[g - 1]) - Int32(byteStart)
@@ -801,7 +816,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                     let ends = clusters[k...j].map { Int32($0.end - pieceStart) }
                     let entry = b.fontList[Int(clusters[k].font)]
                     let units = cachedUnits(
-                        of: piece, clusters: ends.count, clusterEnd: { ends[$0] }, font: entry.font, script: 0)
+                        of: piece, clusters: ends.count, clusterEnd: { ends[$0] }, font: entry.font, script: .neutral)
                     let widths = units.map { b.advance(units: $0, font: entry) }
                     let width = widths.reduce(0.0, +)
                     for (i, w) in widths.enumerated() { clusterWidths.append((Int32(start + pieceStart) + ends[i], w)) }
@@ -826,7 +841,6 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
 
     /// Font and advance of "…" (U+2026) for truncated lines.
     private func measureEllipsis(into b: inout PreparedTextBuilder) -> (UInt8, Double) {
-        let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]
         scratch.scalars.removeAll()
         scratch.scalars.append("\u{2026}")
         let choice = b.cascade.choose(forCluster: scratch.scalars.buffer)
@@ -837,16 +851,19 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         }
         let index = b.localIndex(of: font)
         let units: Int32
-        if scratch.lastEllipsis.fontID == font.id && scratch.lastEllipsis.script == keyScript(0) {
+        if scratch.lastEllipsis.fontID == font.id && scratch.lastEllipsis.keyScript == keyScript(.neutral) {
             units = scratch.lastEllipsis.units
         } else {
-            units = ellipsis.withUnsafeBufferPointer {
-                cachedUnits(of: $0, clusters: 1, clusterEnd: { _ in 3 }, font: font, script: 0)[0]
+            units = Self.ellipsisUTF8.withUnsafeBufferPointer { bytes in
+                cachedUnits(of: bytes, clusters: 1, clusterEnd: { _ in Int32(bytes.count) }, font: font, script: .neutral)[0]
             }
-            scratch.lastEllipsis = (font.id, keyScript(0), units)
+            scratch.lastEllipsis = (font.id, keyScript(.neutral), units)
         }
         return (index, b.advance(units: units, font: .init(font, style: b.runStyle, group: b.group, freeTypeScaling: b.scalesLikeFreeType)))
     }
+
+    /// "…" (U+2026), the ellipsis of truncated lines, in UTF-8.
+    static let ellipsisUTF8: [UInt8] = [0xE2, 0x80, 0xA6]
 
     /// Decodes the scalars of `text[start..<end]` (valid UTF-8) into `scratch.scalars`.
     @inline(__always)
@@ -876,9 +893,6 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         }
         if scratch.scalars.count == 0 { scratch.scalars.append("\u{FFFD}") }
     }
-
-    /// "Latn" as a literal (`ScriptTagTests`): a constant, read once per cluster.
-    static let latinScript: UInt32 = 0x4C61_746E
 }
 
 extension TextPreparer {
@@ -899,7 +913,7 @@ extension TextPreparer {
             let bytes = UnsafeBufferPointer(
                 rebasing: utf8[Int(prepared.graphemeStarts[Int(runStart)])..<Int(prepared.graphemeEnds[Int(runEnd - 1)])])
             let use = prepared.fonts[Int(font)]
-            if let b = shaperForInk.inkBounds(bytes, font: use.font, script: 0) {
+            if let b = shaperForInk.inkBounds(bytes, font: use.font, script: .neutral) {
                 let k = size / use.font.upem
                 top = max(top, Double(b.top) * k)
                 bottom = min(bottom, Double(b.bottom) * k)
@@ -911,10 +925,9 @@ extension TextPreparer {
 
     /// Ink bounds of "…" in the ellipsis font.
     func ellipsisInk(prepared: PreparedText, size: Double) -> (top: Double, bottom: Double)? {
-        let bytes: [UInt8] = [0xE2, 0x80, 0xA6]
         let use = prepared.fonts[Int(prepared.ellipsisFont)]
-        return bytes.withUnsafeBufferPointer { b in
-            shaperForInk.inkBounds(b, font: use.font, script: 0).map {
+        return Self.ellipsisUTF8.withUnsafeBufferPointer { b in
+            shaperForInk.inkBounds(b, font: use.font, script: .neutral).map {
                 (Double($0.top) * size / use.font.upem, Double($0.bottom) * size / use.font.upem)
             }
         }

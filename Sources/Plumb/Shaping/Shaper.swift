@@ -44,14 +44,14 @@ final class Shaper {
     /// - Parameters:
     ///   - text: the segment's UTF-8 bytes.
     ///   - graphemeEnds: byte offsets (relative to `text`) where each grapheme ends.
-    ///   - script: an ISO 15924 tag as HarfBuzz's `hb_script_t` value (0 = guess).
+    ///   - script: the segment's script (`.neutral`: HarfBuzz guesses).
     ///   - advances: receives one advance per grapheme, in font units.
     /// - Returns: the number of glyphs that were .notdef (missing).
     /// - Complexity: O(n log g) for n glyphs and g graphemes (timings: Decisions.md, "Timings from code comments").
     @discardableResult
     func shape(
         _ text: UnsafeBufferPointer<UInt8>, graphemeEnds: UnsafeBufferPointer<Int32>,
-        font: Font, script: UInt32, advances: UnsafeMutableBufferPointer<Int32>
+        font: Font, script: ScriptTag, advances: UnsafeMutableBufferPointer<Int32>
     ) -> Int {
         for i in 0..<advances.count { advances[i] = 0 }
         guard let glyphs = run(text, font: font, script: script) else { return 0 }
@@ -81,7 +81,7 @@ final class Shaper {
     @discardableResult
     func shapeSegments(
         _ text: UnsafeBufferPointer<UInt8>, graphemeEnds: UnsafeBufferPointer<Int32>,
-        segmentStarts: UnsafeBufferPointer<Int32>, font: Font, script: UInt32,
+        segmentStarts: UnsafeBufferPointer<Int32>, font: Font, script: ScriptTag,
         advances: UnsafeMutableBufferPointer<Int32>
     ) -> Int {
         let count = graphemeEnds.count
@@ -128,16 +128,15 @@ final class Shaper {
     /// Georgian, Han, kana, Bopomofo) and the Thai, Hebrew and Arabic shapers, whose
     /// cross-segment effects (Arabic joining, Thai marks, Hebrew presentation forms) HarfBuzz
     /// marks unsafe to break (`JointShapingTests`: 150,000 generated joint runs in text and
-    /// reverse order equal to their segments shaped alone). Not script 0 (HarfBuzz would guess
+    /// reverse order equal to their segments shaped alone). Not `.neutral` (HarfBuzz would guess
     /// the script from the joint text), nor the Indic, USE, Khmer, Myanmar or Hangul shapers:
     /// the Indic shaper gives a lone vowel sign after a joint run's other text other advances
     /// than alone without marking the cut unsafe (the generator finds it in Devanagari).
     @inline(__always)
-    static func batchesSegments(of script: UInt32) -> Bool {
+    static func batchesSegments(of script: ScriptTag) -> Bool {
         switch script {
-        case 0x4C61_746E, 0x4379_726C, 0x4772_656B, 0x4172_6D6E, 0x4765_6F72,  // Latn Cyrl Grek Armn Geor
-            0x4861_6E69, 0x4869_7261, 0x4B61_6E61, 0x426F_706F,  // Hani Hira Kana Bopo
-            0x5468_6169, 0x4865_6272, 0x4172_6162:  // Thai Hebr Arab
+        case .latin, .cyrillic, .greek, .armenian, .georgian, .han, .hiragana, .katakana, .bopomofo,
+            .thai, .hebrew, .arabic:
             true
         default: false
         }
@@ -164,7 +163,7 @@ final class Shaper {
     }
 
     /// Glyph ids and their vertical ink bounds for a segment (device metrics), in font units.
-    func inkBounds(_ text: UnsafeBufferPointer<UInt8>, font: Font, script: UInt32)
+    func inkBounds(_ text: UnsafeBufferPointer<UInt8>, font: Font, script: ScriptTag)
         -> (top: Int32, bottom: Int32)?
     {
         guard let glyphs = run(text, font: font, script: script) else { return nil }
@@ -194,7 +193,7 @@ final class Shaper {
     /// - Parameter direction: the run's resolved bidi direction (UAX #9), when known: a
     ///   right-to-left run is shaped right to left whatever its script (digits and punctuation
     ///   inside Hebrew, mirrored brackets); `nil` lets HarfBuzz guess from the script.
-    func glyphs(_ text: UnsafeBufferPointer<UInt8>, font: Font, script: UInt32 = 0, direction: TextDirection? = nil) -> [Glyph] {
+    func glyphs(_ text: UnsafeBufferPointer<UInt8>, font: Font, script: ScriptTag = .neutral, direction: TextDirection? = nil) -> [Glyph] {
         guard let g = run(text, font: font, script: script, direction: direction) else { return [] }
         return (0..<g.count).map {
             Glyph(id: g.infos[$0].codepoint, cluster: g.infos[$0].cluster,
@@ -205,7 +204,7 @@ final class Shaper {
 
     /// Fills the buffer with `text`, sets its properties and shapes it; the glyph arrays stay
     /// valid until the next call.
-    private func run(_ text: UnsafeBufferPointer<UInt8>, font: Font, script: UInt32, direction: TextDirection? = nil)
+    private func run(_ text: UnsafeBufferPointer<UInt8>, font: Font, script: ScriptTag, direction: TextDirection? = nil)
         -> (infos: UnsafeMutablePointer<hb_glyph_info_t>, positions: UnsafeMutablePointer<hb_glyph_position_t>, count: Int)?
     {
         guard let base = text.baseAddress, text.count > 0 else { return nil }
@@ -264,9 +263,9 @@ final class Shaper {
     /// Script, direction and language of the buffer. The language is the script's sample
     /// language (Hangul → ko, kana → ja, Arabic → ar, …; none for Han), never the process
     /// locale, so pan-CJK fonts pick their language forms (`locl`) by script, as Pango does.
-    private func setProperties(script: UInt32) {
-        if script != 0 {
-            let s = hb_script_t(rawValue: script)
+    private func setProperties(script: ScriptTag) {
+        if script != .neutral {
+            let s = hb_script_t(rawValue: script.rawValue)
             hb_buffer_set_script(buffer, s)
             if hb_buffer_get_direction(buffer) == HB_DIRECTION_INVALID {
                 hb_buffer_set_direction(buffer, hb_script_get_horizontal_direction(s))
@@ -278,27 +277,29 @@ final class Shaper {
 
     /// ``language(forScript:)`` remembered for the last script (a dictionary look-up per
     /// segment otherwise; text is mostly one script).
-    private func scriptLanguage(_ script: UInt32) -> hb_language_t? {
+    private func scriptLanguage(_ script: ScriptTag) -> hb_language_t? {
         if script != lastScript {
             lastScript = script
             lastLanguage = Self.language(forScript: script)
         }
         return lastLanguage
     }
-    private var lastScript: UInt32 = .max
+    /// The script ``lastLanguage`` is for (at first none: no tag is all ones).
+    private var lastScript = ScriptTag(rawValue: .max)
+    /// ``language(forScript:)`` of ``lastScript``.
     private var lastLanguage: hb_language_t? = nil
 
     /// Han has no sample language here (it is shared by Chinese, Japanese and Korean text), so
     /// pan-CJK fonts keep their default forms for it, as in Pango.
-    private static func language(forScript script: UInt32) -> hb_language_t? {
+    private static func language(forScript script: ScriptTag) -> hb_language_t? {
         languages[script] ?? english
     }
 
     /// The HarfBuzz language of each script with a sample language (Han: "und"), resolved once.
     /// Immutable once made; an `hb_language_t` is an interned pointer HarfBuzz never frees.
-    nonisolated(unsafe) private static let languages: [UInt32: hb_language_t?] = {
+    nonisolated(unsafe) private static let languages: [ScriptTag: hb_language_t?] = {
         var table = ClusterClassifier.sampleLanguages.mapValues { hb_language_from_string($0, -1) }
-        table[Font.tag("Hani")] = hb_language_from_string("und", -1)
+        table[.han] = hb_language_from_string("und", -1)
         return table
     }()
     // Immutable; an `hb_language_t` is an interned pointer HarfBuzz never frees.

@@ -28,12 +28,12 @@ import Testing
     }
 
     @Test func commonClustersTakeTheSurroundingScript() {
-        let kana = Font.tag("Kana"), latn = Font.tag("Latn"), hang = Font.tag("Hang")
-        var scripts: [UInt32] = [0, kana, 0, 0, latn, 0]
+        let kana = ScriptTag.katakana, latn = ScriptTag.latin, hang = ScriptTag.hangul, none = ScriptTag.neutral
+        var scripts = [none, kana, none, none, latn, none]
         TextPreparer.resolveCommonScripts(&scripts, firstScalars: [0x20, 0x30A2, 0x30FC, 0x20, 0x61, 0x2E])
         #expect(scripts == [kana, kana, kana, kana, latn, latn])
         // "s<숫자> 2": the closing bracket returns to the script of the opening one.
-        var bracketed: [UInt32] = [latn, 0, hang, hang, 0, 0, 0]
+        var bracketed = [latn, none, hang, hang, none, none, none]
         TextPreparer.resolveCommonScripts(&bracketed, firstScalars: [0x73, 0x3C, 0xC22B, 0xC790, 0x3E, 0x20, 0x32])
         #expect(bracketed == [latn, latn, hang, hang, latn, latn, latn])
         // Pango measures "-n, --digits=<숫자>        2 대신에 지정한" at 248.958 pt.

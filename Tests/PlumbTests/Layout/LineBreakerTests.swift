@@ -5,8 +5,8 @@ import Testing
 @Suite struct LineBreakerTests {
     func lines(_ text: String, width: Double, policy: WrapPolicy = .words, limit: Int = .max) -> [String] {
         let p = monospaceText(text)
-        let boxes = LineBreaker(text: p, maxWidth: width, policy: policy, tabInterval: 28, lineLimit: limit).lines()
-        return lineStrings(text, p, boxes)
+        let brokenLines = LineBreaker(text: p, maxWidth: width, policy: policy, tabInterval: 28, lineLimit: limit).lines()
+        return lineStrings(text, p, brokenLines)
     }
 
     @Test func wrapsGreedilyAtSpaces() {
@@ -49,9 +49,9 @@ import Testing
     @Test func tabsAdvanceToTheNextStop() {
         // "a" = 10, tab → 28, "b" → 38; second tab → 56.
         let p = monospaceText("a\tb\tc")
-        let boxes = LineBreaker(text: p, maxWidth: 1000, policy: .words, tabInterval: 28, lineLimit: .max).lines()
-        #expect(boxes.count == 1)
-        #expect(boxes[0].usedWidth == 66)
+        let brokenLines = LineBreaker(text: p, maxWidth: 1000, policy: .words, tabInterval: 28, lineLimit: .max).lines()
+        #expect(brokenLines.count == 1)
+        #expect(brokenLines[0].usedWidth == 66)
     }
 
     @Test func lineLimitStopsEarly() {

@@ -80,11 +80,11 @@ import Testing
         // No installed font has a non-zero hhea line gap, so the rule is checked on the model
         // with metrics ascender 8, descender −2, gap 1.
         let text = monospaceText("aa")
-        let box = LineBreaker(text: text, maxWidth: 100, policy: .words, tabInterval: 28, lineLimit: .max).lines()[0]
+        let line = LineBreaker(text: text, maxWidth: 100, policy: .words, tabInterval: 28, lineLimit: .max).lines()[0]
         let with = LineHeightModel(style: sanitized())
         let without = LineHeightModel(style: sanitized { $0.options.remove(.usesFontLeading) })
-        #expect(with.natural(of: box, in: text).height == 11)
-        #expect(without.natural(of: box, in: text).height == 10)
+        #expect(with.natural(of: line, in: text).height == 11)
+        #expect(without.natural(of: line, in: text).height == 10)
         let laidOut = LayoutAssembler.assemble(text, style: sanitized { $0.lineSpacing = 2 }, width: .points(100))
         #expect(laidOut.height == 11)
         let twoLines = LayoutAssembler.assemble(monospaceText("aa\nbb"), style: sanitized { $0.lineSpacing = 2 }, width: .points(100))

@@ -13,7 +13,7 @@ import Testing
         let cut: (Int, Int)
     }
 
-    static let tags: [UInt32] = [0, Font.tag("Latn"), Font.tag("Hani"), Font.tag("Thai"), Font.tag("Deva")]
+    static let tags: [ScriptTag] = [.neutral, .latin, .han, .thai, ScriptTag("Deva")]
 
     static let cases: Gen<Case> = Gen.zip(
         Gen.element(of: Array(0..<20)),
@@ -31,9 +31,9 @@ import Testing
         let n = c.runs.reduce(0) { $0 + $1.length }
         let lower = c.base + min(c.cut.0, n)
         let upper = max(lower, c.base + n - min(c.cut.1, n))
-        var fast: [(Int, UInt32)] = []
+        var fast: [(Int, ScriptTag)] = []
         scratch.forEachScriptChange(in: lower..<upper) { fast.append(($0, $1)) }
-        var slow: [(Int, UInt32)] = []
+        var slow: [(Int, ScriptTag)] = []
         for g in lower..<upper where g == lower || scratch[g] != scratch[g - 1] { slow.append((g, scratch[g])) }
         return fast.map(\.0) == slow.map(\.0) && fast.map(\.1) == slow.map(\.1)
     }

@@ -111,14 +111,13 @@ import Testing
 /// Script tags written as literals on the hot path are the tags `Font.tag` makes.
 @Suite struct ScriptTagTests {
     @Test func literalTagsAreTheirNames() {
-        #expect(UnicodeScript.common == Font.tag("Zyyy"))
-        #expect(UnicodeScript.inherited == Font.tag("Zinh"))
-        #expect(UnicodeScript.unknown == Font.tag("Zzzz"))
-        #expect(TextPreparer.latinScript == Font.tag("Latn"))
-        #expect(TextPreparer.hani == Font.tag("Hani"))
-        #expect(TextPreparer.hira == Font.tag("Hira"))
-        #expect(TextPreparer.kana == Font.tag("Kana"))
-        #expect(TextPreparer.hang == Font.tag("Hang"))
-        #expect(TextPreparer.bopo == Font.tag("Bopo"))
+        let named: [(ScriptTag, StaticString)] = [
+            (.common, "Zyyy"), (.inherited, "Zinh"), (.unknown, "Zzzz"), (.latin, "Latn"), (.cyrillic, "Cyrl"),
+            (.greek, "Grek"), (.armenian, "Armn"), (.georgian, "Geor"), (.han, "Hani"), (.hiragana, "Hira"),
+            (.katakana, "Kana"), (.hangul, "Hang"), (.bopomofo, "Bopo"), (.thai, "Thai"), (.hebrew, "Hebr"),
+            (.arabic, "Arab"),
+        ]
+        for (tag, name) in named { #expect(tag.rawValue == Font.tag(name), "\(name)") }
+        #expect(ScriptTag.neutral.rawValue == 0)
     }
 }

@@ -37,8 +37,8 @@ import Testing
         engine.fonts.cascade(for: FontDescriptor(families: $0, size: 15))
     }
 
-    /// A line as its bits (`LineBox`'s `==` would take −0 for 0).
-    static func bits(_ l: LineBox) -> [UInt64] {
+    /// A line as its bits (`BrokenLine`'s `==` would take −0 for 0).
+    static func bits(_ l: BrokenLine) -> [UInt64] {
         [UInt64(l.graphemeStart), UInt64(l.graphemeEnd), l.usedWidth.bitPattern, l.hangingWidth.bitPattern, l.fontMask,
          UInt64(l.paragraph), l.endsParagraph ? 1 : 0, l.endsInsideWord ? 1 : 0]
     }

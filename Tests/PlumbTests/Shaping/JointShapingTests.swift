@@ -11,7 +11,7 @@ import Testing
     struct Face: Sendable {
         let path: String
         let index: Int
-        let script: UInt32
+        let script: ScriptTag
         let pieces: [String]
     }
 
@@ -38,23 +38,23 @@ import Testing
     static let noto = "/usr/share/fonts/truetype/noto/"
     static let notoCJK = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
     static let faces = [
-        Face(path: notoSans, index: 0, script: Font.tag("Latn"), pieces: latin),
-        Face(path: notoSans, index: 0, script: Font.tag("Cyrl"), pieces: cyrillic),
-        Face(path: notoSans, index: 0, script: Font.tag("Grek"), pieces: greek),
+        Face(path: notoSans, index: 0, script: .latin, pieces: latin),
+        Face(path: notoSans, index: 0, script: .cyrillic, pieces: cyrillic),
+        Face(path: notoSans, index: 0, script: .greek, pieces: greek),
         Face(
-            path: notoCJK, index: 2, script: Font.tag("Hani"),
+            path: notoCJK, index: 2, script: .han,
             pieces: ["中", "文", "。", "、", "「", "」", "（", "）", "：", " ", "A", "1", "〜", "〇"]),
         Face(
-            path: notoCJK, index: 2, script: Font.tag("Kana"),
+            path: notoCJK, index: 2, script: .katakana,
             pieces: ["ケ", "ー", "ッ", "カ", "タ", "ヴ", "ァ", "パ", "゙", "・", "。", "（", "）"]),
-        Face(path: noto + "NotoSansThai-Regular.ttf", index: 0, script: Font.tag("Thai"), pieces: thai),
-        Face(path: noto + "NotoSansHebrew-Regular.ttf", index: 0, script: Font.tag("Hebr"), pieces: hebrew),
-        Face(path: noto + "NotoSansArabic-Regular.ttf", index: 0, script: Font.tag("Arab"), pieces: arabic),
+        Face(path: noto + "NotoSansThai-Regular.ttf", index: 0, script: .thai, pieces: thai),
+        Face(path: noto + "NotoSansHebrew-Regular.ttf", index: 0, script: .hebrew, pieces: hebrew),
+        Face(path: noto + "NotoSansArabic-Regular.ttf", index: 0, script: .arabic, pieces: arabic),
     ]
 
     @Test func onlyDefaultShaperScriptsAreShapedTogether() {
         for face in Self.faces { #expect(Shaper.batchesSegments(of: face.script)) }
-        for tag: UInt32 in [0, Font.tag("Deva"), Font.tag("Hang"), Font.tag("Beng"), Font.tag("Khmr"), Font.tag("Mymr")] {
+        for tag in [ScriptTag.neutral, ScriptTag("Deva"), .hangul, ScriptTag("Beng"), ScriptTag("Khmr"), ScriptTag("Mymr")] {
             #expect(!Shaper.batchesSegments(of: tag))
         }
     }
@@ -150,7 +150,7 @@ import Testing
             [Int32(1), 2].withUnsafeBufferPointer { e in
                 [Int32(0), 1].withUnsafeBufferPointer { s in
                     joint.withUnsafeMutableBufferPointer {
-                        shaper.shapeSegments(b, graphemeEnds: e, segmentStarts: s, font: font, script: Font.tag("Latn"), advances: $0)
+                        shaper.shapeSegments(b, graphemeEnds: e, segmentStarts: s, font: font, script: .latin, advances: $0)
                     }
                 }
             }

@@ -82,9 +82,9 @@ func lineTexts(_ layout: TextLayout) -> [String] {
 }
 
 /// Lines of a monospace text as strings.
-func lineStrings(_ text: String, _ prepared: PreparedText, _ boxes: [LineBox]) -> [String] {
+func lineStrings(_ text: String, _ prepared: PreparedText, _ lines: [BrokenLine]) -> [String] {
     let bytes = Array(text.utf8)
-    return boxes.map { b in
+    return lines.map { b in
         guard b.graphemeStart < b.graphemeEnd else { return "" }
         let s = Int(prepared.graphemeStarts[Int(b.graphemeStart)]), e = Int(prepared.graphemeEnds[Int(b.graphemeEnd - 1)])
         return String(decoding: bytes[s..<e], as: UTF8.self)
