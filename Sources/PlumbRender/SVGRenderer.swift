@@ -159,7 +159,7 @@ public enum SVGRenderer {
                 for g in glyphs {
                     if g.isEllipsis && ellipsisX[lineIndex] == nil { ellipsisX[lineIndex] = g.x }
                     switch glyph(g) {
-                    case .outline(let use) where gradientBox != nil: clip += use
+                    case .outline(let use) where gradientBox != nil: clip += use + emboldenedClip(g)
                     case .outline(let element), .other(let element): lineGroups += element
                     case .blank: break
                     }
@@ -215,7 +215,7 @@ public enum SVGRenderer {
             if g.glyph != 0, let id = outlineID(g) {
                 // A run's colour on its glyphs (the line's fill otherwise; a gradient clips them).
                 let fill = g.color.map { " fill=\"\(SVGNumber.escape($0))\"" } ?? ""
-                return .outline("<use class=\"glyph\(g.isEllipsis ? " ellipsis" : "")\"\(fill) href=\"#\(id)\" transform=\"translate(\(n(g.x)) \(n(g.baseline))) scale(\(scaleString(g.scale)) \(scaleString(-g.scale)))\"/>\n")
+                return .outline("<use class=\"glyph\(g.isEllipsis ? " ellipsis" : "")\"\(fill)\(bold(g)) href=\"#\(id)\" transform=\"\(transform(g))\"/>\n")
             } else if g.glyph == 0 || g.face.inkBox(ofGlyph: g.glyph) != nil {
                 // Cannot be drawn (.notdef or no outline): a visible placeholder, never a gap.
                 let h = g.face.ascender * g.scale
@@ -223,6 +223,32 @@ public enum SVGRenderer {
                 return .other("<rect class=\"placeholder\" x=\"\(n(g.x))\" y=\"\(n(g.baseline - h))\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"none\" stroke=\"#ff3b30\" stroke-width=\"0.5\"/>\n")
             }
             return .blank
+        }
+
+        /// A glyph's font units to the row's points: the pen position, y flipped, and a
+        /// synthetic oblique's skew (x moves by `skew` × y in font units).
+        func transform(_ g: PlacedGlyph) -> String {
+            let s = scaleString(g.scale)
+            guard g.skew != 0 else { return "translate(\(n(g.x)) \(n(g.baseline))) scale(\(s) \(scaleString(-g.scale)))" }
+            return "matrix(\(s) 0 \(scaleString(g.scale * g.skew)) \(scaleString(-g.scale)) \(n(g.x)) \(n(g.baseline)))"
+        }
+
+        /// A synthetic bold's stroke around the outline, in the glyph's colour (the line's text
+        /// colour unless the run sets one); its width is in font units, as the outline is.
+        func bold(_ g: PlacedGlyph) -> String {
+            guard g.emboldening > 0, g.scale > 0 else { return "" }
+            let colour = SVGNumber.escape(g.color ?? options.textColor)
+            return " stroke=\"\(colour)\" stroke-width=\"\(n(g.emboldening / g.scale))\" stroke-linejoin=\"round\""
+        }
+
+        /// A clip path ignores strokes: a synthetic bold glyph under a gradient also clips with
+        /// four copies moved by half the stroke, left, right, up and down.
+        mutating func emboldenedClip(_ g: PlacedGlyph) -> String {
+            guard g.emboldening > 0, g.glyph != 0, let id = outlineID(g) else { return "" }
+            let d = g.emboldening / 2
+            return [(d, 0.0), (-d, 0.0), (0.0, d), (0.0, -d)].map { dx, dy in
+                "<use class=\"glyph bold\" href=\"#\(id)\" transform=\"translate(\(n(dx)) \(n(dy))) \(transform(g))\"/>\n"
+            }.joined()
         }
 
         /// Each inline box of an attributed text (and of its truncation token) as a placeholder

@@ -36,6 +36,19 @@ class Check:
                        check=True, capture_output=True, timeout=120)
         return Image.open(png).convert("RGB"), svg
 
+    def screenshot_html(self, name, body, width, height):
+        """A page of `body` screenshotted in Chromium at the checks' scale."""
+        path = os.path.join(self.out, name + ".html")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("<!doctype html><html><head><meta charset=\"utf-8\"></head><body>%s</body></html>" % body)
+        png = os.path.join(self.out, name + ".png")
+        subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                        "--allow-file-access-from-files", "--virtual-time-budget=3000",
+                        "--force-device-scale-factor=%d" % SCALE, "--window-size=%d,%d" % (width, height),
+                        "--screenshot=" + png, "file://" + os.path.abspath(path)],
+                       check=True, capture_output=True, timeout=120)
+        return Image.open(png).convert("RGB")
+
     def geometry(self, text, args):
         style = [a for a in args]
         out = subprocess.run([self.plumb, "measure", "--lines", *style], input=json.dumps({"text": text}).encode(),
@@ -46,6 +59,21 @@ class Check:
         print(("ok   " if condition else "FAIL ") + message)
         if not condition:
             self.failures.append(message)
+
+
+def ink_stats(img):
+    """Dark pixels and the ink's slant: how far (pixels) the mean x of the top half's ink lies
+    right of the bottom half's, per pixel of height between their mean ys."""
+    points = [(x, y) for y in range(img.height) for x in range(img.width) if darkness(img.getpixel((x, y))) >= 100]
+    if not points:
+        return {"pixels": 0, "slant": 0.0}
+    top, bottom = min(y for _, y in points), max(y for _, y in points)
+    mid = (top + bottom) / 2
+    upper = [p for p in points if p[1] < mid]
+    lower = [p for p in points if p[1] >= mid]
+    mean = lambda ps, i: sum(p[i] for p in ps) / len(ps)
+    slant = (mean(upper, 0) - mean(lower, 0)) / max(1e-9, mean(lower, 1) - mean(upper, 1))
+    return {"pixels": len(points), "slant": slant}
 
 
 def px(v):
@@ -233,6 +261,29 @@ def main():
     stray = sum(1 for x in range(img.width) for y in range(img.height) if blue(img.getpixel((x, y)))
                 and not (px(tx) - 1 <= x <= px(tx + tw) + 1 and px(ty) - 1 <= y <= px(ty + th) + 1))
     c.expect(inside > 50 and stray == 0, "truncation token drawn inside its rect (%d blue pixels inside, %d outside)" % (inside, stray))
+
+    # 7. Synthetic bold and oblique (DejaVu Serif's regular face alone, registered over the
+    #    system's family): Plumb's drawing under `chromium` gains the ink and the slant that
+    #    Chromium's own `@font-face` rendering of the same file gains from upright to bold italic.
+    serif = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
+    text = "Hamburgefonstiv"
+    style = ["--families", "DejaVu Serif", "--size", "28", "--width", "400", "--compatibility", "chromium",
+             "--font-file", serif]
+    page = ("<style>@font-face{font-family:'DejaVu Serif';src:url('file://%s');font-weight:400;font-style:normal}"
+            "body{margin:8px;background:#fff;color:#1d1d1f} div{font:%s 28px 'DejaVu Serif';white-space:pre}</style>"
+            "<div>%s</div>")
+    plumb_up, svg_up = c.render("synthetic-regular", text, style)
+    plumb_bi, svg_bi = c.render("synthetic-bold-italic", text, style + ["--weight", "700", "--italic"])
+    chrome_up = c.screenshot_html("synthetic-chromium-regular", page % (serif, "normal 400", text), 440, 60)
+    chrome_bi = c.screenshot_html("synthetic-chromium-bold-italic", page % (serif, "italic 700", text), 440, 60)
+    c.expect("fallback" not in svg_up + svg_bi, "the registered face draws (no fallback mark)")
+    pu, pb, cu, cb = (ink_stats(img) for img in (plumb_up, plumb_bi, chrome_up, chrome_bi))
+    plumb_gain, chrome_gain = pb["pixels"] / max(1, pu["pixels"]), cb["pixels"] / max(1, cu["pixels"])
+    c.expect(plumb_gain > 1.15 and abs(plumb_gain - chrome_gain) <= 0.1,
+             "synthetic bold adds Chromium's ink (%.2f× the upright's; Chromium %.2f×)" % (plumb_gain, chrome_gain))
+    plumb_slant, chrome_slant = pb["slant"] - pu["slant"], cb["slant"] - cu["slant"]
+    c.expect(plumb_slant > 0.15 and abs(plumb_slant - chrome_slant) <= 0.06,
+             "synthetic oblique slants as Chromium's (%.3f against %.3f)" % (plumb_slant, chrome_slant))
 
     print("%d check(s) failed" % len(c.failures) if c.failures else "all browser checks passed")
     return 1 if c.failures else 0

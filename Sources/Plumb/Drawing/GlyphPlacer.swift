@@ -239,8 +239,8 @@ enum GlyphPlacer {
         let bytes = UnsafeBufferPointer(rebasing: utf8[Int(p.graphemeStarts[run.lowerBound])..<Int(p.graphemeEnds[run.upperBound - 1])])
         // Each face at its run's size, raised by its run's offset (plain text: the style's size).
         let attributes = source.run(atByte: p.graphemeStarts[run.lowerBound]).map { source.runs[$0] }
-        place(bytes, font: p.fonts[Int(p.graphemeFonts[run.lowerBound])].font, size: attributes?.size ?? source.fontSize,
-              width: run.reduce(0.0) { $0 + p.advances[$1] }, direction: direction, isEllipsis: false, color: attributes?.color,
+        place(bytes, font: p.fonts[Int(p.graphemeFonts[run.lowerBound])].font, source.style(of: attributes),
+              width: run.reduce(0.0) { $0 + p.advances[$1] }, direction: direction, isEllipsis: false,
               shaper, baseline: baseline - (attributes?.baselineOffset ?? 0), x: &x, into: &out)
     }
 
@@ -261,8 +261,8 @@ enum GlyphPlacer {
                     }
                     let run = DrawingSource.run(atByte: Int32(item.bytes.lowerBound), in: source.tokenRuns).map { source.tokenRuns[$0] }
                     place(UnsafeBufferPointer(rebasing: utf8[item.bytes]), font: p.fonts[Int(item.font)].font,
-                          size: run?.size ?? source.fontSize, width: item.width, direction: item.direction, isEllipsis: true,
-                          color: run?.color, shaper, baseline: baseline - (run?.baselineOffset ?? 0), x: &x, into: &out)
+                          source.style(of: run), width: item.width, direction: item.direction, isEllipsis: true,
+                          shaper, baseline: baseline - (run?.baselineOffset ?? 0), x: &x, into: &out)
                 }
             }
             return
@@ -270,9 +270,11 @@ enum GlyphPlacer {
         let (font, width) = source.ellipsis(ofLine: line)
         // A plain text's faces all have the style's size; a run style's "…" has its run's.
         let size = p.ellipsisByGroup.isEmpty ? source.fontSize : p.scales[Int(font)].size
+        var style = source.style(of: nil)
+        style.size = size
         TextPreparer.ellipsisUTF8.withUnsafeBufferPointer {
-            place($0, font: p.fonts[Int(font)].font, size: size, width: width,
-                  direction: direction, isEllipsis: true, color: nil, shaper, baseline: baseline, x: &x, into: &out)
+            place($0, font: p.fonts[Int(font)].font, style, width: width,
+                  direction: direction, isEllipsis: true, shaper, baseline: baseline, x: &x, into: &out)
         }
     }
 
@@ -327,10 +329,11 @@ enum GlyphPlacer {
     /// between the measured `width` and the shaped advances (letter spacing, rounding) over the
     /// clusters; moves `x` by `width`, so drawing never drifts from the measured line.
     private static func place(
-        _ bytes: UnsafeBufferPointer<UInt8>, font: Font, size: Double, width: Double, direction: TextDirection,
-        isEllipsis: Bool, color: String?, _ shaper: Shaper, baseline: Double, x: inout Double, into out: inout [PlacedGlyph]
+        _ bytes: UnsafeBufferPointer<UInt8>, font: Font, _ style: DrawnStyle, width: Double, direction: TextDirection,
+        isEllipsis: Bool, _ shaper: Shaper, baseline: Double, x: inout Double, into out: inout [PlacedGlyph]
     ) {
-        let k = size / font.upem
+        let k = style.size / font.upem
+        let synthetic = style.synthesis.drawing(of: font, weight: style.weight, italic: style.italic, size: style.size)
         // Left-to-right runs keep HarfBuzz's guess from the script (what measuring shaped).
         let shaped = shaper.glyphs(bytes, font: font, direction: direction == .rightToLeft ? .rightToLeft : nil)
         let letterSpacing = width - Double(shaped.reduce(0) { $0 + Int($1.advance) }) * k
@@ -343,7 +346,8 @@ enum GlyphPlacer {
             lastCluster = s.cluster
             out.append(PlacedGlyph(
                 face: FontFace(font), glyph: s.id, x: pen + Double(s.xOffset) * k,
-                baseline: baseline - Double(s.yOffset) * k, scale: k, isEllipsis: isEllipsis, color: color))
+                baseline: baseline - Double(s.yOffset) * k, scale: k, isEllipsis: isEllipsis, color: style.color,
+                skew: synthetic.skew, emboldening: synthetic.emboldening))
             pen += Double(s.advance) * k
         }
         x += width

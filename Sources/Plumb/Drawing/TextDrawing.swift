@@ -33,6 +33,14 @@ public struct PlacedGlyph: Hashable, Sendable {
     /// The run's drawing colour (`TextAttributes.color`, CSS syntax) in an attributed text;
     /// `nil` draws in the renderer's text colour.
     public let color: String?
+    /// A synthetic oblique: the outline's x moves by `skew` × its y (font units, y up), 0.25
+    /// under `chromium` (Skia), 0.2 under `pango` (fontconfig); 0 when the face is slanted
+    /// already, upright was asked for, or the profile (`standard`, UIKit) never synthesises.
+    public let skew: Double
+    /// A synthetic bold: the width (points) of a stroke of the glyph's own colour around its
+    /// outline, as Skia and FreeType embolden a face lighter than the weight asked for; 0 for
+    /// none. Advances never change: the layout measured the face as it is.
+    public let emboldening: Double
 }
 
 /// One of the engine's loaded font faces, as a renderer sees it: names, metrics in font units
@@ -136,6 +144,17 @@ struct DrawingSource: Sendable {
     /// The truncation token's runs (`TextStyle.truncationToken`), byte ends in the token's
     /// text; empty for the plain "…".
     var tokenRuns: [DrawingRun] = []
+    /// The style's weight and slant (what a face may lack) and the profile's synthesis rule.
+    var weight = 400
+    var italic = false
+    var synthesis: LayoutConventions.FontSynthesis = .none
+
+    /// How a run's glyphs are drawn: its own size, colour, weight and slant, or the style's.
+    func style(of run: DrawingRun?) -> DrawnStyle {
+        DrawnStyle(
+            size: run?.size ?? fontSize, color: run?.color, weight: run?.weight ?? weight, italic: run?.italic ?? italic,
+            synthesis: synthesis)
+    }
 
     /// The "…" of line `i`: its own when the line was truncated, else the text's.
     func ellipsis(ofLine i: Int) -> (font: UInt8, width: Double) {
@@ -169,5 +188,18 @@ struct DrawingRun: Sendable {
     /// Raises the run's glyphs above the baseline (points).
     let baselineOffset: Double
     let color: String?
+    /// The weight and slant the run asks for (its faces may lack them).
+    var weight: Int
+    var italic: Bool
+}
+
+/// What drawing one run of glyphs needs besides the glyphs: the size they are scaled to, their
+/// colour, and the weight and slant asked for, with the profile's rule for synthesising them.
+struct DrawnStyle {
+    var size: Double
+    var color: String?
+    var weight: Int
+    var italic: Bool
+    var synthesis: LayoutConventions.FontSynthesis
 }
 

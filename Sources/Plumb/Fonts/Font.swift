@@ -38,6 +38,12 @@ final class Font: @unchecked Sendable, CustomStringConvertible {
     /// Whether the face is an application font (registered with the engine: a file or data
     /// the app ships), not one fontconfig found among the system's.
     let isApplicationFont: Bool
+    /// The weight the face draws at (1–1000): OS/2's `usWeightClass`, or the `wght` coordinate
+    /// of a variable instance (`hb_style_get_value`).
+    let drawnWeight: Double
+    /// Whether the face's glyphs are slanted already: its italic flag or `ital` axis, or a
+    /// non-zero slant angle (`hb_style_get_value`).
+    let drawsItalic: Bool
     /// Whether shaping a lone scalar gives its nominal glyph's advance (`cmap` → `hmtx`): false
     /// when features could substitute glyphs (`tnum`, `smcp`, `ss01`, …).
     var hasNominalAdvances: Bool { features.isEmpty }
@@ -172,6 +178,9 @@ final class Font: @unchecked Sendable, CustomStringConvertible {
         self.hasColorGlyphs =
             hb_ot_color_has_png(face) != 0 || hb_ot_color_has_layers(face) != 0
             || hb_ot_color_has_svg(face) != 0
+        self.drawnWeight = Double(hb_style_get_value(font, HB_STYLE_TAG_WEIGHT))
+        self.drawsItalic = hb_style_get_value(font, HB_STYLE_TAG_ITALIC) >= 0.5
+            || hb_style_get_value(font, HB_STYLE_TAG_SLANT_ANGLE) != 0
         self.isCFF = hb_face_reference_table(face, Font.tag("CFF "))
             .map { blob -> Bool in
                 defer { hb_blob_destroy(blob) }

@@ -1,5 +1,15 @@
 extension DrawingSource {
-    /// The drawing data of a pipeline result, or `nil` when it has no lines.
+    /// The drawing data of a pipeline result measured in `style`, or `nil` when it has no
+    /// lines.
+    init?(_ r: PipelineResult, _ style: ResolvedStyle) {
+        self.init(r)
+        weight = style.sanitized.font.weight
+        italic = style.sanitized.font.italic
+        synthesis = style.sanitized.conventions.synthesis
+    }
+
+    /// The drawing data of a pipeline result, or `nil` when it has no lines (upright, regular,
+    /// no synthesis: what placing glyphs for their extents needs).
     init?(_ r: PipelineResult) {
         guard let layout = r.layout, let prepared = r.prepared else { return nil }
         self.prepared = prepared
@@ -34,7 +44,7 @@ extension TextMeasurer {
     {
         let resolved = resolve(style)
         let r = compute(text, style: resolved, width: width, scale: scale, extraWarnings: [])
-        var source = DrawingSource(r)
+        var source = DrawingSource(r, resolved)
         source?.tokenRuns = Self.tokenRuns(style, resolved)
         return (makeLayout(text, r), source, Self.boxWidth(r))
     }
@@ -74,17 +84,19 @@ extension TextMeasurer {
             // Measured as the plain string (as `layout` does); only the colours differ.
             r = compute(text.string, style: resolved, width: width, scale: scale, extraWarnings: [])
             runs = text.runs.map {
-                DrawingRun(byteEnd: $0.utf8Range.upperBound, size: r.fontSize, baselineOffset: 0, color: $0.attributes.color)
+                DrawingRun(byteEnd: $0.utf8Range.upperBound, size: r.fontSize, baselineOffset: 0, color: $0.attributes.color,
+                           weight: resolved.sanitized.font.weight, italic: resolved.sanitized.font.italic)
             }
         } else {
             let content = richContent(text, style: resolved, key: CellKeys.contentKey(text))
             r = compute(text.string, style: resolved, width: width, scale: scale, extraWarnings: [], content: content)
             runs = zip(text.runs, content.runs).map { run, resolvedRun in
                 DrawingRun(byteEnd: resolvedRun.byteEnd, size: resolvedRun.size,
-                           baselineOffset: resolvedRun.baselineOffset, color: run.attributes.color)
+                           baselineOffset: resolvedRun.baselineOffset, color: run.attributes.color,
+                           weight: resolvedRun.cascade.key.weight, italic: resolvedRun.cascade.key.italic)
             }
         }
-        var source = DrawingSource(r)
+        var source = DrawingSource(r, resolved)
         source?.runs = runs
         source?.tokenRuns = Self.tokenRuns(style, resolved)
         return (makeLayout(text.string, r, boxes: text.inlineBoxes), source, Self.boxWidth(r))
@@ -94,7 +106,8 @@ extension TextMeasurer {
     private static func tokenRuns(_ style: TextStyle, _ resolved: ResolvedStyle) -> [DrawingRun] {
         guard let token = style.truncationToken, let input = resolved.token else { return [] }
         return zip(token.runs, input.runs).map { run, r in
-            DrawingRun(byteEnd: r.byteEnd, size: r.size, baselineOffset: r.baselineOffset, color: run.attributes.color)
+            DrawingRun(byteEnd: r.byteEnd, size: r.size, baselineOffset: r.baselineOffset, color: run.attributes.color,
+                       weight: r.cascade.key.weight, italic: r.cascade.key.italic)
         }
     }
 

@@ -39,6 +39,8 @@ struct LayoutConventions: Hashable, Sendable {
     var fallbackFacesAreRegular: Bool = false
     /// What fontconfig is asked for a cluster no cascade font covers.
     var fallbackQuery: FallbackQuery = .firstFamily
+    /// How a face without the weight or slant asked for is drawn (advances never change).
+    var synthesis: FontSynthesis = .none
     /// How line heights come from the fonts' metrics (`LineHeightModel`).
     var lineHeights: LineHeightRule = .uikit
 
@@ -142,6 +144,20 @@ struct LayoutConventions: Hashable, Sendable {
         case characterOnly
     }
 
+    /// Who draws a bold or italic that the face lacks, and how (`FontSynthesis.swift` has
+    /// the numbers). Measured in every engine: synthesis changes no advance and no metric.
+    enum FontSynthesis: Hashable, Sendable {
+        /// UIKit: a named family is drawn in its nearest face as it is.
+        case none
+        /// Blink with Skia: bold from weight 600 on faces below 600, the outline stroked
+        /// (`SkScalarInterpFunc` of the size); oblique as a skew of 1/4.
+        case skia
+        /// Pango with fontconfig's `90-synthetic.conf` and cairo: bold from weight 700 on faces
+        /// of 500 and below, the outline emboldened by 1/24 em (`FT_GlyphSlot_Embolden`);
+        /// oblique as a shear of 0.2.
+        case fontconfig
+    }
+
     /// How a line's height follows from its fonts.
     enum LineHeightRule: Hashable, Sendable {
         /// UIKit (TextKit): exact metrics, the tallest font of the line; a multiple of the
@@ -205,7 +221,7 @@ extension LayoutConventions {
         spaceFonts: .neighbouringFont, trailingSpaces: .lastHangs,
         lineFit: .exact(tolerance: exactFitTolerance), advanceScaling: .exact,
         scriptBracketPairing: .bracketsAndQuotes, shapesKanaWithKanji: false, reshapesLineEnds: false,
-        shapingLanguage: .fromScript, loneEmojiTakesFamilyGlyph: false, lineHeights: .pango)
+        shapingLanguage: .fromScript, loneEmojiTakesFamilyGlyph: false, synthesis: .fontconfig, lineHeights: .pango)
 
     /// Chromium's (Blink's) conventions on Linux (measured): CSS `line-break: normal`, its
     /// ASCII table and space rule, FreeType advances, layout-unit line fitting, line ends
@@ -217,7 +233,7 @@ extension LayoutConventions {
         advanceScaling: .freeTypeFixedPoint, scriptBracketPairing: .bidiBracketsOnly,
         shapesKanaWithKanji: true, reshapesLineEnds: true, shapingLanguage: .document,
         loneEmojiTakesFamilyGlyph: true, fallbackFacesAreRegular: true, fallbackQuery: .characterOnly,
-        lineHeights: .blink(.familyFontsAboveScaleOne))
+        synthesis: .skia, lineHeights: .blink(.familyFontsAboveScaleOne))
 }
 
 extension Compatibility {
