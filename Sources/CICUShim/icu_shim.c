@@ -183,6 +183,28 @@ static inline int plumb_simple_line_class(UChar32 c) {
     return plumb_memo_value(&plumb_line_classes, c, SL_ID, plumb_simple_line_class_icu);
 }
 
+int32_t plumb_line_break_forbidden(int32_t c, int32_t side) {
+    int32_t lb = u_getIntPropertyValue(c, UCHAR_LINE_BREAK);
+    if (side == 0) {
+        switch (lb) {
+        case U_LB_CLOSE_PUNCTUATION: case U_LB_CLOSE_PARENTHESIS: case U_LB_EXCLAMATION:
+        case U_LB_INFIX_NUMERIC: case U_LB_BREAK_SYMBOLS: case U_LB_NONSTARTER: case U_LB_BREAK_AFTER:
+        case U_LB_HYPHEN: case U_LB_INSEPARABLE: case U_LB_GLUE: case U_LB_WORD_JOINER:
+        case U_LB_COMBINING_MARK: case U_LB_ZWJ: case U_LB_QUOTATION: case U_LB_SPACE: case U_LB_ZWSPACE:
+            return 1;
+        default:
+            return 0;
+        }
+    }
+    switch (lb) {
+    case U_LB_OPEN_PUNCTUATION: case U_LB_GLUE: case U_LB_BREAK_BEFORE: case U_LB_WORD_JOINER:
+    case U_LB_ZWJ: case U_LB_QUOTATION:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 int32_t plumb_simple_line_class_of(int32_t c, int32_t through_table) {
     pthread_once(&plumb_line_tables_once, plumb_fill_line_tables);
     return through_table ? plumb_simple_line_class(c) : plumb_simple_line_class_icu(c);

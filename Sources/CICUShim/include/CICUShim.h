@@ -42,6 +42,14 @@ int32_t plumb_breaker_line_breaks_icu(plumb_breaker *breaker, const uint8_t *utf
                                       int32_t *offsets, uint8_t *hard, int32_t capacity,
                                       int32_t *status);
 
+/// Whether UAX #14 forbids a line break between code point `c` and the one before it
+/// (`side` 0) or after it (`side` 1) whatever that other one is, by the rules above LB31 that
+/// one class decides: before CL, CP, EX, IS, SY (LB13), NS, BA, HY (LB21), IN (LB22), GL
+/// (LB12a), WJ (LB11), CM and ZWJ (LB9), QU (LB19), SP and ZW (LB7); after OP (LB14), GL
+/// (LB12), BB (LB21), WJ (LB11), ZWJ (LB8a) and QU (LB19). From ICU's Line_Break property.
+/// Thread-safe.
+int32_t plumb_line_break_forbidden(int32_t c, int32_t side);
+
 /// The line fast path's class of code point `c` (0 = outside its subset), from its ASCII
 /// table when `through_table` and `c` < 128, else from ICU's properties (for tests).
 int32_t plumb_simple_line_class_of(int32_t c, int32_t through_table);

@@ -144,6 +144,22 @@ final class BreakIterators: @unchecked Sendable {  // one thread at a time
         buffers.graphemeOffsets.release(over: bytes / 4)
     }
 
+    /// Whether UAX #14 forbids a line break before `scalar` whatever precedes it (LB7–LB22:
+    /// closing punctuation, nonstarters, glue, quotes, …; ICU's Line_Break property).
+    ///
+    /// - Complexity: O(1), one property look-up.
+    static func forbidsBreak(before scalar: Unicode.Scalar) -> Bool {
+        plumb_line_break_forbidden(Int32(bitPattern: scalar.value), 0) != 0
+    }
+
+    /// Whether UAX #14 forbids a line break after `scalar` whatever follows it (an opening
+    /// bracket, glue, a quote, …: LB8a–LB21).
+    ///
+    /// - Complexity: O(1), one property look-up.
+    static func forbidsBreak(after scalar: Unicode.Scalar) -> Bool {
+        plumb_line_break_forbidden(Int32(bitPattern: scalar.value), 1) != 0
+    }
+
     /// The line fast path's class of `scalar` (0: ICU breaks text containing it), from its
     /// ASCII table when `throughTable` (tests compare the table with ICU's properties).
     static func simpleLineClass(of scalar: UInt32, throughTable: Bool) -> Int32 {

@@ -64,6 +64,9 @@ extension TextPreparer {
     /// East Asian characters may start a line (`中文|“引用”`), and a final one (Pf) between two
     /// East Asian characters may end one (`”|中文`). ASCII quotes are unaffected (neither Pi nor
     /// Pf). East Asian = the CJK ranges of `ClusterClassifier.isCJK` (wide and full-width).
+    /// LB19a only lifts LB19's ban around quotes: the rules above it still hold, so no break
+    /// comes before closing punctuation (`”，` and `”。` stay together, LB13) or after an
+    /// opening bracket (`（“`, LB14), as in Chromium (``BreakIterators/forbidsBreak(before:)``).
     private func addLB19aBreaks(graphemes range: Range<Int>, firstScalars: ParagraphScratch, into b: inout PreparedTextBuilder) {
         guard range.count >= 3 else { return }
         func scalar(_ g: Int) -> Unicode.Scalar? { Unicode.Scalar(firstScalars.firstScalar(g)) }
@@ -77,8 +80,8 @@ extension TextPreparer {
             // before the neighbours and the property look-up.
             guard let s = current, s.value >= 0xAB && s.value <= 0x2E21, eastAsian(before), eastAsian(after) else { continue }
             switch s.properties.generalCategory {
-            case .initialPunctuation: b.flags[g - 1].insert(.breakAfter)
-            case .finalPunctuation: b.flags[g].insert(.breakAfter)
+            case .initialPunctuation where !BreakIterators.forbidsBreak(after: before!): b.flags[g - 1].insert(.breakAfter)
+            case .finalPunctuation where !BreakIterators.forbidsBreak(before: after!): b.flags[g].insert(.breakAfter)
             default: break
             }
         }

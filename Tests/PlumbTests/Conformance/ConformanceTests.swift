@@ -146,6 +146,27 @@ extension ConformanceTests {
         // ASCII quotes keep the old rule in both profiles.
         #expect(lineTexts(engine.layout("中文中\"引用\"中文", style: style15(["Noto Sans CJK SC"]), width: 60)).first == "中文")
     }
+
+    /// Regression (issue 30, item 2): LB19a lifted the rules above it too, so a line could
+    /// start with closing punctuation after a quote (`”|，`) or end with an opening bracket
+    /// before one (`（|“`), which neither Chromium nor Pango does. Line starts measured in
+    /// Chromium 156 (Noto Sans CJK SC 15 px, `text-spacing-trim: space-all`).
+    @Test func lb19aKeepsClosingPunctuationWithTheQuoteAndOpeningBracketsWithIt() {
+        let cases: [(String, Double, [Int])] = [
+            ("一二三四“五六”，七八九十一二三四五", 120, [0, 6, 14]),
+            ("他说（‘好’）了", 45, [0, 2, 5]),
+            ("一二三四五六七（“九”）十一", 60, [0, 4, 7, 11]),
+            ("中文中文（“引用”）中文中文", 75, [0, 4, 7, 12]),
+            ("他说：“你好。”然后他走了，‘真的’，我们都笑了。", 135, [0, 9, 16]),
+        ]
+        for (text, width, chromium) in cases {
+            for profile in [Compatibility.chromium, .standard] {
+                let starts = engine.layout(text, style: profiled(profile, ["Noto Sans CJK SC"]), width: width)
+                    .lines.map(\.scalarRange.lowerBound)
+                #expect(starts == chromium, "\(profile) \(text) at \(width): \(starts)")
+            }
+        }
+    }
 }
 
 /// The chromium profile against Chromium: a stored subset (Tests/Conformance/chromium_subset.jsonl,

@@ -195,3 +195,38 @@ import Testing
         }
     }
 }
+
+/// Quotation marks in CJK text (issue 30, item 2): in every profile, no line starts with
+/// closing punctuation right after a closing quote, and no line ends with an opening bracket
+/// right before an opening quote. Lines are at least ten characters wide and no run of
+/// punctuation is longer than four, so no unit overflows a line (an overflowing one may break
+/// anywhere, `overflow-wrap: break-word`).
+extension LayoutPropertyTests {
+    static let ideographs = Gen<String>.element(of: ["中", "文", "引", "用", "你", "好", "说", "了", "我", "们"])
+    static let closing = Gen<String>.element(of: ["。", "，", "、", "）", "！", "？", "：", "；", "」"])
+    /// Ideographs with quoted phrases, brackets and closing punctuation between them.
+    static let quotedCJK: Gen<String> = Gen.array(
+        of: Gen.frequency([
+            (4, ideographs),
+            (1, Gen.zip(Gen.element(of: [("“", "”"), ("‘", "’")]), Gen.array(of: ideographs, count: 1...3), closing)
+                .map { quotes, inside, after in quotes.0 + inside.joined() + quotes.1 + after }),
+            (1, Gen.zip(Gen.element(of: [("（“", "”）"), ("「‘", "’」")]), Gen.array(of: ideographs, count: 1...2))
+                .map { brackets, inside in brackets.0 + inside.joined() + brackets.1 }),
+        ]), count: 4...30
+    ).map { $0.joined() }
+
+    @Test func noLineStartsWithClosingPunctuationAfterAQuote() {
+        let closingAfterQuote: Set<Character> = ["。", "，", "、", "）", "！", "？", "：", "；", "」"]
+        let gen = Gen.zip(Self.quotedCJK, Gen.double(in: 150...400), Gen.element(of: Compatibility.allCases))
+        check("CJK quotes", gen, iterations: 150) { text, width, profile in
+            let layout = engine.layout(text, style: profiled(profile, ["Noto Sans CJK SC"]), width: width.rounded())
+            let scalars = Array(text.unicodeScalars).map(Character.init)
+            for line in layout.lines.dropFirst() {
+                let s = line.scalarRange.lowerBound
+                let startsBadly = closingAfterQuote.contains(scalars[s]) && "”’".contains(scalars[s - 1])
+                let endsBadly = "“‘".contains(scalars[s]) && "（「".contains(scalars[s - 1])
+                try propertyAssert(!startsBadly && !endsBadly, "\(profile) at \(width.rounded()): a line starts at \(s)")
+            }
+        }
+    }
+}
