@@ -59,3 +59,17 @@ extension ResolvedStyle {
         return e.key
     }
 }
+
+extension ResolvedStyle {
+    /// The style's truncation token resolved like a text's runs (`nil` without a token; its
+    /// key is `SanitizedStyle.truncationToken`'s encoding in the shaping fingerprint).
+    static func resolveToken(
+        _ token: AttributedText?, sanitized s: SanitizedStyle, cascade: ResolvedCascade, fonts: FontResolver,
+        warnings: inout [MeasureWarning]
+    ) -> TokenInput? {
+        guard let token, !token.runs.isEmpty else { return nil }
+        let base = PreparationRun(byteEnd: 0, cascade: cascade, size: s.font.size, letterSpacing: s.letterSpacing)
+        let runs = RunResolution.runs(of: token, fonts: fonts, base: base, font: s.font, warnings: &warnings)
+        return TokenInput(utf8: Array(token.string.utf8), runs: runs)
+    }
+}

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// The batch calls for Swift concurrency: the work runs on threads of the batch's own
 /// (`OwnThreads`: the same chunks and workers as the synchronous calls, but not Dispatch's
 /// root queues, which on Linux also run every task and `Task.sleep` of the process), never
@@ -34,7 +32,7 @@ extension TextMeasurer {
         for texts: [String], style: TextStyle, width: Double, scale: Double = 2,
         workers: Int? = nil, progress: ProgressHandler? = nil
     ) async throws -> [TextMeasurement] {
-        try await Self.onWorkers(reporting: progress) {
+        try await BatchRuns.onWorkers(reporting: progress) {
             try self.heights(for: texts, style: style, width: width, scale: scale, workers: workers, progress: $0)
         }
     }
@@ -47,7 +45,7 @@ extension TextMeasurer {
     public func heights(
         for cells: [Cell], scale: Double = 2, workers: Int? = nil, progress: ProgressHandler? = nil
     ) async throws -> [TextMeasurement] {
-        try await Self.onWorkers(reporting: progress) {
+        try await BatchRuns.onWorkers(reporting: progress) {
             try self.heights(for: cells, scale: scale, workers: workers, progress: $0)
         }
     }
@@ -61,7 +59,7 @@ extension TextMeasurer {
     public func layouts(
         for cells: [Cell], scale: Double = 2, workers: Int? = nil, progress: ProgressHandler? = nil
     ) async throws -> [TextLayout] {
-        try await Self.onWorkers(reporting: progress) {
+        try await BatchRuns.onWorkers(reporting: progress) {
             try self.layouts(for: cells, scale: scale, workers: workers, progress: $0)
         }
     }
@@ -77,7 +75,7 @@ extension TextMeasurer {
         for rows: [(id: ID, text: String)], style: TextStyle, width: Double, scale: Double = 2,
         workers: Int? = nil, progress: ProgressHandler? = nil
     ) async throws -> ListHeights<ID> {
-        try await Self.onWorkers(reporting: progress) {
+        try await BatchRuns.onWorkers(reporting: progress) {
             try self.listHeights(for: rows, style: style, width: width, scale: scale, workers: workers, progress: $0)
         }
     }
@@ -92,49 +90,8 @@ extension TextMeasurer {
     public func listHeights<ID: Hashable & Sendable>(
         for rows: [ListRow<ID>], scale: Double = 2, workers: Int? = nil, progress: ProgressHandler? = nil
     ) async throws -> ListHeights<ID> {
-        try await Self.onWorkers(reporting: progress) {
+        try await BatchRuns.onWorkers(reporting: progress) {
             try self.listHeights(for: rows, scale: scale, workers: workers, progress: Optional($0))
-        }
-    }
-
-    /// Runs `batch` on a thread of its own (its helpers too) and resumes the caller with its
-    /// result; the task's cancellation cancels the batch's `BatchProgress`. Without a thread
-    /// to start, it runs on Dispatch at the task's priority, as the synchronous calls do.
-    static func onWorkers<T: Sendable>(
-        reporting report: ProgressHandler?, _ batch: @escaping @Sendable (BatchProgress) throws -> T
-    ) async throws -> T {
-        try Task.checkCancellation()
-        let progress = BatchProgress(reporting: report, helpers: .own)
-        let fallback = DispatchQueue.global(qos: dispatchQoS(Task.currentPriority))
-        let result = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                let run: @Sendable () -> Void = {
-                    do {
-                        continuation.resume(returning: try batch(progress))
-                    } catch is BatchCancelled {
-                        continuation.resume(throwing: CancellationError())
-                    } catch {
-                        continuation.resume(throwing: error)
-                    }
-                }
-                if !OwnThreads.detach(run) { fallback.async(execute: run) }
-            }
-        } onCancel: {
-            progress.cancel()
-        }
-        // Cancelled after the last chunk: still a cancelled call.
-        if progress.isCancelled { throw CancellationError() }
-        return result
-    }
-
-    /// The Dispatch quality of service matching a task priority.
-    static func dispatchQoS(_ priority: TaskPriority) -> DispatchQoS.QoSClass {
-        switch priority {
-        case .high: .userInitiated
-        case .medium: .default
-        case .low: .utility
-        case .background: .background
-        default: priority > .high ? .userInteractive : .default
         }
     }
 }

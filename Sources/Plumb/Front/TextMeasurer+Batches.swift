@@ -21,7 +21,7 @@ extension TextMeasurer {
     public func heights(
         for texts: [String], style: TextStyle, width: Double, scale: Double = 2, workers: Int? = nil
     ) -> [TextMeasurement] {
-        Self.uncancellable { try heights(for: texts, style: style, width: width, scale: scale, workers: workers, progress: $0) }
+        BatchRuns.uncancellable { try heights(for: texts, style: style, width: width, scale: scale, workers: workers, progress: $0) }
     }
 
     /// Heights of many cells sharing one style and width, with progress and cancellation.
@@ -83,7 +83,7 @@ extension TextMeasurer {
     /// - Complexity: O(total text length) plus O(cells) to group the styles.
     /// - Thread safety: safe from any thread, concurrently; blocks the caller until done.
     public func heights(for cells: [Cell], scale: Double = 2, workers: Int? = nil) -> [TextMeasurement] {
-        Self.uncancellable { try heights(for: cells, scale: scale, workers: workers, progress: $0) }
+        BatchRuns.uncancellable { try heights(for: cells, scale: scale, workers: workers, progress: $0) }
     }
 
     /// Heights of cells with their own styles and widths, with progress and cancellation.
@@ -155,7 +155,7 @@ extension TextMeasurer {
     ///   threads.
     /// - Thread safety: safe from any thread, concurrently; blocks the caller until done.
     public func layouts(for cells: [Cell], scale: Double = 2, workers: Int? = nil) -> [TextLayout] {
-        Self.uncancellable { try layouts(for: cells, scale: scale, workers: workers, progress: $0) }
+        BatchRuns.uncancellable { try layouts(for: cells, scale: scale, workers: workers, progress: $0) }
     }
 
     /// Layouts of many cells, with progress and cancellation.
@@ -228,11 +228,6 @@ extension TextMeasurer {
     ) throws -> ListHeights<ID> {
         let m = try heights(for: rows.map(\.text), style: style, width: width, scale: scale, workers: workers, progress: progress)
         return try ListHeights(validating: zip(rows, m).map { (id: $0.0.id, height: $0.1.height) })
-    }
-
-    /// Runs a batch that is given no progress object, so cannot be cancelled and never throws.
-    static func uncancellable<T>(_ batch: (BatchProgress?) throws -> T) -> T {
-        do { return try batch(nil) } catch { preconditionFailure("a batch without progress threw \(error)") }
     }
 }
 

@@ -218,18 +218,6 @@ extension TextMeasurer {
         return minY.isFinite ? max(0, maxY - minY) : 0
     }
 
-    /// A line's x in a box of `box` points. A line wider than the box (an overflow the
-    /// chromium profile allows by 1/64 px, or clipping) starts at 0 whatever the alignment.
-    static func lineX(usedWidth: Double, box: Double, alignment: TextAlignment, direction: TextDirection) -> Double {
-        let free = max(0, box - usedWidth)
-        switch alignment {
-        case .left: return 0
-        case .right: return free
-        case .center: return free / 2
-        case .natural: return direction == .rightToLeft ? free : 0
-        }
-    }
-
     /// Turns a pipeline result into public geometry (string indexes, scalar offsets, rects).
     func makeLayout(_ text: String, _ r: PipelineResult, boxes: [(utf8Offset: Int, box: InlineBox)] = []) -> TextLayout {
         guard let layout = r.layout, let prepared = r.prepared else {
@@ -267,7 +255,7 @@ extension TextMeasurer {
                     tail: index(tailStart)..<index(max(tailStart, tailEnd)), ellipsisWidth: t.ellipsisWidth)
             }
             let direction = prepared.paragraphs[Int(line.broken.paragraph)].direction
-            let x = Self.lineX(usedWidth: line.broken.usedWidth, box: boxWidth, alignment: r.alignment, direction: direction)
+            let x = TextAlignment.lineX(usedWidth: line.broken.usedWidth, box: boxWidth, alignment: r.alignment, direction: direction)
             return LayoutLine(
                 range: index(start)..<index(end), scalarRange: scalarStart..<scalarEnd,
                 utf8Range: start..<end, utf16Range: utf16Start..<utf16End,

@@ -185,13 +185,13 @@ extension TextMeasurer {
 extension InlineBoxPlacement {
     /// The placement of `box`, whose U+FFFC is at UTF-8 `offset` of `text`: its offsets in
     /// the three units and its rect from `x`, its line's `baseline` and the box's height and
-    /// offset as its line was measured with them (`TextMeasurer.sanitized(_:warnings:)`: an
+    /// offset as its line was measured with them (`RunResolution.box(_:warnings:)`: an
     /// unusable number is 0), so the rect is finite whatever the box said.
     ///
     /// - Complexity: O(offset) to count scalars and UTF-16 units.
     init(_ box: InlineBox, at offset: Int, in text: String, line: Int, x: Double, width: Double, baseline: Double) {
         var ignored: [MeasureWarning] = []
-        let measured = TextMeasurer.sanitized(box, warnings: &ignored)
+        let measured = RunResolution.box(box, warnings: &ignored)
         let height = measured.height
         let bottom = baseline - measured.baselineOffset
         let index = text.utf8.index(text.startIndex, offsetBy: offset)

@@ -312,7 +312,7 @@ public final class TextMeasurer: Sendable {
     public func measure(utf16 units: some Collection<UInt16>, style: TextStyle, width: Double, scale: Double = 2)
         -> TextMeasurement
     {
-        let (text, repaired) = Self.decode(utf16: units)
+        let (text, repaired) = Sanitizer.decode(utf16: units)
         return measure(decoded: text, repaired: repaired, style: style, width: width, scale: scale)
     }
 
@@ -325,7 +325,7 @@ public final class TextMeasurer: Sendable {
     public func measure(utf8 bytes: some Collection<UInt8>, style: TextStyle, width: Double, scale: Double = 2)
         -> TextMeasurement
     {
-        let (text, repaired) = Self.decode(utf8: bytes)
+        let (text, repaired) = Sanitizer.decode(utf8: bytes)
         return measure(decoded: text, repaired: repaired, style: style, width: width, scale: scale)
     }
 
@@ -337,7 +337,7 @@ public final class TextMeasurer: Sendable {
     public func layout(utf16 units: some Collection<UInt16>, style: TextStyle, width: Double, scale: Double = 2)
         -> TextLayout
     {
-        let (text, repaired) = Self.decode(utf16: units)
+        let (text, repaired) = Sanitizer.decode(utf16: units)
         return layout(decoded: text, repaired: repaired, style: style, width: width, scale: scale)
     }
 
@@ -349,7 +349,7 @@ public final class TextMeasurer: Sendable {
     public func layout(utf8 bytes: some Collection<UInt8>, style: TextStyle, width: Double, scale: Double = 2)
         -> TextLayout
     {
-        let (text, repaired) = Self.decode(utf8: bytes)
+        let (text, repaired) = Sanitizer.decode(utf8: bytes)
         return layout(decoded: text, repaired: repaired, style: style, width: width, scale: scale)
     }
 
@@ -372,13 +372,4 @@ public final class TextMeasurer: Sendable {
         return makeLayout(text, r)
     }
 
-    static func decode(utf16 units: some Collection<UInt16>) -> (String, repaired: Bool) {
-        if let valid = String(validating: units, as: UTF16.self) { return (valid, false) }
-        return (String(decoding: units, as: UTF16.self), true)
-    }
-
-    static func decode(utf8 bytes: some Collection<UInt8>) -> (String, repaired: Bool) {
-        if let valid = String(validating: bytes, as: UTF8.self) { return (valid, false) }
-        return (String(decoding: bytes, as: UTF8.self), true)
-    }
 }

@@ -167,3 +167,21 @@ enum Sanitizer {
         return scale
     }
 }
+
+extension Sanitizer {
+    /// UTF-16 text as a string, ill-formed sequences replaced by U+FFFD (`repaired` then).
+    ///
+    /// - Complexity: O(n).
+    static func decode(utf16 units: some Collection<UInt16>) -> (String, repaired: Bool) {
+        if let valid = String(validating: units, as: UTF16.self) { return (valid, false) }
+        return (String(decoding: units, as: UTF16.self), true)
+    }
+
+    /// UTF-8 bytes as a string, ill-formed sequences replaced by U+FFFD (`repaired` then).
+    ///
+    /// - Complexity: O(n).
+    static func decode(utf8 bytes: some Collection<UInt8>) -> (String, repaired: Bool) {
+        if let valid = String(validating: bytes, as: UTF8.self) { return (valid, false) }
+        return (String(decoding: bytes, as: UTF8.self), true)
+    }
+}

@@ -16,3 +16,17 @@ public enum TextAlignment: String, Hashable, Sendable, CaseIterable {
     /// Every line centred in the box (its leftover width split evenly on both sides).
     case center
 }
+
+extension TextAlignment {
+    /// A line's x in a box of `box` points. A line wider than the box (an overflow the
+    /// chromium profile allows by 1/64 px, or clipping) starts at 0 whatever the alignment.
+    static func lineX(usedWidth: Double, box: Double, alignment: TextAlignment, direction: TextDirection) -> Double {
+        let free = max(0, box - usedWidth)
+        switch alignment {
+        case .left: return 0
+        case .right: return free
+        case .center: return free / 2
+        case .natural: return direction == .rightToLeft ? free : 0
+        }
+    }
+}
