@@ -1,14 +1,3 @@
-/// The unit of a character offset: what NSRange (UTF-16), byte buffers (UTF-8) or Swift's
-/// `unicodeScalars` count.
-public enum TextOffsetUnit: String, Hashable, Sendable, CaseIterable {
-    /// UTF-16 code units (UIKit's NSRange, JavaScript string indices).
-    case utf16
-    /// UTF-8 bytes.
-    case utf8
-    /// Unicode scalars (the CLI's `lineStarts`).
-    case scalars
-}
-
 /// Where each visible grapheme cluster of a layout is drawn, for hit testing: its UTF-8 range,
 /// its line and its horizontal extent in the text box. Clusters are in logical order per line;
 /// their extents are where drawing puts them: a right-to-left paragraph's line mirrored, and a
@@ -24,19 +13,6 @@ struct CaretMap: Hashable, Sendable {
     var clusters: [Cluster] = []
     /// Per line, its clusters' range in `clusters`.
     var lineClusters: [Range<Int>] = []
-}
-
-/// What a point of a layout is over (`TextLayout.hit(at:unit:)`): a character, an inline box or
-/// the truncation token — what a tap handler switches on.
-public enum TextHit: Hashable, Sendable {
-    /// A character of the text: the offset (in the query's unit) of the start of the grapheme
-    /// cluster under the point, as `TextLayout.characterOffset(at:unit:)` gives it.
-    case character(offset: Int)
-    /// An inline box of the text (its U+FFFC): where it was placed, its `id` included.
-    case inlineBox(InlineBoxPlacement)
-    /// The truncation token of a truncated line ("…", or `TextStyle.truncationToken` such as
-    /// "… more"), its inline boxes included: a tap on "more".
-    case truncationToken
 }
 
 extension TextLayout {
@@ -175,18 +151,6 @@ extension TextLayout {
             return text.utf8.distance(from: text.utf8.startIndex, to: index)
         }
     }
-}
-
-/// A stretch of one run on one line: where a link, a mention or a bold name is drawn.
-public struct LineRun: Hashable, Sendable {
-    /// The run's index in `AttributedText.runs` (0 for plain text).
-    public var run: Int
-    /// The part of the run on this line, in UTF-8 bytes.
-    public var utf8Range: Range<Int>
-    /// The same part in UTF-16 code units (NSRange).
-    public var utf16Range: Range<Int>
-    /// Its rect on the line: the extent of its visible clusters, the line's height.
-    public var rect: Rect
 }
 
 extension TextLayout {

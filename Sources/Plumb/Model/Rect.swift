@@ -1,20 +1,3 @@
-/// A size in points.
-public struct Size: Hashable, Sendable, CustomStringConvertible {
-    /// The horizontal extent in points.
-    public var width: Double
-    /// The vertical extent in points.
-    public var height: Double
-    /// A size of `width` × `height` points.
-    public init(width: Double, height: Double) {
-        self.width = width
-        self.height = height
-    }
-    /// 0 × 0.
-    public static let zero = Size(width: 0, height: 0)
-    /// `"width × height"`, e.g. `"84.5 × 20.5"`.
-    public var description: String { "\(width) × \(height)" }
-}
-
 /// A rectangle in points, origin at the top-left of the text box, y growing downwards.
 public struct Rect: Hashable, Sendable, CustomStringConvertible {
     /// The left edge, points from the box's left.
@@ -44,17 +27,4 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     public var maxY: Double { y + height }
     /// `"(x, y, width, height)"`.
     public var description: String { "(\(x), \(y), \(width), \(height))" }
-}
-
-/// A point in a text box (points, y down from the box's top).
-public struct Point: Hashable, Sendable {
-    /// Points from the box's left edge.
-    public var x: Double
-    /// Points down from the box's top edge.
-    public var y: Double
-    /// The point (`x`, `y`).
-    public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
 }
