@@ -86,46 +86,6 @@ public struct FontFace: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(font)) }
 }
 
-/// A point of a glyph outline, in font units (y up).
-public struct GlyphPoint: Hashable, Sendable {
-    /// x in font units.
-    public var x: Double
-    /// y in font units, up from the baseline.
-    public var y: Double
-
-    /// A point at (`x`, `y`) in font units.
-    public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
-}
-
-/// One element of a glyph outline (as HarfBuzz's draw API gives it), in font units with y up.
-public enum GlyphPathElement: Hashable, Sendable {
-    /// Starts a contour.
-    case move(to: GlyphPoint)
-    /// A straight segment.
-    case line(to: GlyphPoint)
-    /// A quadratic Bézier segment (TrueType outlines).
-    case quadCurve(to: GlyphPoint, control: GlyphPoint)
-    /// A cubic Bézier segment (CFF outlines).
-    case curve(to: GlyphPoint, control1: GlyphPoint, control2: GlyphPoint)
-    /// Closes the current contour.
-    case closeSubpath
-}
-
-/// The ink box of a glyph in font units, y up.
-public struct GlyphInkBox: Hashable, Sendable {
-    /// x of the ink's left edge from the glyph's origin.
-    public var left: Double
-    /// y of the ink's top above the baseline.
-    public var top: Double
-    /// Width of the ink (≥ 0).
-    public var width: Double
-    /// Height of the ink, downwards from `top` (≥ 0).
-    public var height: Double
-}
-
 /// The width-independent data behind a layout that drawing needs (internal: `TextLayout`
 /// carries none of it).
 struct DrawingSource: Sendable {
@@ -202,4 +162,3 @@ struct DrawnStyle {
     var italic: Bool
     var synthesis: LayoutConventions.FontSynthesis
 }
-
