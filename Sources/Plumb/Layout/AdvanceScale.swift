@@ -144,12 +144,10 @@ extension PreparedText.Advances {
             let indexes = columns.bytes.unsafelyUnwrapped
             return scan({ indexes[$0] }, units: { Int32(palette[Int($0)].unit) })
         }
-        let base = columns.units.unsafelyUnwrapped
+        let units = columns.units.unsafelyUnwrapped
         if columns.narrowUnits {
-            let units = base.assumingMemoryBound(to: Int16.self)
-            return scan({ Int32(units[$0]) }, units: { $0 })
+            return scan({ Int32(units.load(fromByteOffset: $0 &<< 1, as: Int16.self)) }, units: { $0 })
         }
-        let units = base.assumingMemoryBound(to: Int32.self)
-        return scan({ units[$0] }, units: { $0 })
+        return scan({ units.load(fromByteOffset: $0 &<< 2, as: Int32.self) }, units: { $0 })
     }
 }

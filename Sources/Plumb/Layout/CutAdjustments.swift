@@ -41,35 +41,21 @@ struct CutAdjustments: RandomAccessCollection, @unchecked Sendable {
 
 }
 
-/// The column's layout in a prepared text's storage: the mask, the grapheme indexes, the values.
+/// Counting and writing the sparse column (its regions in a prepared text's storage are
+/// `PreparedStorage`'s ``PreparedStorage/cutMask``, ``PreparedStorage/cutGraphemes`` and
+/// ``PreparedStorage/cutValues``).
 extension CutAdjustments {
-    /// The column of `stored` adjustments at `column` (as ``write(_:into:)`` lays it out: the
-    /// mask, then the grapheme indexes, then the values) for a text of `graphemes`.
-    init(column: UnsafeRawPointer, stored: Int, graphemes: Int) {
-        guard stored > 0 else {
-            self = .none
-            return
-        }
-        let indexes = (column + 8).assumingMemoryBound(to: Int32.self)
-        self.init(
-            mask: column.load(as: UInt64.self), graphemes: indexes,
-            values: UnsafeRawPointer(indexes + stored).assumingMemoryBound(to: Float.self), stored: stored,
-            count: graphemes)
-    }
-
     /// How many of `dense` a sparse column stores.
     static func storedCount(_ dense: UnsafeBufferPointer<Float>) -> Int {
         dense.reduce(0) { $0 &+ ($1.bitPattern != 0 ? 1 : 0) }
     }
 
-    /// Bytes of a column of `stored` adjustments (none for none), 8-byte aligned.
-    static func columnBytes(stored: Int) -> Int { stored == 0 ? 0 : 8 &+ stored &* 8 }
-
-    /// Writes `dense`'s `stored` adjustments that are not +0 (``storedCount(_:)``) at `column`
-    /// (``columnBytes(stored:)`` bytes, 8-byte aligned): their mask, grapheme indexes and values.
-    static func write(_ dense: UnsafeBufferPointer<Float>, stored: Int, into column: UnsafeMutableRawPointer) {
-        let graphemes = (column + 8).bindMemory(to: Int32.self, capacity: stored)
-        let values = UnsafeMutableRawPointer(graphemes + stored).bindMemory(to: Float.self, capacity: stored)
+    /// Writes `dense`'s adjustments that are not +0 (``storedCount(_:)`` of them: the
+    /// length of `graphemes` and `values`) as their mask, grapheme indexes and values.
+    static func write(
+        _ dense: UnsafeBufferPointer<Float>, mask maskOut: UnsafeMutablePointer<UInt64>,
+        graphemes: UnsafeMutableBufferPointer<Int32>, values: UnsafeMutableBufferPointer<Float>
+    ) {
         var k = 0
         var mask: UInt64 = 0
         for (g, v) in dense.enumerated() where v.bitPattern != 0 {
@@ -78,6 +64,7 @@ extension CutAdjustments {
             mask |= 1 &<< UInt64(g & 63)
             k &+= 1
         }
-        column.storeBytes(of: mask, as: UInt64.self)
+        precondition(k == graphemes.count && k == values.count, "one grapheme and one value per stored adjustment")
+        maskOut.pointee = mask
     }
 }

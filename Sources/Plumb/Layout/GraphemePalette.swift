@@ -82,11 +82,13 @@ extension PreparedText {
         let bytes: UnsafePointer<UInt8>?
         /// The palette; nil for explicit columns.
         let palette: UnsafePointer<PaletteEntry>?
+        /// A palette: its checkpoints, where grapheme `k · paletteSpan` starts (the last: the
+        /// text's end); nil for explicit columns.
+        let checkpoints: UnsafePointer<UInt16>?
         /// Explicit columns: the fonts (`fonts[g & fontMask]`, ``GraphemeFonts``).
         let fonts: UnsafePointer<UInt8>?
         let fontMask: Int
-        /// Explicit columns: the ends (``PackedInt32``, narrow when `narrowEnds`); a palette:
-        /// its checkpoints, where grapheme `k · paletteSpan` starts (the last: the text's end).
+        /// Explicit columns: the ends (``PackedInt32``, narrow when `narrowEnds`).
         let ends: UnsafeRawPointer?
         /// Explicit columns: the units (narrow when `narrowUnits`).
         let units: UnsafeRawPointer?
@@ -180,7 +182,7 @@ extension PreparedText {
         /// Palette: where grapheme `g` starts (`g` ≤ count), from the nearer checkpoint.
         @inline(__always)
         private func position(_ g: Int) -> Int32 {
-            let idx = bytes.unsafelyUnwrapped, pal = palette.unsafelyUnwrapped, marks = ends.unsafelyUnwrapped.assumingMemoryBound(to: UInt16.self)
+            let idx = bytes.unsafelyUnwrapped, pal = palette.unsafelyUnwrapped, marks = checkpoints.unsafelyUnwrapped
             let lo = g & ~(PreparedText.paletteSpan - 1)
             let hi = Swift.min(lo &+ PreparedText.paletteSpan, count)
             var i: Int
@@ -416,13 +418,18 @@ extension PreparedText {
 
         /// Writes the palette (`entryCount` entries), each grapheme's index and the
         /// checkpoints (``checkpointCount(graphemes:)``) into a text's storage.
-        func write(entries: UnsafeMutablePointer<PaletteEntry>, indexes: UnsafeMutablePointer<UInt8>, checkpoints: UnsafeMutablePointer<UInt16>) {
+        func write(
+            entries: UnsafeMutableBufferPointer<PaletteEntry>, indexes: UnsafeMutableBufferPointer<UInt8>,
+            checkpoints: UnsafeMutableBufferPointer<UInt16>
+        ) {
+            let marks = PreparedText.checkpointCount(graphemes: graphemes)
+            precondition(entries.count == entryCount && indexes.count == graphemes && checkpoints.count == marks, "palette regions")
             let raw = scratch.unsafelyUnwrapped
             let keys = (raw + Self.keysAt).assumingMemoryBound(to: UInt64.self)
             for i in 0..<entryCount { entries[i] = PaletteEntry(key: keys[i]) }
-            let marks = PreparedText.checkpointCount(graphemes: graphemes)
-            checkpoints.update(from: (raw + Self.checkpointsAt).assumingMemoryBound(to: UInt16.self), count: marks)
-            indexes.update(from: (raw + Self.checkpointsAt + marks * 2).assumingMemoryBound(to: UInt8.self), count: graphemes)
+            checkpoints.baseAddress.unsafelyUnwrapped.update(from: (raw + Self.checkpointsAt).assumingMemoryBound(to: UInt16.self), count: marks)
+            indexes.baseAddress.unsafelyUnwrapped.update(
+                from: (raw + Self.checkpointsAt + marks * 2).assumingMemoryBound(to: UInt8.self), count: graphemes)
         }
 
         /// Frees the scratch allocation.

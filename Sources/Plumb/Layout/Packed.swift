@@ -1,5 +1,5 @@
 /// A read-only column of a `PreparedText`: a view into the one allocation that holds all of
-/// the text's per-grapheme, per-word and per-paragraph values (`PackedStorage`).
+/// the text's per-grapheme, per-word and per-paragraph values (``PreparedStorage``).
 ///
 /// Reads are plain loads: no reference counting, no uniqueness or bounds checks in release
 /// builds (checked in debug builds).
@@ -25,6 +25,14 @@ struct Packed<Element: BitwiseCopyable>: RandomAccessCollection, @unchecked Send
     }
 }
 
+extension Packed {
+    /// A view of `buffer` (a region of a prepared text's storage).
+    @inline(__always)
+    init(_ buffer: UnsafeMutableBufferPointer<Element>) {
+        self.init(base: UnsafePointer(buffer.baseAddress), count: buffer.count)
+    }
+}
+
 /// The layout of one allocation holding a prepared text's plain columns, each aligned for
 /// its element: one heap block per text, where an array per column would cost a block and a
 /// 32-byte header each, on top of the preparer's capacity guesses.
@@ -37,14 +45,6 @@ struct PackedLayout {
         let offset = (byteCount + a - 1) / a * a
         byteCount = offset + n * MemoryLayout<T>.stride
         return offset
-    }
-
-    /// Copies `source` to `offset` in `raw` (allocated with at least `byteCount` bytes).
-    static func fill<T: BitwiseCopyable>(_ raw: UnsafeMutableRawPointer, _ offset: Int, from source: UnsafeBufferPointer<T>) -> Packed<T> {
-        guard let s = source.baseAddress, source.count > 0 else { return Packed(base: nil, count: 0) }
-        let start = (raw + offset).bindMemory(to: T.self, capacity: source.count)
-        start.update(from: s, count: source.count)
-        return Packed(base: UnsafePointer(start), count: source.count)
     }
 }
 
@@ -83,15 +83,5 @@ struct PackedInt32<Narrow: FixedWidthInteger & BitwiseCopyable>: RandomAccessCol
             hi = Swift.max(hi, v)
         }
         return values.isEmpty || (Int64(lo) >= Int64(Narrow.min) && Int64(hi) <= Int64(Narrow.max))
-    }
-
-    /// Copies `source` to `offset` in `raw`, narrowed when `narrow` (see ``fitsNarrow(_:)``).
-    static func fill(_ raw: UnsafeMutableRawPointer, _ offset: Int, from source: UnsafeBufferPointer<Int32>, narrow: Bool) {
-        guard narrow else {
-            _ = PackedLayout.fill(raw, offset, from: source)
-            return
-        }
-        let start = (raw + offset).bindMemory(to: Narrow.self, capacity: source.count)
-        for (i, v) in source.enumerated() { start[i] = Narrow(truncatingIfNeeded: v) }
     }
 }

@@ -268,16 +268,14 @@ final class PreparedText: Sendable {
             // A stored jump is at least 1 and at most the distance to `nextMaskChange`, which
             // is below 2²⁸: `k + jump` is the masked index `self[k]` gives.
             if isNarrow {
-                let p = raw.assumingMemoryBound(to: UInt32.self)
                 repeat {
-                    let v = p[k]
+                    let v = raw.load(fromByteOffset: k &<< 2, as: UInt32.self)
                     mask |= tails[Int((v >> 20) & 0xFF) &+ (k & perWord)].fontMask
                     k &+= Int((v >> 16) & Self.narrowJumps)
                 } while k <= lo && mask != all
             } else {
-                let p = raw.assumingMemoryBound(to: UInt64.self)
                 repeat {
-                    let high = UInt32(truncatingIfNeeded: p[k] >> 32)
+                    let high = UInt32(truncatingIfNeeded: raw.load(fromByteOffset: k &<< 3, as: UInt64.self) >> 32)
                     mask |= tails[Int((high >> 20) & 0xFF) &+ (k & perWord)].fontMask
                     k &+= Int(high & Self.wideJumps)
                 } while k <= lo && mask != all
@@ -364,6 +362,10 @@ final class PreparedText: Sendable {
         }
     }
 
+    /// The one allocation behind every column above and where each lies in it (freed in
+    /// `deinit`). Filled before `init` returns and never written again, so any thread may
+    /// read it. First: its 64 bytes end on an 8-byte boundary.
+    private let storage: PreparedStorage
     /// The text's fonts, shared with other texts of the same faces and styles.
     let fontTable: FontTable
     /// The fonts used by the text, by local index (`fontTable.fonts`).
@@ -373,7 +375,7 @@ final class PreparedText: Sendable {
     ///
     /// Read through `fontTable` (one more load than a pointer of its own, 16 bytes less per
     /// object: Decisions.md, "A 144-byte object").
-    var fontLines: Packed<FontLine> { Packed(base: UnsafePointer(fontTable.linesBase), count: Int(place.lineCount)) }
+    var fontLines: Packed<FontLine> { Packed(base: UnsafePointer(fontTable.linesBase), count: Int(fontLineCount)) }
 
     /// Ascender and natural line heights of a font at the text's size.
     struct FontLine: Sendable {
@@ -399,7 +401,7 @@ final class PreparedText: Sendable {
     /// for tabs and inline boxes): `advances` turns them into points.
     @inline(__always) var units: GraphemeUnits { GraphemeUnits(columns: graphemeColumns) }
     /// Per local font, how its units become points.
-    @inline(__always) var scales: Packed<AdvanceScale> { Packed(base: UnsafePointer(fontTable.scalesBase), count: Int(place.scaleCount)) }
+    @inline(__always) var scales: Packed<AdvanceScale> { Packed(base: UnsafePointer(fontTable.scalesBase), count: Int(scaleCount)) }
     /// Per grapheme, its advance in points (letter spacing included; recomputed from `units`).
     @inline(__always) var advances: Advances { Advances(columns: graphemeColumns, scales: scales) }
     @inline(__always) var flags: GraphemeFlagsColumn { GraphemeFlagsColumn(columns: graphemeColumns) }
@@ -408,19 +410,19 @@ final class PreparedText: Sendable {
     /// The per-grapheme columns in either form (a palette or explicit columns), which the
     /// views above read.
     @inline(__always) var graphemeColumns: GraphemeColumns {
-        let palette = place.paletteCount != 0
+        let s = storage, palette = s.hasPalette
+        // (The indexes and the flags are one region: the choice of `bytes` folds away.)
         return GraphemeColumns(
-            count: Int(place.graphemes),
-            bytes: UnsafePointer((storage + Int(place.flags)).assumingMemoryBound(to: UInt8.self)),
-            palette: palette ? UnsafePointer((storage + Int(place.units)).assumingMemoryBound(to: PaletteEntry.self)) : nil,
-            fonts: UnsafePointer((storage + Int(place.fonts)).assumingMemoryBound(to: UInt8.self)),
-            fontMask: place.singleFont ? 0 : -1,
-            ends: UnsafeRawPointer(storage + Int(place.ends)), units: UnsafeRawPointer(storage + Int(place.units)),
-            paragraphs: UnsafePointer((storage + Int(place.paragraphs)).assumingMemoryBound(to: Paragraph.self)),
-            paragraphCount: place.paragraphCount, narrowEnds: place.narrowEnds, narrowUnits: place.narrowUnits)
+            count: Int(s.graphemeCount), bytes: UnsafePointer(palette ? s.indexes.baseAddress : s.flags.baseAddress),
+            palette: palette ? UnsafePointer(s.entries.baseAddress) : nil,
+            checkpoints: palette ? UnsafePointer(s.checkpoints.baseAddress) : nil,
+            fonts: palette ? nil : UnsafePointer(s.fonts.baseAddress), fontMask: s.singleFont ? 0 : -1,
+            ends: palette ? nil : UnsafeRawPointer(s.ends), units: palette ? nil : UnsafeRawPointer(s.units),
+            paragraphs: UnsafePointer(s.paragraphs.baseAddress), paragraphCount: s.paragraphCount,
+            narrowEnds: s.narrowEnds, narrowUnits: s.narrowUnits)
     }
     /// Whether the grapheme columns are a palette (``GraphemeColumns``).
-    var hasGraphemePalette: Bool { place.paletteCount != 0 }
+    var hasGraphemePalette: Bool { storage.hasPalette }
 
     /// The local font of each grapheme: from the palette, or a column of one byte per
     /// grapheme, or one byte standing for every grapheme of a text of one font (most texts of
@@ -446,78 +448,27 @@ final class PreparedText: Sendable {
     /// (kerning, `t|e`). Blink re-shapes the cluster where `overflow-wrap` cuts a word, so the
     /// cut fits only with that width. Readers take a missing column as zeros.
     @inline(__always) var cutAdjustments: CutAdjustments {
-        CutAdjustments(column: storage + Int(place.cuts), stored: Int(place.cutPairs), graphemes: Int(place.graphemes))
+        let s = storage
+        guard s.cutCount > 0 else { return .none }
+        return CutAdjustments(
+            mask: s.cutMask.pointee, graphemes: UnsafePointer(s.cutGraphemes.baseAddress),
+            values: UnsafePointer(s.cutValues.baseAddress), stored: Int(s.cutCount), count: Int(s.graphemeCount))
     }
     @inline(__always) var words: Words {
-        Words(
-            visibleEnds: UnsafePointer((storage + Int(place.words)).assumingMemoryBound(to: Double.self)),
-            count: Int(place.wordCount),
-            packed: UnsafeRawPointer(storage + Int(place.packedWords)),
-            isNarrow: place.narrowWords,
-            ends: place.storesEnds ? UnsafePointer((storage + Int(place.wordEnds)).assumingMemoryBound(to: Double.self)) : nil,
-            tails: UnsafePointer((storage + Int(place.tails)).assumingMemoryBound(to: WordTail.self)),
-            perWord: place.tailsPerWord ? -1 : 0)
+        let s = storage
+        return Words(
+            visibleEnds: UnsafePointer(s.visibleEnds.baseAddress), count: Int(s.wordCount),
+            packed: UnsafeRawPointer(s.packedWords), isNarrow: s.narrowWords,
+            ends: s.storesEnds ? UnsafePointer(s.wordEnds.baseAddress) : nil,
+            tails: UnsafePointer(s.tails), perWord: s.tailsPerWord ? -1 : 0)
     }
     /// Chromium profile, text of several style runs only (empty otherwise): the runs of each
     /// paragraph that has more than one (see `RunEnd`).
-    @inline(__always) var runEnds: Packed<RunEnd> { view(place.runs, place.runCount) }
-    @inline(__always) var paragraphs: Packed<Paragraph> { view(place.paragraphs, place.paragraphCount) }
-    /// Its size in bytes.
+    @inline(__always) var runEnds: Packed<RunEnd> { Packed(storage.runEnds) }
+    @inline(__always) var paragraphs: Packed<Paragraph> { Packed(storage.paragraphs) }
     /// Bytes of the one column allocation (`Cache/HeapCost.swift` counts it for budgets).
-    var storageBytes: Int { max(1, Int(place.byteCount)) }
+    var storageBytes: Int { max(1, storage.byteCount) }
 
-    private struct Placement {
-        /// Byte offsets of the columns in `storage` (the word ends and run ends follow the
-        /// visible ends, the last three one-byte columns the cut adjustments, back to back:
-        /// their offsets are sums, not stored).
-        var words: UInt32 = 0, packedWords: UInt32 = 0, tails: UInt32 = 0
-        var paragraphs: UInt32 = 0, ends: UInt32 = 0, units: UInt32 = 0, cuts: UInt32 = 0
-        var graphemes: Int32 = 0, wordCount: Int32 = 0, paragraphCount: Int32 = 0
-        var runCount: Int32 = 0
-        /// `utf8Count`, `missingGlyphClusters` (kept here, not as `Int` fields: 8 bytes less
-        /// per object).
-        var utf8Count: Int32 = 0, missingGlyphClusters: Int32 = 0
-        /// One tail per word (tail indexes 0); ends in `UInt16`, units in `Int16`
-        /// (``PackedInt32``); words' grapheme ends and bits in 32 bits; every word's end
-        /// stored (``Words``).
-        var tailsPerWord = false, narrowEnds = false, narrowUnits = false, narrowWords = false, storesEnds = false
-        /// One font byte for every grapheme (``GraphemeFonts``; graphemes > 0).
-        var singleFont = false
-        /// The entries of the grapheme palette, 0 for explicit columns (``GraphemeColumns``):
-        /// then `ends` holds the checkpoints, `units` the palette, `flags` the indexes, and
-        /// there is no font column.
-        var paletteCount: UInt16 = 0
-        /// The font table's lines and scales (local fonts are numbered in a byte; a text's
-        /// scales are fewer than 2¹⁶, checked).
-        var lineCount: UInt16 = 0, scaleCount: UInt16 = 0
-        /// The stored cut adjustments (chromium profile): those that are not +0, in the column
-        /// at `cuts` (``CutAdjustments``).
-        var cutPairs: Int32 = 0
-
-        /// Every word's end, right after the visible ends (when `storesEnds`).
-        var wordEnds: UInt32 { words &+ UInt32(wordCount) &* 8 }
-        /// The run ends, right after the word ends (8-byte aligned like them).
-        var runs: UInt32 { wordEnds &+ (storesEnds ? UInt32(wordCount) &* 8 : 0) }
-        /// Grapheme flags (or palette indexes), right after the cut adjustments.
-        var flags: UInt32 { cuts &+ UInt32(CutAdjustments.columnBytes(stored: Int(cutPairs))) }
-        /// Grapheme fonts, right after the flags.
-        var fonts: UInt32 { flags &+ UInt32(graphemes) }
-        /// The font column's bytes: none with a palette, one for a text of one font.
-        var fontBytes: UInt32 { paletteCount != 0 ? 0 : singleFont ? 1 : UInt32(graphemes) }
-        /// The storage's size: the fonts end it.
-        var byteCount: UInt32 { fonts &+ fontBytes }
-    }
-
-    /// The column of `count` elements at byte `offset` of `storage`.
-    @inline(__always)
-    private func view<T: BitwiseCopyable>(_ offset: UInt32, _ count: Int32) -> Packed<T> {
-        Packed(base: UnsafePointer((storage + Int(offset)).assumingMemoryBound(to: T.self)), count: Int(count))
-    }
-    /// The `Int32` column of `count` values at byte `offset`, 16-bit when `narrow`.
-    @inline(__always)
-    private func narrowView<N>(_ offset: UInt32, _ count: Int32, _ narrow: Bool) -> PackedInt32<N> {
-        PackedInt32(base: UnsafeRawPointer(storage + Int(offset)), count: Int(count), isNarrow: narrow)
-    }
     /// The advance of "…" in `ellipsisFont`.
     let ellipsisWidth: Double
     /// The local fonts of the truncation token (`fontBit(ellipsisFont)` for "…"): they count
@@ -535,9 +486,6 @@ final class PreparedText: Sendable {
     /// The `pango` profile's baseline alignment data (``PangoBaselines``); `nil` for other
     /// profiles and for texts where no run can move.
     var pangoBaselines: PangoBaselines? { extras?.pangoBaselines }
-    /// The one allocation behind every `Packed` column above (freed in `deinit`).
-    /// Filled before `init` returns and never written again, so any thread may read it.
-    nonisolated(unsafe) private let storage: UnsafeMutableRawPointer
     /// How a line's width is compared with the box (`LayoutConventions.lineFit`): the line
     /// breaker is specialised per arithmetic.
     let lineFit: LayoutConventions.LineFitArithmetic
@@ -545,14 +493,16 @@ final class PreparedText: Sendable {
     let trailingSpaces: LayoutConventions.TrailingSpaceRule
     /// The font (local index) and advance of "…" for truncation.
     let ellipsisFont: UInt8
-    /// Where each column lies in `storage`, and its length (offsets and counts, not nine
-    /// pointer-and-count views: 96 bytes less per object). Last: the small fields before it
-    /// fill what would be padding.
-    private let place: Placement
+    /// The font table's lines and scales (local fonts are numbered in a byte; a text's
+    /// scales are fewer than 2¹⁶, checked).
+    private let fontLineCount: UInt16, scaleCount: UInt16
+    /// `utf8Count`, `missingGlyphClusters` (kept here, not as `Int` fields: 8 bytes less per
+    /// object). Last: with the small fields before them they fill what would be padding.
+    private let storedUTF8Count: Int32, storedMissingGlyphClusters: Int32
     /// The text's length in UTF-8 bytes.
-    var utf8Count: Int { Int(place.utf8Count) }
+    var utf8Count: Int { Int(storedUTF8Count) }
     /// Clusters no font of the cascade could draw.
-    var missingGlyphClusters: Int { Int(place.missingGlyphClusters) }
+    var missingGlyphClusters: Int { Int(storedMissingGlyphClusters) }
 
     /// The rarely present parts of a prepared text (``extras``).
     ///
@@ -645,96 +595,27 @@ final class PreparedText: Sendable {
         self.trailingSpaces = trailingSpaces
         self.lineFit = lineFit
         self.fontTable = fontTable
-        let tableLines = fontTable.lines, tableScales = fontTable.scales
-        // Widest alignment first keeps padding to a few bytes.
-        var layout = PackedLayout()
-        var at = Placement()
-        // Pass 1 counts the distinct tails (0 when over 256: one per word); pass 2, once the
-        // storage exists, writes the table and each word's index (no heap allocation).
-        let distinctTails = Self.distinctTailCount(c.words)
-        let tailCount = distinctTails == 0 ? c.words.count : distinctTails
-        at.narrowWords = Words.fitNarrow(c.words)
-        at.storesEnds = !Words.endsFollow(c.words)
-        at.words = UInt32(layout.add(Double.self, c.words.count))
-        let wordEndsAt = layout.add(Double.self, at.storesEnds ? c.words.count : 0)
-        let runsAt = layout.add(RunEnd.self, c.runEnds.count)
-        at.tails = UInt32(layout.add(WordTail.self, tailCount))
-        at.packedWords = UInt32(at.narrowWords ? layout.add(UInt32.self, c.words.count) : layout.add(UInt64.self, c.words.count))
-        at.paragraphs = UInt32(layout.add(Paragraph.self, c.paragraphs.count))
-        var palette = PaletteBuilder(c)
-        defer { palette.release() }
-        at.paletteCount = UInt16(palette.entryCount)
-        if palette.entryCount > 0 {
-            // The palette: checkpoints in place of the ends, entries in place of the units.
-            at.ends = UInt32(layout.add(UInt16.self, Self.checkpointCount(graphemes: c.graphemeEnds.count)))
-            at.units = UInt32(layout.add(PaletteEntry.self, palette.entryCount))
-        } else {
-            at.narrowEnds = PackedInt32<UInt16>.fitsNarrow(c.graphemeEnds)
-            at.narrowUnits = PackedInt32<Int16>.fitsNarrow(c.units)
-            at.ends = UInt32(at.narrowEnds ? layout.add(UInt16.self, c.graphemeEnds.count) : layout.add(Int32.self, c.graphemeEnds.count))
-            at.units = UInt32(at.narrowUnits ? layout.add(Int16.self, c.units.count) : layout.add(Int32.self, c.units.count))
-        }
-        // Only the cut adjustments that are not +0 (bit for bit), with their graphemes: ~95 %
-        // of them are zero (``CutAdjustments``).
-        let cutPairs = CutAdjustments.storedCount(c.cutAdjustments)
-        // (The mask's 8-byte alignment only when there is one: a text without adjustments
-        // keeps the 4-byte alignment its columns had.)
-        at.cuts = UInt32(
-            cutPairs > 0 ? layout.add(UInt64.self, CutAdjustments.columnBytes(stored: cutPairs) / 8) : layout.add(Float.self, 0))
-        let flagsAt = layout.add(GraphemeFlags.self, c.flags.count)
-        // (A palette holds the fonts: no column to size.)
-        at.singleFont = palette.entryCount == 0 && c.graphemeFonts.count > 1 && GraphemeFonts.storedCount(c.graphemeFonts) == 1
-        let fontsAt = layout.add(UInt8.self, palette.entryCount > 0 ? 0 : at.singleFont ? 1 : c.graphemeFonts.count)
-        at.tailsPerWord = distinctTails == 0
-        at.graphemes = Int32(c.graphemeEnds.count)
-        precondition(tableLines.count <= Int(UInt16.max) && tableScales.count <= Int(UInt16.max), "2¹⁶ fonts in a text")
-        at.lineCount = UInt16(tableLines.count)
-        at.scaleCount = UInt16(tableScales.count)
-        at.cutPairs = Int32(cutPairs)
-        at.wordCount = Int32(c.words.count)
-        at.paragraphCount = Int32(c.paragraphs.count)
-        at.runCount = Int32(c.runEnds.count)
-        precondition(layout.byteCount < Int(UInt32.max), "a prepared text of 4 GiB")
+        let tableLines = fontTable.lines.count, tableScales = fontTable.scales.count
+        precondition(tableLines <= Int(UInt16.max) && tableScales <= Int(UInt16.max), "2¹⁶ fonts in a text")
         precondition(
             c.flags.count == c.graphemeEnds.count && c.graphemeFonts.count == c.graphemeEnds.count
                 && (c.cutAdjustments.isEmpty || c.cutAdjustments.count == c.graphemeEnds.count),
             "one flag, one font (and one cut adjustment or none) per grapheme")
-        precondition(
-            Int(at.flags) == flagsAt && Int(at.fonts) == fontsAt && Int(at.byteCount) == layout.byteCount,
-            "the one-byte columns end the storage back to back")
-        precondition(
-            Int(at.wordEnds) == wordEndsAt && Int(at.runs) == runsAt, "word ends and run ends follow the visible ends")
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: max(1, layout.byteCount), alignment: 16)
-        Self.writeWords(c.words, to: raw, at, tails: (raw + Int(at.tails)).bindMemory(to: WordTail.self, capacity: tailCount))
-        _ = PackedLayout.fill(raw, Int(at.runs), from: c.runEnds)
-        func handOver<T>(_ column: UnsafeBufferPointer<T>) { if c.freesGraphemeColumns { column.deallocate() } }
-        _ = PackedLayout.fill(raw, Int(at.paragraphs), from: c.paragraphs)
-        if cutPairs > 0 { CutAdjustments.write(c.cutAdjustments, stored: cutPairs, into: raw + Int(at.cuts)) }
-        handOver(c.cutAdjustments)
-        if palette.entryCount > 0 {
-            palette.write(
-                entries: (raw + Int(at.units)).bindMemory(to: PaletteEntry.self, capacity: palette.entryCount),
-                indexes: (raw + Int(at.flags)).bindMemory(to: UInt8.self, capacity: c.flags.count),
-                checkpoints: (raw + Int(at.ends)).bindMemory(to: UInt16.self, capacity: Self.checkpointCount(graphemes: c.graphemeEnds.count)))
-        } else {
-            PackedInt32<Int16>.fill(raw, Int(at.units), from: c.units, narrow: at.narrowUnits)
-            PackedInt32<UInt16>.fill(raw, Int(at.ends), from: c.graphemeEnds, narrow: at.narrowEnds)
-            let flags = PackedLayout.fill(raw, Int(at.flags), from: c.flags)
-            // Mark each paragraph's first grapheme, which `graphemeStarts` needs.
-            let mutableFlags = UnsafeMutablePointer(mutating: flags.base)
-            for p in c.paragraphs where p.graphemeStart < p.graphemeEnd {
-                mutableFlags.unsafelyUnwrapped[Int(p.graphemeStart)].insert(.startsParagraph)
-            }
-            _ = PackedLayout.fill(raw, Int(at.fonts), from: UnsafeBufferPointer(rebasing: c.graphemeFonts[..<Int(at.fontBytes)]))
-        }
-        handOver(c.units)
-        handOver(c.graphemeEnds)
-        handOver(c.flags)
-        handOver(c.graphemeFonts)
-        at.utf8Count = Int32(clamping: utf8Count)
-        at.missingGlyphClusters = Int32(clamping: missingGlyphClusters)
-        storage = raw
-        place = at
+        // Pass 1 counts the distinct tails (0 when over 256: one per word); pass 2, once the
+        // storage exists, writes the table and each word's index (no heap allocation).
+        let distinctTails = Self.distinctTailCount(c.words)
+        var palette = PaletteBuilder(c)
+        defer { palette.release() }
+        let s = PreparedStorage(Self.shape(of: c, distinctTails: distinctTails, paletteEntries: palette.entryCount))
+        Self.writeWords(c.words, to: s)
+        _ = s.runEnds.initialize(fromContentsOf: c.runEnds)
+        _ = s.paragraphs.initialize(fromContentsOf: c.paragraphs)
+        Self.writeGraphemes(c, palette: palette, to: s)
+        storage = s
+        fontLineCount = UInt16(tableLines)
+        scaleCount = UInt16(tableScales)
+        storedUTF8Count = Int32(clamping: utf8Count)
+        storedMissingGlyphClusters = Int32(clamping: missingGlyphClusters)
         self.ellipsisFont = ellipsisFont
         self.ellipsisWidth = ellipsisWidth
         self.ellipsisMask = ellipsisMask ?? Self.fontBit(ellipsisFont)
@@ -745,28 +626,70 @@ final class PreparedText: Sendable {
 
     deinit { storage.deallocate() }
 
-    /// Writes the words' visible ends, (when `at.storesEnds`) ends, their table of distinct
-    /// tails `tails` and the packed grapheme ends, flags, tail indexes and mask jumps into
-    /// their columns of `raw`.
-    private static func writeWords(
-        _ words: UnsafeBufferPointer<Word>, to raw: UnsafeMutableRawPointer, _ at: Placement, tails: UnsafeMutablePointer<WordTail>
-    ) {
-        let visible = (raw + Int(at.words)).bindMemory(to: Double.self, capacity: words.count)
+    /// The regions `c` needs (`distinctTails`: 0 for one tail per word; `paletteEntries`: 0
+    /// for explicit columns).
+    private static func shape(of c: Columns, distinctTails: Int, paletteEntries: Int) -> PreparedStorage.Shape {
+        var s = PreparedStorage.Shape()
+        (s.words, s.runs, s.paragraphs, s.graphemes) = (c.words.count, c.runEnds.count, c.paragraphs.count, c.graphemeEnds.count)
+        (s.tails, s.tailsPerWord) = (distinctTails == 0 ? c.words.count : distinctTails, distinctTails == 0)
+        (s.narrowWords, s.storesEnds) = (Words.fitNarrow(c.words), !Words.endsFollow(c.words))
+        // Only the cut adjustments that are not +0 (bit for bit), with their graphemes: ~95 %
+        // of them are zero (``CutAdjustments``).
+        s.cutPairs = CutAdjustments.storedCount(c.cutAdjustments)
+        s.paletteEntries = paletteEntries
+        // (A palette holds the ends, units and fonts: no column to size.)
+        guard paletteEntries == 0 else { return s }
+        s.narrowEnds = PackedInt32<UInt16>.fitsNarrow(c.graphemeEnds)
+        s.narrowUnits = PackedInt32<Int16>.fitsNarrow(c.units)
+        s.singleFont = c.graphemeFonts.count > 1 && GraphemeFonts.storedCount(c.graphemeFonts) == 1
+        return s
+    }
+
+    /// Writes the grapheme columns of `c` (and its cut adjustments) into `s`, as the palette
+    /// when it has one, freeing each source column once copied when `c` hands them over.
+    private static func writeGraphemes(_ c: Columns, palette: PaletteBuilder, to s: PreparedStorage) {
+        func handOver<T>(_ column: UnsafeBufferPointer<T>) { if c.freesGraphemeColumns { column.deallocate() } }
+        if s.cutCount > 0 {
+            CutAdjustments.write(c.cutAdjustments, mask: s.cutMask, graphemes: s.cutGraphemes, values: s.cutValues)
+        }
+        handOver(c.cutAdjustments)
+        if s.hasPalette {
+            palette.write(entries: s.entries, indexes: s.indexes, checkpoints: s.checkpoints)
+        } else {
+            s.fillUnits(from: c.units)
+            s.fillEnds(from: c.graphemeEnds)
+            let flags = s.flags
+            UnsafeMutableRawBufferPointer(flags).copyMemory(from: UnsafeRawBufferPointer(c.flags))
+            // Mark each paragraph's first grapheme, which `graphemeStarts` needs.
+            for p in c.paragraphs where p.graphemeStart < p.graphemeEnd {
+                flags[Int(p.graphemeStart)] |= GraphemeFlags.startsParagraph.rawValue
+            }
+            _ = s.fonts.initialize(fromContentsOf: UnsafeBufferPointer(rebasing: c.graphemeFonts[..<s.fonts.count]))
+        }
+        handOver(c.units)
+        handOver(c.graphemeEnds)
+        handOver(c.flags)
+        handOver(c.graphemeFonts)
+    }
+
+    /// Writes the words' visible ends, (when `s.storesEnds`) ends, their table of distinct
+    /// tails and the packed grapheme ends, flags, tail indexes and mask jumps into `s`.
+    private static func writeWords(_ words: UnsafeBufferPointer<Word>, to s: PreparedStorage) {
+        let visible = s.visibleEnds
         for (k, w) in words.enumerated() { visible[k] = w.visibleEnd }
-        if at.storesEnds {
-            let ends = (raw + Int(at.wordEnds)).bindMemory(to: Double.self, capacity: words.count)
+        if s.storesEnds {
+            let ends = s.wordEnds
             for (k, w) in words.enumerated() { ends[k] = w.end }
         }
-        let packed = raw + Int(at.packedWords)
-        writeTails(words, table: tails, perWord: at.tailsPerWord) { k, tail in
-            if at.narrowWords {
+        let packed = s.packedWords, narrow = s.narrowWords
+        writeTails(words, table: s.tails, perWord: s.tailsPerWord) { k, tail in
+            if narrow {
                 packed.storeBytes(of: Words.narrow(words[k], word: k, tail: tail), toByteOffset: k << 2, as: UInt32.self)
             } else {
                 packed.storeBytes(of: Words.wide(words[k], word: k, tail: tail), toByteOffset: k << 3, as: UInt64.self)
             }
         }
     }
-
 
     @inline(__always)
     private static func tail(_ w: Word) -> WordTail { WordTail(fontMask: w.fontMask, hangingWidth: w.hangingWidth) }

@@ -57,11 +57,19 @@ import Testing
             }
             let stored = dense.withUnsafeBufferPointer { CutAdjustments.storedCount($0) }
             guard stored > 0 else { return dense.allSatisfy { $0.bitPattern == 0 } }
-            let column = UnsafeMutableRawPointer.allocate(byteCount: CutAdjustments.columnBytes(stored: stored), alignment: 8)
-            defer { column.deallocate() }
-            dense.withUnsafeBufferPointer { CutAdjustments.write($0, stored: stored, into: column) }
-            let view = CutAdjustments(column: column, stored: stored, graphemes: dense.count)
-            return view.count == dense.count && (0..<dense.count).allSatisfy { view[$0].bitPattern == dense[$0].bitPattern }
+            var mask: UInt64 = 0
+            var graphemes = [Int32](repeating: 0, count: stored), values = [Float](repeating: 0, count: stored)
+            dense.withUnsafeBufferPointer { d in
+                graphemes.withUnsafeMutableBufferPointer { g in
+                    values.withUnsafeMutableBufferPointer { CutAdjustments.write(d, mask: &mask, graphemes: g, values: $0) }
+                }
+            }
+            return graphemes.withUnsafeBufferPointer { g in
+                values.withUnsafeBufferPointer { v in
+                    let view = CutAdjustments(mask: mask, graphemes: g.baseAddress, values: v.baseAddress, stored: stored, count: dense.count)
+                    return view.count == dense.count && (0..<dense.count).allSatisfy { view[$0].bitPattern == dense[$0].bitPattern }
+                }
+            }
         }
         #expect(failure == nil, "\(failure.map { "\($0)" } ?? "")")
     }

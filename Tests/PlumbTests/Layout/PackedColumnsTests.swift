@@ -12,7 +12,13 @@ struct PackedColumnsTests {
                 let narrow = PackedInt32<N>.fitsNarrow(v)
                 let raw = UnsafeMutableRawPointer.allocate(byteCount: 4 * max(1, v.count), alignment: 16)
                 defer { raw.deallocate() }
-                PackedInt32<N>.fill(raw, 0, from: v, narrow: narrow)
+                for (i, value) in v.enumerated() {
+                    if narrow {
+                        raw.storeBytes(of: N(truncatingIfNeeded: value), toByteOffset: i * MemoryLayout<N>.stride, as: N.self)
+                    } else {
+                        raw.storeBytes(of: value, toByteOffset: i * 4, as: Int32.self)
+                    }
+                }
                 let column = PackedInt32<N>(base: UnsafeRawPointer(raw), count: v.count, isNarrow: narrow)
                 return (narrow, Array(column))
             }
