@@ -13,6 +13,8 @@ PACKAGES=(
   fonts-noto-cjk
   fonts-noto-color-emoji
   fonts-dejavu-core
+  # DejaVu Math TeX Gyre: a family of one face, which Pango draws with synthetic bold and oblique.
+  fonts-dejavu-extra
   # Application fonts (issue 28): WOFF2 decoding (libwoff2dec) and WOFF's zlib, and the
   # WOFF2 encoder the tests make a WOFF2 with.
   libwoff-dev
