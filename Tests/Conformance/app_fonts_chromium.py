@@ -22,12 +22,12 @@ import html
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import app_fonts  # noqa: E402
+import chromium_heights  # noqa: E402
 import conformance as conf  # noqa: E402
 from chromium_reference import SCAN_LINE_STARTS  # noqa: E402
 
@@ -81,21 +81,8 @@ def div(case):
     return '<div class="c" style="%s">%s</div>' % (html.escape(style), html.escape(case["text"]))
 
 
-def run_page(page, scale):
-    """The page's JSON output, after its web fonts have loaded."""
-    with tempfile.NamedTemporaryFile("w", suffix=".html", delete=False, encoding="utf-8") as f:
-        f.write(page)
-        path = f.name
-    args = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
-            "--virtual-time-budget=60000"]
-    if scale != 1:
-        args.append("--force-device-scale-factor=%s" % scale)
-    try:
-        dom = subprocess.run(args + ["--dump-dom", "file://" + path], capture_output=True,
-                             timeout=900).stdout.decode("utf-8")
-    finally:
-        os.unlink(path)
-    return json.loads(html.unescape(dom.split('<pre id="out">', 1)[1].split("</pre>", 1)[0]))
+# Web fonts load from files and after the first layout: wait for them (document.fonts.ready).
+WEB_FONT_FLAGS = ("--allow-file-access-from-files", "--virtual-time-budget=60000")
 
 
 def chromium(cases, fonts, scale, chunk=2000):
@@ -104,7 +91,7 @@ def chromium(cases, fonts, scale, chunk=2000):
     faces = font_face_rules(fonts)
     for start in range(0, len(cases), chunk):
         divs = "".join(div(c) for c in cases[start:start + chunk])
-        results.extend(run_page(PAGE % {"faces": faces, "divs": divs}, scale))
+        results.extend(chromium_heights.run_page(PAGE % {"faces": faces, "divs": divs}, scale, WEB_FONT_FLAGS))
     return results
 
 

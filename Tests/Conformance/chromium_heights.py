@@ -79,11 +79,12 @@ def chromium(cases, scale, chunk=3000):
     return results
 
 
-def run_page(page, scale):
+def run_page(page, scale, flags=()):
+    """The page's `<pre id="out">` JSON in headless Chromium at `scale`, with extra `flags`."""
     with tempfile.NamedTemporaryFile("w", suffix=".html", delete=False, encoding="utf-8") as f:
         f.write(page)
         path = f.name
-    args = ["chromium", "--headless", "--no-sandbox", "--disable-gpu"]
+    args = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", *flags]
     if scale != 1:
         args.append("--force-device-scale-factor=%s" % scale)
     try:
