@@ -51,6 +51,10 @@ enum StyleKeySchema {
         sink.field("options", options)
         sink.field("heightLimit", s.heightLimit.isFinite ? s.heightLimit : -1)
         sink.field("lineHeightEm", s.lineHeightEm)
+        sink.field("firstLineHeadIndent", s.firstLineHeadIndent)
+        sink.field("headIndent", s.headIndent)
+        sink.field("tailIndent", s.tailIndent)
+        sink.field("indentEachLine", s.indentEachLine)
     }
 
     /// Stored properties of `TextStyle`, `FontDescriptor` and `SanitizedStyle` (by name; a

@@ -10,6 +10,8 @@ struct PipelineResult: Sendable {
     /// The width lines were broken at, and where they sit in it (geometry only).
     var layoutWidth: LayoutWidth = .unmeasurable
     var alignment: TextAlignment = .natural
+    /// Where lines start and end in the box (geometry: the breaker has applied them).
+    var indents = LineIndents.none
     /// The truncation token's text when the layout is truncated (its boxes are placed).
     var token: AttributedText? = nil
 }
@@ -75,7 +77,8 @@ extension TextMeasurer {
                         warnings: warnings),
                     layout: layout, prepared: prepared, exactHeight: height, scale: scale,
                     fontSize: s.font.size, tabInterval: s.tabInterval, layoutWidth: layoutWidth,
-                    alignment: style.style.alignment, token: layout.isTruncated ? style.style.truncationToken : nil)
+                    alignment: style.style.alignment, indents: s.indents,
+                    token: layout.isTruncated ? style.style.truncationToken : nil)
             }
         }
     }
@@ -255,7 +258,7 @@ extension TextMeasurer {
                     tail: index(tailStart)..<index(max(tailStart, tailEnd)), ellipsisWidth: t.ellipsisWidth)
             }
             let direction = prepared.paragraphs[Int(line.broken.paragraph)].direction
-            let x = TextAlignment.lineX(usedWidth: line.broken.usedWidth, box: boxWidth, alignment: r.alignment, direction: direction)
+            let x = Self.lineX(line.broken, prepared, r, box: boxWidth, direction: direction)
             return LayoutLine(
                 range: index(start)..<index(end), scalarRange: scalarStart..<scalarEnd,
                 utf8Range: start..<end, utf16Range: utf16Start..<utf16End,
@@ -277,6 +280,17 @@ extension TextMeasurer {
                 layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval, token: r.token, visual: visual)
         }
         return result
+    }
+}
+
+extension TextMeasurer {
+    /// A line's x in a box `box` wide: aligned between its start and end under `r`'s
+    /// indents (measured from the right in a right-to-left paragraph).
+    static func lineX(_ line: BrokenLine, _ prepared: PreparedText, _ r: PipelineResult, box: Double, direction: TextDirection) -> Double {
+        let start = LayoutAssembler.lineStart(line, in: prepared, r.indents)
+        let end = r.indents.end(box: box)
+        let offset = direction == .rightToLeft ? box - end : start
+        return offset + TextAlignment.lineX(usedWidth: line.usedWidth, box: max(0, end - start), alignment: r.alignment, direction: direction)
     }
 }
 

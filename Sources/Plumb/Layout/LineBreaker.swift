@@ -44,6 +44,9 @@ struct LineBreaker {
     let tabInterval: Double
     /// Stop after this many lines (e.g. maxLines + 1 to learn whether text was cut).
     let lineLimit: Int
+    /// Where lines start and end in the box of `maxWidth`: each line is fitted into its own
+    /// width (a paragraph's first line may have another than the rest).
+    var indents = LineIndents.none
     /// Whether the simple loop may search a line's end from its guess first, where the fit
     /// test is monotone (`LineWidthArithmetic.fitIsMonotone`); false keeps the probe order
     /// and guess of Blink's arithmetic for every profile (tests compare the two).
@@ -128,29 +131,44 @@ struct LineBreaker {
     private func breakParagraph<Sink: LineSink>(
         _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, into out: inout Sink
     ) {
+        // The paragraph's first line's width and the other lines' (both `maxWidth` without
+        // indents).
+        let first = indents.width(box: maxWidth, start: indents.start(first: true, paragraph: p))
+        let other = indents.width(box: maxWidth, start: indents.otherLinesStart)
         // Specialised per arithmetic, so neither loop carries a convention check per cluster.
         switch text.lineFit {
         case .exact(let tolerance):
-            breakParagraph(p, paragraph, v, ExactLineWidth.self, limit: maxWidth + tolerance, into: &out)
+            breakParagraph(
+                p, paragraph, v, ExactLineWidth.self, Limits(first: first + tolerance, other: other + tolerance), into: &out)
         case .layoutUnits(let unit):
-            breakParagraph(p, paragraph, v, LayoutUnitLineWidth.self, limit: maxWidth + unit, into: &out)
+            breakParagraph(p, paragraph, v, LayoutUnitLineWidth.self, Limits(first: first + unit, other: other + unit), into: &out)
         }
     }
 
+    /// The widths a paragraph's lines are fitted into, each with the arithmetic's tolerance.
+    fileprivate struct Limits {
+        /// The paragraph's first line's.
+        var first: Double
+        /// Every other line's.
+        var other: Double
+        /// Every line unlimited (no wrapping).
+        static let unlimited = Limits(first: .infinity, other: .infinity)
+    }
+
     private func breakParagraph<Sink: LineSink, Width: LineWidthArithmetic>(
-        _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, _ width: Width.Type, limit: Double,
+        _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, _ width: Width.Type, _ limits: Limits,
         into out: inout Sink
     ) {
         if policy == .words && paragraph.isSimple {
             // The search order is a type, not a flag read per line: each loop has one.
             if searchesGuessFirst {
-                breakSimpleParagraph(p, v, width, GuessFirstSearch.self, limit: limit, into: &out)
+                breakSimpleParagraph(p, v, width, GuessFirstSearch.self, limits, into: &out)
             } else {
-                breakSimpleParagraph(p, v, width, FirstWordFirstSearch.self, limit: limit, into: &out)
+                breakSimpleParagraph(p, v, width, FirstWordFirstSearch.self, limits, into: &out)
             }
         } else {
             breakParagraph(
-                p, v, width, limit: policy == .none ? .infinity : limit,
+                p, v, width, policy == .none ? .unlimited : limits, firstLine: true,
                 fromWord: Int(paragraph.wordStart), at: paragraph.graphemeStart, x: 0, into: &out)
         }
     }
@@ -167,7 +185,7 @@ struct LineBreaker {
     /// member's); when the line ends inside it, its graphemes are scanned for the last member
     /// that fits (``lastFit(inRunEndingAt:from:at:_:limit:_:_:)``), and the next line starts there.
     private func breakSimpleParagraph<Sink: LineSink, Width: LineWidthArithmetic, Search: LineSearchOrder>(
-        _ p: Int32, _ v: Views, _ width: Width.Type, _: Search.Type, limit: Double, into out: inout Sink
+        _ p: Int32, _ v: Views, _ width: Width.Type, _: Search.Type, _ limits: Limits, into out: inout Sink
     ) {
         // Read here, not passed: a 28-byte record goes to a call field by field.
         let paragraph = text.paragraphs[Int(p)]
@@ -179,6 +197,8 @@ struct LineBreaker {
         // Words on the previous line; for the first line, the count the paragraph's mean word
         // width suggests (any guess finds the same word: it only picks where the search starts).
         let guessFirst = Width.fitIsMonotone && Search.guessFirst
+        // The line's width: the first line's, then the others' (set after each line).
+        var limit = limits.first
         var previousCount =
             guessFirst
             ? Self.guessedWordsPerLine(words.visibleEnds.unsafelyUnwrapped[last], count: last &- w &+ 1, limit: limit)
@@ -225,12 +245,15 @@ struct LineBreaker {
                     base = cut.end
                     startGrapheme = cut.grapheme
                     w = run
+                    limit = limits.other
                     continue
                 }
             }
             if lo < w {
                 // An overlong word starts this line: the general algorithm handles the rest.
-                breakParagraph(p, v, width, limit: limit, fromWord: w, at: startGrapheme, x: base, into: &out)
+                breakParagraph(
+                    p, v, width, limits, firstLine: startGrapheme == paragraph.graphemeStart, fromWord: w, at: startGrapheme,
+                    x: base, into: &out)
                 return
             }
             let end = words[lo]
@@ -245,6 +268,7 @@ struct LineBreaker {
             base = end.end
             startGrapheme = end.graphemeEnd
             w = lo &+ 1
+            limit = limits.other
         }
     }
 
@@ -385,13 +409,15 @@ struct LineBreaker {
     ///   is measured only until it is known not to fit (`measure(_:word:at:stoppingAbove:_:)`),
     ///   so an unbreakable word of n clusters costs O(n), not O(n²).
     private func breakParagraph<Sink: LineSink, Width: LineWidthArithmetic>(
-        _ p: Int32, _ v: Views, _: Width.Type, limit: Double,
+        _ p: Int32, _ v: Views, _: Width.Type, _ limits: Limits, firstLine: Bool,
         fromWord startWord: Int, at startGrapheme: Int32, x: Double, into out: inout Sink
     ) {
         let paragraph = text.paragraphs[Int(p)]
         let lastSpaceOnlyHangs = text.trailingSpaces == .lastHangs
+        // The line's width: the first line's until a line is emitted, then the others'.
+        var limit = firstLine ? limits.first : limits.other
         // Clusters summed wider than this cannot fit, whatever follows them (see `measure`).
-        let hopeless = limit + 1e-3 + limit.magnitude * 1e-9
+        var hopeless = Self.hopeless(limit)
         var line = Cursor(start: startGrapheme, end: startGrapheme)
         // Paragraph-relative position of the line's start (for layout-unit rounding).
         var lineStartX = x
@@ -406,6 +432,8 @@ struct LineBreaker {
                     endsParagraph: endsParagraph, endsInsideWord: insideWord))
             line = Cursor(start: line.end, end: line.end)
             lineStart = Width.lineStart(at: lineStartX, grapheme: line.start, in: paragraph, text)
+            limit = limits.other
+            hopeless = Self.hopeless(limit)
         }
 
         var unitStart = startGrapheme
@@ -489,6 +517,11 @@ struct LineBreaker {
         // split or a wrap always places at least one cluster after emitting).
         if !line.isEmpty && out.count < lineLimit { emit(endsParagraph: true, insideWord: false) }
     }
+
+    /// The sum of clusters above which a line of width `limit` cannot fit whatever follows
+    /// (see ``measure(_:word:startingAt:at:stoppingAbove:_:)``).
+    @inline(__always)
+    private static func hopeless(_ limit: Double) -> Double { limit + 1e-3 + limit.magnitude * 1e-9 }
 
     /// Width, hanging whitespace and fonts of graphemes `range` of `word` placed at `x`.
     ///

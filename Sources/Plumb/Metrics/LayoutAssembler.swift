@@ -116,7 +116,10 @@ enum LayoutAssembler {
         }
         if let placement, !lines.isEmpty {
             let last = lines.count - 1
-            let t = truncate(lines[last].broken, in: text, maxWidth: maxWidth, placement: placement)
+            let lineWidth = maxWidth.isFinite
+                ? breaker.indents.width(box: maxWidth, start: lineStart(lines[last].broken, in: text, breaker.indents))
+                : maxWidth
+            let t = truncate(lines[last].broken, in: text, maxWidth: lineWidth, placement: placement)
             lines[last].broken = t.line
             lines[last].truncation = t.truncation
             let natural = model.natural(of: t.line, in: text)
@@ -139,12 +142,19 @@ enum LayoutAssembler {
             lines[i].gapAfter = isLast ? 0 : model.gap(afterLineEndingParagraph: lines[i].broken.endsParagraph)
             lines[i].y = height
             height += lines[i].height + lines[i].gapAfter
-            widest = max(widest, lines[i].broken.usedWidth)
+            let broken = lines[i].broken
+            widest = max(widest, breaker.indents.box(holding: broken.usedWidth, from: lineStart(broken, in: text, breaker.indents)))
             insideWord = insideWord || lines[i].broken.endsInsideWord
         }
         return AssembledLayout(
             lines: lines, lineCount: lines.count, height: height, widestLine: widest, isTruncated: truncated,
             brokeInsideWord: insideWord || truncated, warnings: warnings)
+    }
+
+    /// Where `line` starts under `indents` (its paragraph's first line or another).
+    @inline(__always)
+    static func lineStart(_ line: BrokenLine, in text: PreparedText, _ indents: LineIndents) -> Double {
+        indents.start(first: line.graphemeStart == text.paragraphs[Int(line.paragraph)].graphemeStart, paragraph: line.paragraph)
     }
 
     /// A layout's numbers without its lines (what a measurement needs).
@@ -199,7 +209,7 @@ enum LayoutAssembler {
     private static func streamed(
         _ text: PreparedText, breaker: LineBreaker, model: UnsafePointer<LineHeightModel>
     ) -> Summary {
-        var sums = HeightSums(text: text, model: model)
+        var sums = HeightSums(text: text, model: model, indents: breaker.indents)
         breaker.run(&sums)
         sums.finish()
         return Summary(
@@ -207,13 +217,14 @@ enum LayoutAssembler {
             brokeInsideWord: sums.insideWord, warnings: nil)
     }
 
-    /// What the line breaker reads of a style: four words, taken before a cell's layout so
-    /// that the streamed path needs no copy of the style.
+    /// What the line breaker reads of a style, taken before a cell's layout so that the
+    /// streamed path needs no copy of the style.
     struct BreakSettings {
         let wraps: Bool
         let charWrapping: Bool
         let maxLines: Int
         let tabInterval: Double
+        let indents: LineIndents
 
         @inline(__always)
         init(_ style: borrowing SanitizedStyle) {
@@ -221,6 +232,7 @@ enum LayoutAssembler {
             charWrapping = style.lineBreakMode == .charWrapping
             maxLines = style.maxLines
             tabInterval = style.tabInterval
+            indents = style.indents
         }
     }
 
@@ -245,7 +257,8 @@ enum LayoutAssembler {
         }
         let lineLimit = b.maxLines > 0 ? b.maxLines + 1 : Int.max
         return LineBreaker(
-            text: text, maxWidth: maxWidth, policy: policy, tabInterval: b.tabInterval, lineLimit: lineLimit)
+            text: text, maxWidth: maxWidth, policy: policy, tabInterval: b.tabInterval, lineLimit: lineLimit,
+            indents: b.indents)
     }
 
     /// Extra height goes above the text (TextKit): baseline = (height − natural) + ascender,
@@ -402,9 +415,15 @@ private struct HeightSums: LineSink {
     /// line's height depend on its first run too.
     private let reusesHeights: Bool
 
-    init(text: PreparedText, model: UnsafePointer<LineHeightModel>) {
+    /// The layout's indents, and whether there are any (a line's start then counts for the
+    /// widest line).
+    private let indents: LineIndents, hasIndents: Bool
+
+    init(text: PreparedText, model: UnsafePointer<LineHeightModel>, indents: LineIndents) {
         self.text = text
         self.model = model
+        self.indents = indents
+        hasIndents = !indents.isNone
         gapInside = model.pointee.gap(afterLineEndingParagraph: false)
         gapAfterParagraph = model.pointee.gap(afterLineEndingParagraph: true)
         reusesHeights = text.pangoBaselines == nil
@@ -424,7 +443,7 @@ private struct HeightSums: LineSink {
             computeHeight(mask: line.fontMask, from: line.graphemeStart, to: line.graphemeEnd)
         }
         pendingGap = line.endsParagraph ? gapAfterParagraph : gapInside
-        widest = max(widest, line.usedWidth)
+        widest = max(widest, hasIndents ? indentedBox(line) : line.usedWidth)
         insideWord = insideWord || line.endsInsideWord
         count += 1
     }
@@ -439,6 +458,12 @@ private struct HeightSums: LineSink {
         olderLineHeight = lastLineHeight
         lastMask = mask
         lastLineHeight = pendingHeight
+    }
+
+    /// The narrowest box that holds `line` at its indent.
+    @inline(never)
+    private func indentedBox(_ line: BrokenLine) -> Double {
+        indents.box(holding: line.usedWidth, from: LayoutAssembler.lineStart(line, in: text, indents))
     }
 
     /// Adds the last line (with no gap after it).

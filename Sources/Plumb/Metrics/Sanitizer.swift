@@ -22,6 +22,21 @@ struct SanitizedStyle: Hashable, Sendable {
     var conventions: LayoutConventions
     /// `TextStyle.truncationToken`, as given (its runs are resolved with the fonts).
     var truncationToken: AttributedText?
+    /// `TextStyle.firstLineHeadIndent`, `headIndent` and `tailIndent`: finite, within the
+    /// profile's rule (`LayoutConventions.IndentRule`), on the layout-unit grid under
+    /// layout-unit arithmetic.
+    var firstLineHeadIndent = 0.0
+    var headIndent = 0.0
+    var tailIndent = 0.0
+    /// `TextStyle.indentEachLine`, false where the profile indents every paragraph anyway.
+    var indentEachLine = false
+
+    /// The indents as the breaker and the line placement read them.
+    var indents: LineIndents {
+        LineIndents(
+            firstLineStart: firstLineHeadIndent, otherLinesStart: headIndent, tail: tailIndent,
+            everyParagraph: conventions.indents == .eachParagraph || indentEachLine)
+    }
 }
 
 /// The layout width after sanitising.
@@ -139,7 +154,37 @@ enum Sanitizer {
             compatibility: style.compatibility, conventions: style.compatibility.conventions,
             truncationToken: style.truncationToken)
         sanitized.lineHeightEm = length(style.lineHeightEm, "lineHeightEm")
+        indents(style, into: &sanitized, warnings: &warnings)
         return sanitized
+    }
+
+    /// The style's indents made usable: not finite → 0, beyond ±``maximumLength`` clamped,
+    /// a negative head indent → 0, a negative first-line head indent → 0 unless the profile
+    /// takes CSS outdents; each on the layout-unit grid (towards zero, as Blink converts a
+    /// length) under layout-unit arithmetic. Each replacement with a warning.
+    static func indents(_ style: TextStyle, into s: inout SanitizedStyle, warnings: inout [MeasureWarning]) {
+        let outdents = s.conventions.indents == .cssTextIndent
+        func indent(_ value: Double, _ name: String, mayBeNegative: Bool) -> Double {
+            var v = value
+            if !v.isFinite {
+                warnings.append(.invalidValue(field: name, description: "\(value) is not a length; used 0"))
+                return 0
+            }
+            if v < 0 && !mayBeNegative {
+                warnings.append(.invalidValue(field: name, description: "\(value) is negative; used 0"))
+                return 0
+            }
+            if abs(v) > maximumLength {
+                warnings.append(.invalidValue(field: name, description: "\(value) is absurdly large; clamped to ±\(maximumLength)"))
+                v = v < 0 ? -maximumLength : maximumLength
+            }
+            if case .layoutUnits(let unit) = s.conventions.lineFit { v = (v / unit).rounded(.towardZero) * unit }
+            return v
+        }
+        s.firstLineHeadIndent = indent(style.firstLineHeadIndent, "firstLineHeadIndent", mayBeNegative: outdents)
+        s.headIndent = indent(style.headIndent, "headIndent", mayBeNegative: false)
+        s.tailIndent = indent(style.tailIndent, "tailIndent", mayBeNegative: true)
+        s.indentEachLine = outdents && style.indentEachLine
     }
 
     static func width(_ width: Double, warnings: inout [MeasureWarning]) -> LayoutWidth {

@@ -54,6 +54,14 @@ public enum CellField: String, CaseIterable, CodingKey, Sendable {
     case letterSpacing
     /// `TextStyle.tabInterval`.
     case tabInterval
+    /// `TextStyle.firstLineHeadIndent`.
+    case firstLineHeadIndent
+    /// `TextStyle.headIndent`.
+    case headIndent
+    /// `TextStyle.tailIndent`.
+    case tailIndent
+    /// `TextStyle.indentEachLine` (CSS `text-indent: … each-line`).
+    case indentEachLine
     /// `TextStyle.maxLines`.
     case maxLines
     /// `TextStyle.lineBreakMode`, by case name.
@@ -119,12 +127,13 @@ public enum CellField: String, CaseIterable, CodingKey, Sendable {
         case .runs, .truncationToken: .runs
         case .families: .stringList
         case .weight, .maxLines: .integer
-        case .italic, .usesLineFragmentOrigin, .usesFontLeading, .usesDeviceMetrics, .truncatesLastVisibleLine: .boolean
+        case .italic, .indentEachLine, .usesLineFragmentOrigin, .usesFontLeading, .usesDeviceMetrics, .truncatesLastVisibleLine: .boolean
         case .lineBreakMode: .choice(LineBreakMode.allCases.map(\.rawValue))
         case .compatibility: .choice(Compatibility.allCases.map(\.rawValue))
         case .alignment: .choice(TextAlignment.allCases.map(\.rawValue))
         case .width, .scale, .size, .fontStretch, .lineSpacing, .minimumLineHeight, .maximumLineHeight, .lineHeightMultiple,
-            .lineHeightEm, .paragraphSpacing, .paragraphSpacingBefore, .letterSpacing, .tabInterval, .heightLimit:
+            .lineHeightEm, .paragraphSpacing, .paragraphSpacingBefore, .letterSpacing, .tabInterval, .heightLimit,
+            .firstLineHeadIndent, .headIndent, .tailIndent:
             .number
         }
     }

@@ -43,6 +43,19 @@ struct LayoutConventions: Hashable, Sendable {
     var synthesis: FontSynthesis = .none
     /// How line heights come from the fonts' metrics (`LineHeightModel`).
     var lineHeights: LineHeightRule = .uikit
+    /// Which lines take the first-line indent, and whether it may be an outdent.
+    var indents: IndentRule = .eachParagraph
+
+    /// How `TextStyle.firstLineHeadIndent` applies.
+    enum IndentRule: Hashable, Sendable {
+        /// Every paragraph's first line, and no indent below 0 (UIKit's `NSParagraphStyle`,
+        /// Pango's `pango_layout_set_indent`, which indents each paragraph).
+        case eachParagraph
+        /// CSS `text-indent`: the text's first line only (every paragraph's with
+        /// `each-line`), and the first line may start before the others, even before the box
+        /// (a negative `text-indent`).
+        case cssTextIndent
+    }
 
     /// The ICU rule set for base break opportunities.
     enum BreakRules: Hashable, Sendable {
@@ -233,7 +246,7 @@ extension LayoutConventions {
         advanceScaling: .freeTypeFixedPoint, scriptBracketPairing: .bidiBracketsOnly,
         shapesKanaWithKanji: true, reshapesLineEnds: true, shapingLanguage: .document,
         loneEmojiTakesFamilyGlyph: true, fallbackFacesAreRegular: true, fallbackQuery: .characterOnly,
-        synthesis: .skia, lineHeights: .blink(.familyFontsAboveScaleOne))
+        synthesis: .skia, lineHeights: .blink(.familyFontsAboveScaleOne), indents: .cssTextIndent)
 }
 
 extension Compatibility {

@@ -140,6 +140,10 @@ extension TextStyle: Codable {
         try number(.letterSpacing, &letterSpacing)
         try number(.tabInterval, &tabInterval)
         try number(.lineHeightEm, &lineHeightEm)
+        try number(.firstLineHeadIndent, &firstLineHeadIndent)
+        try number(.headIndent, &headIndent)
+        try number(.tailIndent, &tailIndent)
+        indentEachLine = try c.decodeIfPresent(Bool.self, forKey: .indentEachLine) ?? indentEachLine
         truncationToken = try c.decodeIfPresent(AttributedText.self, forKey: .truncationToken) ?? truncationToken
         maxLines = try c.decodeIfPresent(Int.self, forKey: .maxLines) ?? maxLines
         lineBreakMode = try c.decodeIfPresent(LineBreakMode.self, forKey: .lineBreakMode) ?? lineBreakMode
@@ -162,6 +166,10 @@ extension TextStyle: Codable {
         try c.encode(letterSpacing, forKey: .letterSpacing)
         try c.encode(tabInterval, forKey: .tabInterval)
         try c.encode(lineHeightEm, forKey: .lineHeightEm)
+        try c.encode(firstLineHeadIndent, forKey: .firstLineHeadIndent)
+        try c.encode(headIndent, forKey: .headIndent)
+        try c.encode(tailIndent, forKey: .tailIndent)
+        try c.encode(indentEachLine, forKey: .indentEachLine)
         try c.encodeIfPresent(truncationToken, forKey: .truncationToken)
         try c.encode(maxLines, forKey: .maxLines)
         try c.encode(lineBreakMode, forKey: .lineBreakMode)

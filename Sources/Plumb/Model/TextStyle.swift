@@ -34,6 +34,24 @@ public struct TextStyle: Hashable, Sendable {
     public var tabInterval: Double = TextStyle.defaultTabInterval
     /// TextKit's tab interval (points): the default, and what an invalid one is replaced by.
     static let defaultTabInterval: Double = 28
+    /// Where the first line of each paragraph starts, from the box's leading edge (UIKit's
+    /// `firstLineHeadIndent`; 0 = at the edge). Under the `chromium` profile it is CSS
+    /// `text-indent` plus `headIndent`: only the text's first line takes it (unless
+    /// ``indentEachLine``), and it may be below `headIndent` or negative (the first line starts
+    /// left of the others, or of the box). Elsewhere a negative value is replaced by 0 with a
+    /// warning.
+    public var firstLineHeadIndent: Double = 0
+    /// Where every other line starts, from the box's leading edge (UIKit's `headIndent`; a
+    /// hanging indent is a `headIndent` above `firstLineHeadIndent`). Negative: 0, with a warning.
+    public var headIndent: Double = 0
+    /// Where lines end (UIKit's `tailIndent`): above 0, the distance from the box's leading
+    /// edge (at most the box width); 0 or below, the distance inside the trailing edge (−20:
+    /// 20 points from it).
+    public var tailIndent: Double = 0
+    /// CSS `text-indent: … each-line` under the `chromium` profile: the first line after every
+    /// hard break takes `firstLineHeadIndent` too, not only the text's first. The other
+    /// profiles indent every paragraph's first line anyway (UIKit and Pango do).
+    public var indentEachLine: Bool = false
     /// Keep at most this many lines (0 = unlimited).
     public var maxLines: Int = 0
     /// How lines wrap, and whether and where lines cut off by `maxLines` or `heightLimit`

@@ -127,6 +127,8 @@ extension TextStyle {
             && a.heightLimit.isSameValue(as: b.heightLimit) && a.maxLines == b.maxLines
             && a.lineBreakMode == b.lineBreakMode && a.options == b.options && a.compatibility == b.compatibility
             && a.alignment == b.alignment && a.truncationToken == b.truncationToken
+            && a.firstLineHeadIndent.isSameValue(as: b.firstLineHeadIndent) && a.headIndent.isSameValue(as: b.headIndent)
+            && a.tailIndent.isSameValue(as: b.tailIndent) && a.indentEachLine == b.indentEachLine
     }
 
     /// Hashes every field, every NaN alike.
@@ -148,6 +150,10 @@ extension TextStyle {
         hasher.combine(compatibility)
         hasher.combine(alignment)
         hasher.combine(truncationToken)
+        hasher.combineValue(firstLineHeadIndent)
+        hasher.combineValue(headIndent)
+        hasher.combineValue(tailIndent)
+        hasher.combine(indentEachLine)
     }
 }
 

@@ -86,14 +86,26 @@ import Testing
             "font.width": { $0.font.width = 75 }, "font.features": { $0.font.features = [.noLigatures] },
             "font.variations": { $0.font.variations = [FontVariation("wght", 650)] },
             "font.opticalSizing": { $0.font.opticalSizing.toggle() },
+            "firstLineHeadIndent": { $0.firstLineHeadIndent = 12 }, "headIndent": { $0.headIndent = 12 },
+            "tailIndent": { $0.tailIndent = -12 },
+            // Checked against the chromium profile below (it means nothing elsewhere).
+            "indentEachLine": { $0.indentEachLine = true },
         ]
         #expect(Set(variants.keys) == Set(Self.encodedNames), "every encoded field needs a variant here")
         let key = engine.resolve(base).layoutFingerprint
-        for (name, change) in variants {
+        for (name, change) in variants where name != "indentEachLine" {
             var s = base
             change(&s)
             #expect(engine.resolve(s).layoutFingerprint != key, "\(name) does not change the layout fingerprint")
         }
+        // `indentEachLine` splits keys only where it changes a layout: under chromium.
+        var chromium = base, chromiumEachLine = base, eachLine = base
+        chromium.compatibility = .chromium
+        chromiumEachLine.compatibility = .chromium
+        chromiumEachLine.indentEachLine = true
+        eachLine.indentEachLine = true
+        #expect(engine.resolve(chromiumEachLine).layoutFingerprint != engine.resolve(chromium).layoutFingerprint)
+        #expect(engine.resolve(eachLine).layoutFingerprint == key)
         var other = base
         other.compatibility = .chromium
         var pango = base
