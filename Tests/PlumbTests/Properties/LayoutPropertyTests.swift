@@ -230,3 +230,52 @@ extension LayoutPropertyTests {
         }
     }
 }
+
+/// Indents (issue 27, item 1): a head indent on every line and a tail indent are a narrower
+/// box moved right, and the measured width of an indented layout lays it out again the same.
+extension LayoutPropertyTests {
+    /// Whole-point indents: on every scale's pixel grid (the box width is snapped to it, the
+    /// indents are not) and exact in every profile's arithmetic.
+    static let indentValues = Gen.int(in: 0...40).map { Double($0) }
+
+    @Test func uniformIndentsAreANarrowerBoxMovedRight() {
+        let gen = Gen.zip(Self.cells(text: Self.mixedText, widths: 120...500), Self.indentValues, Self.indentValues)
+        check("uniform indents", gen) { cell, head, tail in
+            var s = cell.style
+            s.maxLines = 0
+            let narrow = engine.layout(cell.text, style: s, width: cell.width - head - tail, scale: cell.scale)
+            s.firstLineHeadIndent = head
+            s.headIndent = head
+            s.tailIndent = -tail
+            let indented = engine.layout(cell.text, style: s, width: cell.width, scale: cell.scale)
+            try propertyAssert(indented.lines.map(\.utf8Range) == narrow.lines.map(\.utf8Range),
+                               "\(indented.lines.map(\.utf8Range)) vs \(narrow.lines.map(\.utf8Range))")
+            try propertyAssert(indented.size.height == narrow.size.height, "\(indented.size) vs \(narrow.size)")
+            for (a, b) in zip(indented.lines, narrow.lines) where a.direction == .leftToRight {
+                try propertyAssert(abs(a.rect.x - (b.rect.x + head)) < 1e-9, "x \(a.rect.x) vs \(b.rect.x) + \(head)")
+            }
+        }
+    }
+
+    @Test func relayoutAtTheMeasuredWidthKeepsIndentedLines() {
+        let gen = Gen.zip(Self.cells(text: Self.mixedText), Self.indentValues, Self.indentValues, Self.indentValues)
+        check("indented relayout", gen) { cell, first, head, tail in
+            var s = cell.style
+            s.maxLines = 0
+            if s.compatibility == .pango { s.compatibility = .standard }  // see relayoutAtTheMeasuredWidth…
+            s.firstLineHeadIndent = first
+            s.headIndent = head
+            s.tailIndent = -tail
+            let l = engine.layout(cell.text, style: s, width: cell.width, scale: cell.scale)
+            guard l.size.width > 0, l.size.width <= cell.width, !l.lines.isEmpty else { return }
+            // Every line fits between its indents unless it is one cluster.
+            for (i, line) in l.lines.enumerated() where line.direction == .leftToRight
+                && line.rect.x + line.usedWidth > cell.width - tail + 1.0 / 64 {
+                try propertyAssert(l.text(ofLine: i).trimmingCharacters(in: .whitespaces).count <= 1, "line \(i) overflows")
+            }
+            let again = engine.layout(cell.text, style: s, width: l.size.width, scale: cell.scale)
+            try propertyAssert(again.lines.map(\.utf8Range) == l.lines.map(\.utf8Range),
+                               "\(l.lines.map(\.utf8Range)) vs \(again.lines.map(\.utf8Range))")
+        }
+    }
+}
