@@ -141,6 +141,9 @@ import Testing
         let table = try #require(after.pangoBaselines)
         #expect(table.changes == alone.pangoBaselines?.changes)
         #expect(table.changes.capacity < 8)
-        #expect(after.byteSize == alone.byteSize)
+        // Within one allocator rounding: Swift sets an array's capacity from
+        // `malloc_usable_size`, so a reused chunk can give one column 16 bytes more (seen in 1
+        // of 3 runs); the scratch's capacity would add ~800.
+        #expect(abs(after.byteSize - alone.byteSize) <= 64, "\(after.byteSize) vs \(alone.byteSize)")
     }
 }
