@@ -34,6 +34,7 @@ line's width begins, without indents, at that width. When the engines break the 
 way the disagreement is the indents' ("only with indents", with what the line has to do with:
 a tab, a U+2028 before it); else it is the plain oracles' kind ("also without indents").
 """
+import argparse
 import hashlib
 import json
 import os
@@ -202,6 +203,34 @@ def make_cases(cells, profile, rounds=2):
             case["cssHanging"] = True
         case["tags"] = tags(case, narrow)
         cases.append(case)
+    return cases
+
+
+def argument_parser(engine, subset):
+    """The options both oracles take; `engine` names the reference, `subset` the stored cases."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--plumb", default=os.path.join(conf.ROOT, ".build/release/plumb"))
+    ap.add_argument("--corpus", default=os.path.join(conf.ROOT, "Benchmarks/Corpus/cells.jsonl"))
+    ap.add_argument("--limit", type=int, default=0, help="only the first N corpus cells")
+    ap.add_argument("--show", type=int, default=3, help="examples per disagreement class")
+    ap.add_argument("--write-subset", help="store a fixed subset (%s) with %s's answers" % (subset, engine))
+    ap.add_argument("--report", help="write the agreement numbers here (JSON)")
+    ap.add_argument("--reference-cache", help="JSON file with %s's answers: read if made for these cases, else written" % engine)
+    ap.add_argument("--reference-only", action="store_true", help="only lay the cases out in %s" % engine)
+    ap.add_argument("--hand-checks", action="store_true", help="print how %s applies indents to hand cases" % engine)
+    return ap
+
+
+def load_cases(args, profile, label="cases"):
+    """The cases of `profile` made from the corpus `args` name, with their count per kind printed."""
+    cells = [json.loads(l) for l in open(args.corpus, encoding="utf-8") if l.strip()]
+    if args.limit:
+        cells = cells[:args.limit]
+    cases = make_cases(cells, profile)
+    kinds = {}
+    for c in cases:
+        kinds[c["kind"]] = kinds.get(c["kind"], 0) + 1
+    print("%d %s: %s" % (len(cases), label, ", ".join("%s %d" % kv for kv in sorted(kinds.items()))))
     return cases
 
 

@@ -32,7 +32,6 @@ indents") from the plain oracles' ("also without indents").
 else written); `--reference-only` stops after them (no Plumb needed); `--hand-checks` lays out
 a few hand cases that show how Chromium applies indents and prints what it found.
 """
-import argparse
 import html
 import json
 import os
@@ -171,28 +170,12 @@ def x_class(case, theirs, mine, scale):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--plumb", default=os.path.join(conf.ROOT, ".build/release/plumb"))
-    ap.add_argument("--corpus", default=os.path.join(conf.ROOT, "Benchmarks/Corpus/cells.jsonl"))
-    ap.add_argument("--limit", type=int, default=0, help="only the first N corpus cells")
+    ap = indents.argument_parser("Chromium", "200 cases per scale")
     ap.add_argument("--scales", default="1,2")
-    ap.add_argument("--show", type=int, default=3, help="examples per disagreement class")
-    ap.add_argument("--write-subset", help="store a fixed subset (200 cases per scale) with Chromium's answers")
-    ap.add_argument("--report", help="write the agreement numbers here (JSON)")
-    ap.add_argument("--reference-cache", help="JSON file with Chromium's answers: read if made for these cases, else written")
-    ap.add_argument("--reference-only", action="store_true", help="only lay the cases out in Chromium")
-    ap.add_argument("--hand-checks", action="store_true", help="print how Chromium applies indents to hand cases")
     args = ap.parse_args()
     if args.hand_checks:
         return 0 if hand_checks() else 1
-    cells = [json.loads(l) for l in open(args.corpus, encoding="utf-8") if l.strip()]
-    if args.limit:
-        cells = cells[:args.limit]
-    cases = indents.make_cases(cells, "chromium")
-    kinds = {}
-    for c in cases:
-        kinds[c["kind"]] = kinds.get(c["kind"], 0) + 1
-    print("%d cases per scale: %s" % (len(cases), ", ".join("%s %d" % kv for kv in sorted(kinds.items()))))
+    cases = indents.load_cases(args, "chromium", "cases per scale")
     report, subset, total = {}, [], None
     pick = random.Random(27)
     for scale in [int(s) if float(s).is_integer() else float(s) for s in args.scales.split(",")]:

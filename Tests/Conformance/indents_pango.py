@@ -35,7 +35,6 @@ indents").
 written); `--reference-only` stops after them (no Plumb needed); `--hand-checks` lays out a few
 hand cases that show how Pango applies indents and prints what it found.
 """
-import argparse
 import json
 import os
 import random
@@ -154,27 +153,11 @@ def x_class(case, theirs, mine):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--plumb", default=os.path.join(conf.ROOT, ".build/release/plumb"))
-    ap.add_argument("--corpus", default=os.path.join(conf.ROOT, "Benchmarks/Corpus/cells.jsonl"))
-    ap.add_argument("--limit", type=int, default=0, help="only the first N corpus cells")
-    ap.add_argument("--show", type=int, default=3, help="examples per disagreement class")
-    ap.add_argument("--write-subset", help="store a fixed subset (300 cases) with Pango's answers")
-    ap.add_argument("--report", help="write the agreement numbers here (JSON)")
-    ap.add_argument("--reference-cache", help="JSON file with Pango's answers: read if made for these cases, else written")
-    ap.add_argument("--reference-only", action="store_true", help="only lay the cases out in Pango")
-    ap.add_argument("--hand-checks", action="store_true", help="print how Pango applies indents to hand cases")
+    ap = indents.argument_parser("Pango", "300 cases")
     args = ap.parse_args()
     if args.hand_checks:
         return 0 if hand_checks() else 1
-    cells = [json.loads(l) for l in open(args.corpus, encoding="utf-8") if l.strip()]
-    if args.limit:
-        cells = cells[:args.limit]
-    cases = indents.make_cases(cells, "pango")
-    kinds = {}
-    for c in cases:
-        kinds[c["kind"]] = kinds.get(c["kind"], 0) + 1
-    print("%d cases: %s" % (len(cases), ", ".join("%s %d" % kv for kv in sorted(kinds.items()))))
+    cases = indents.load_cases(args, "pango", "cases")
     t0 = time.time()
     theirs, cached = references(cases, args.reference_cache)
     print("Pango %s %s in %.1f s; %d lines" % (
