@@ -137,13 +137,14 @@ enum LayoutAssembler {
         var height = 0.0
         var widest = 0.0
         var insideWord = false
+        let indents = breaker.indents, hasIndents = !indents.isNone
         for i in lines.indices {
             let isLast = i == lines.count - 1
             lines[i].gapAfter = isLast ? 0 : model.gap(afterLineEndingParagraph: lines[i].broken.endsParagraph)
             lines[i].y = height
             height += lines[i].height + lines[i].gapAfter
             let broken = lines[i].broken
-            widest = max(widest, breaker.indents.box(holding: broken.usedWidth, from: lineStart(broken, in: text, breaker.indents)))
+            widest = max(widest, hasIndents ? box(holding: broken, in: text, indents) : broken.usedWidth)
             insideWord = insideWord || lines[i].broken.endsInsideWord
         }
         return AssembledLayout(
@@ -155,6 +156,12 @@ enum LayoutAssembler {
     @inline(__always)
     static func lineStart(_ line: BrokenLine, in text: PreparedText, _ indents: LineIndents) -> Double {
         indents.start(first: line.graphemeStart == text.paragraphs[Int(line.paragraph)].graphemeStart, paragraph: line.paragraph)
+    }
+
+    /// The narrowest box that holds `line` at its indent under `indents`.
+    @inline(__always)
+    static func box(holding line: BrokenLine, in text: PreparedText, _ indents: LineIndents) -> Double {
+        indents.box(holding: line.usedWidth, from: lineStart(line, in: text, indents))
     }
 
     /// A layout's numbers without its lines (what a measurement needs).
@@ -460,11 +467,9 @@ private struct HeightSums: LineSink {
         lastLineHeight = pendingHeight
     }
 
-    /// The narrowest box that holds `line` at its indent.
+    /// ``LayoutAssembler/box(holding:in:_:)``, out of the breaker's loops.
     @inline(never)
-    private func indentedBox(_ line: BrokenLine) -> Double {
-        indents.box(holding: line.usedWidth, from: LayoutAssembler.lineStart(line, in: text, indents))
-    }
+    private func indentedBox(_ line: BrokenLine) -> Double { LayoutAssembler.box(holding: line, in: text, indents) }
 
     /// Adds the last line (with no gap after it).
     mutating func finish() {
