@@ -133,7 +133,8 @@ struct LineBreaker {
     ) {
         // The paragraph's first line's width and the other lines' (both `maxWidth` without
         // indents).
-        let first = indents.width(box: maxWidth, start: indents.start(first: true, paragraph: p))
+        let first = indents.width(
+            box: maxWidth, start: indents.start(first: true, paragraph: p, afterLineSeparator: paragraph.followsLineSeparator))
         let other = indents.width(box: maxWidth, start: indents.otherLinesStart)
         // Specialised per arithmetic, so neither loop carries a convention check per cluster.
         switch text.lineFit {

@@ -25,10 +25,12 @@ struct LineIndents: Hashable, Sendable {
     /// Whether every line starts at 0 and ends at the box's trailing edge.
     var isNone: Bool { firstLineStart == 0 && otherLinesStart == 0 && tail == 0 }
 
-    /// Where a line of paragraph `paragraph` starts; `first`: it is the paragraph's first line.
+    /// Where a line of paragraph `paragraph` starts; `first`: it is the paragraph's first line;
+    /// `afterLineSeparator`: the paragraph follows a line separator (U+2028, NEL), which
+    /// continues the paragraph before it, so that its first line is not a first line.
     @inline(__always)
-    func start(first: Bool, paragraph: Int32) -> Double {
-        first && (everyParagraph || paragraph == 0) ? firstLineStart : otherLinesStart
+    func start(first: Bool, paragraph: Int32, afterLineSeparator: Bool = false) -> Double {
+        first && !afterLineSeparator && (everyParagraph || paragraph == 0) ? firstLineStart : otherLinesStart
     }
 
     /// Where lines end in a box `box` wide (∞ when the width is unconstrained).

@@ -345,6 +345,10 @@ final class PreparedText: Sendable {
         var isSimple: Bool
         /// Base direction (UAX #9 P2–P3; left to right without a strong character).
         var direction: TextDirection
+        /// The break before it is a line separator (U+2028 LS or U+0085 NEL), not a paragraph
+        /// break: UIKit (`NSString`'s paragraph ranges) and Pango continue the paragraph there,
+        /// so its first line takes the other lines' indent.
+        var followsLineSeparator = false
 
         init(
             byteStart: Int32, byteEnd: Int32, graphemeStart: Int32, graphemeEnd: Int32, wordStart: Int32,

@@ -155,7 +155,10 @@ enum LayoutAssembler {
     /// Where `line` starts under `indents` (its paragraph's first line or another).
     @inline(__always)
     static func lineStart(_ line: BrokenLine, in text: PreparedText, _ indents: LineIndents) -> Double {
-        indents.start(first: line.graphemeStart == text.paragraphs[Int(line.paragraph)].graphemeStart, paragraph: line.paragraph)
+        let paragraph = text.paragraphs[Int(line.paragraph)]
+        return indents.start(
+            first: line.graphemeStart == paragraph.graphemeStart, paragraph: line.paragraph,
+            afterLineSeparator: paragraph.followsLineSeparator)
     }
 
     /// The narrowest box that holds `line` at its indent under `indents`.

@@ -51,6 +51,16 @@ enum Paragraphs {
         return (start..<n, n + 1)
     }
 
+    /// Whether the hard break that ends just before byte `start` (a paragraph's first byte)
+    /// is a line separator, U+2028 LS or U+0085 NEL, rather than a paragraph break: UIKit
+    /// (`NSString`'s paragraph ranges) and Pango continue the paragraph across it.
+    ///
+    /// - Complexity: O(1).
+    static func isLineSeparator(before start: Int, in text: UnsafeBufferPointer<UInt8>) -> Bool {
+        if start >= 3, text[start - 3] == 0xE2, text[start - 2] == 0x80, text[start - 1] == 0xA8 { return true }
+        return start >= 2 && text[start - 2] == 0xC2 && text[start - 1] == 0x85
+    }
+
     /// Whether one of the eight bytes of `word` is 0x0A, 0x0D, 0xC2 or 0xE2 (a zero byte of
     /// `word` XOR the byte repeated: the exact test `(x − 0x01…) & ~x & 0x80…` ≠ 0).
     ///

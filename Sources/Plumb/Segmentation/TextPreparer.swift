@@ -320,6 +320,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             let input = ParagraphInput(
                 text: utf8, bytes: range, graphemes: 0..<0, runEnds: scratch.runEnds.buffer, runs: runs, firstRun: run)
             prepareParagraph(input, into: &builder)
+            builder.paragraphs[builder.paragraphs.count - 1].followsLineSeparator =
+                Paragraphs.isLineSeparator(before: range.lowerBound, in: utf8)
         }
         if let token, !token.runs.isEmpty {
             let prepared = prepareToken(token, into: &builder)

@@ -97,6 +97,25 @@ import Testing
         #expect(m.size == l.measurement.size)
     }
 
+    /// U+2028 and NEL break the line inside the paragraph (UIKit's paragraph ranges, Pango's
+    /// `is_paragraph_start`), so the line after one takes the head indent; U+2029, LF, CR LF
+    /// and CR start paragraphs, whose first lines take the first-line indent.
+    @Test func aLineSeparatorContinuesTheParagraph() {
+        var s = style15()
+        s.firstLineHeadIndent = 30
+        s.headIndent = 6
+        for profile in [Compatibility.standard, .pango] {
+            s.compatibility = profile
+            let l = engine.layout("aaa\u{2028}bbb\u{2029}ccc\r\nddd\u{85}eee\reee\nfff", style: s, width: 400)
+            #expect(l.lines.map(\.rect.x) == [30, 6, 30, 30, 6, 30, 30], "\(profile)")
+            // The line after U+2028 has the other lines' width: five words in 204 pt, four in 180.
+            let wide = "aaa\u{2028}" + String(repeating: "word ", count: 12)
+            let t = engine.layout(wide, style: s, width: 210)
+            let plain = engine.layout(String(repeating: "word ", count: 12), style: { var h = s; h.firstLineHeadIndent = 6; return h }(), width: 210)
+            #expect(Array(lineTexts(t).dropFirst()) == lineTexts(plain), "\(profile)")
+        }
+    }
+
     @Test func alignmentIsWithinTheIndentsAndRightToLeftStartsAtTheRight() {
         var s = style15()
         s.headIndent = 20
