@@ -6,6 +6,10 @@ import Plumb
 struct StyleField: Sendable {
     enum Kind: Sendable {
         case double, int, bool, string, stringList
+        /// Tab stops: an array of `{"location", "alignment"}` objects or their list string.
+        case tabStops
+        /// A number or a CSS length string.
+        case numberOrLength
     }
     /// The field in the wire schema (its JSON name and type).
     let field: CellField
@@ -166,6 +170,14 @@ enum StyleFields {
                 help: "Follow whose conventions where engines differ: standard, pango or chromium. (default: standard)", \.compatibility),
         StyleField(.tabInterval, option: "tab-interval", valueName: "points", help: "Tab stops every this many points, > 0. (default: \(LayoutCommand.num(TextStyle().tabInterval)))",
                    domain: .positive(maximum: .infinity)) { r, v in r.style.tabInterval = v.double; return nil },
+        StyleField(.tabStops, option: "tab-stops", valueName: "stops",
+                   help: "Tab stops from the box's leading edge, each a location and left, right, center or decimal: \"100, 200 right, 260 decimal\" (standard and pango; CSS has none).") { r, v in
+            StyleFields.css(v.string, TabStop.parse(list:)) { r.style.tabStops = $0 }
+        },
+        StyleField(.tabSize, option: "tab-size", valueName: "size",
+                   help: "CSS tab-size: a number of spaces (8) or a length (28px); replaces tab-interval.") { r, v in
+            StyleFields.css(v.string, TabSize.parse(css:)) { r.style.tabSize = $0 }
+        },
     ]
 
     /// Parses a CSS font value and hands it to `set`, or returns the parse error's message.
@@ -195,6 +207,7 @@ enum StyleFields {
             case .bool: kind = .flag
             case .string: kind = .string
             case .stringList: kind = .list(separator: ",")
+            case .tabStops, .numberOrLength: kind = .string
             }
             return OptionSpec(name: name, valueName: f.valueName.isEmpty ? nil : f.valueName, kind: kind, help: f.help)
         }
@@ -223,7 +236,7 @@ enum StyleFields {
             case .double: value = .double(args.double(name) ?? .nan)
             case .int: value = .int(args.int(name) ?? 0)
             case .bool: value = .bool(true)
-            case .string: value = .string(args.string(name) ?? "")
+            case .string, .tabStops, .numberOrLength: value = .string(args.string(name) ?? "")
             case .stringList: value = .strings((args.list(name) ?? []).map { $0.trimmingSpaces })
             }
             if f.kind == .double || f.kind == .int, let problem = f.domain.problem(value.double) {
@@ -272,6 +285,21 @@ enum StyleFields {
                 out.append(s)
             }
             return .success(.strings(out))
+        case .tabStops:
+            // The list string, as on the command line, or the array of stop objects.
+            if let text = json.stringValue { return .success(.string(text)) }
+            guard let a = json.arrayValue else { return .failure(wrong) }
+            var items: [String] = []
+            for v in a {
+                guard let o = v.objectValue, let location = o["location"]?.doubleValue else { return .failure(wrong) }
+                let alignment = o["alignment"]?.stringValue ?? "left"
+                items.append("\(location) \(alignment)")
+            }
+            return .success(.string(items.joined(separator: ", ")))
+        case .numberOrLength:
+            if let d = json.doubleValue { return .success(.string("\(d)")) }
+            guard let s = json.stringValue else { return .failure(wrong) }
+            return .success(.string(s))
         }
     }
 }
@@ -289,6 +317,8 @@ extension StyleField.Kind {
         case .integer: self = .int
         case .boolean: self = .bool
         case .stringList: self = .stringList
+        case .tabStops: self = .tabStops
+        case .numberOrLength: self = .numberOrLength
         case .string, .choice, .runs, .any: self = .string
         }
     }
@@ -302,6 +332,8 @@ extension StyleField.Kind: CustomStringConvertible {
         case .bool: "true or false"
         case .string: "a string"
         case .stringList: "an array of strings or a comma-separated string"
+        case .tabStops: "an array of {\"location\", \"alignment\"} objects or a list like \"100, 200 right\""
+        case .numberOrLength: "a number or a length like \"28px\""
         }
     }
 }

@@ -16,6 +16,8 @@ import Testing
         case .boolean: return true
         case .stringList: return ["DejaVu Sans", "Noto Sans CJK SC"]
         case .choice(let names): return names.last!
+        case .tabStops: return [["location": 30, "alignment": "right"], ["location": 61.5]]
+        case .numberOrLength: return 3
         }
     }
 

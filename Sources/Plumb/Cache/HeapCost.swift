@@ -55,6 +55,7 @@ extension PreparedText.Extras {
         HeapCost.object(storedBytes: Self.storedBytes) + HeapCost.array(ellipsisByGroup)
             + (token.map { HeapCost.array($0.utf8) + HeapCost.array($0.pieces) + HeapCost.array($0.clusters) } ?? 0)
             + (pangoBaselines.map { HeapCost.object(storedBytes: 16) + HeapCost.array($0.faces) + HeapCost.array($0.changes) } ?? 0)
+            + (tabs.map { HeapCost.array($0.decimalPoints) } ?? 0)
     }
 }
 

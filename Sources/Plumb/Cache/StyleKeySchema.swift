@@ -46,6 +46,8 @@ enum StyleKeySchema {
         sink.field("paragraphSpacing", s.paragraphSpacing)
         sink.field("paragraphSpacingBefore", s.paragraphSpacingBefore)
         sink.field("tabInterval", s.tabInterval)
+        sink.field("tabStops", s.tabStops)
+        sink.field("tabSize", TabSizeKey(s.tabSize))
         sink.field("maxLines", s.maxLines)
         sink.field("lineBreakMode", mode)
         sink.field("options", options)
@@ -76,6 +78,35 @@ extension KeyEncoder: StyleFieldSink {
     /// Encodes the value; the name is only for tests.
     @inline(__always)
     mutating func field(_ name: StaticString, _ value: some KeyEncodable) { append(value) }
+}
+
+/// A stop's location and alignment (stable codes).
+extension TabRuler.Stop: KeyEncodable {
+    func encode(into e: inout KeyEncoder) {
+        e.append(location.bitPattern)
+        let code: UInt64
+        switch alignment {
+        case .left: code = 0
+        case .right: code = 1
+        case .center: code = 2
+        case .decimal: code = 3
+        }
+        e.append(code)
+    }
+}
+
+/// `SanitizedStyle.tabSize` as two words: its kind (0: unset, 1: spaces, 2: a length) and its
+/// number.
+struct TabSizeKey: KeyEncodable {
+    let size: TabSize?
+    init(_ size: TabSize?) { self.size = size }
+    func encode(into e: inout KeyEncoder) {
+        switch size {
+        case nil: (e.append(UInt64(0)), e.append(UInt64(0)))
+        case .spaces(let n)?: (e.append(UInt64(1)), e.append(n.bitPattern))
+        case .length(let n)?: (e.append(UInt64(2)), e.append(n.bitPattern))
+        }
+    }
 }
 
 /// The whole option set as its raw bits: a new option is encoded without a decision.

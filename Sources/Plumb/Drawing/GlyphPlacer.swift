@@ -51,7 +51,9 @@ enum GlyphPlacer {
     ) -> [DrawItem] {
         let p = source.prepared
         let logical = pieces(source.lineGraphemes[i])
-        let tabs = tabWidths(logical, p, interval: source.tabInterval, ellipsis: source.ellipsis(ofLine: i).width)
+        let tabs = source.tabs.tabAdvances(
+            source.lineGraphemes[i].visible, ellipsis: source.ellipsis(ofLine: i).width, in: p, start: source.lineTabStarts[i],
+            direction: direction)
         var items: [DrawItem] = []
         for piece in direction == .rightToLeft ? logical.reversed() : logical {
             switch piece {
@@ -139,29 +141,6 @@ enum GlyphPlacer {
             if drawn.hasEllipsis && k == 0 { pieces.append(.ellipsis) }
         }
         return pieces
-    }
-
-    /// The widths of a line's tabs, from their logical positions (as the line breaker measured
-    /// them: to the next stop after the pen, counted from the line's start).
-    private static func tabWidths(_ pieces: [Piece], _ p: PreparedText, interval: Double, ellipsis: Double) -> [Int32: Double] {
-        var widths: [Int32: Double] = [:]
-        var x = 0.0
-        for piece in pieces {
-            switch piece {
-            case .ellipsis: x += ellipsis
-            case .graphemes(let range):
-                for g in range {
-                    if p.flags[Int(g)].contains(.tab) {
-                        let w = advance(at: x, interval: interval)
-                        widths[g] = w
-                        x += w
-                    } else {
-                        x += p.advances[Int(g)]
-                    }
-                }
-            }
-        }
-        return widths
     }
 
     /// The graphemes of `range` as bidi runs from left to right. A left-to-right paragraph
@@ -351,10 +330,5 @@ enum GlyphPlacer {
             pen += Double(s.advance) * k
         }
         x += width
-    }
-
-    /// A tab's advance: to the next stop strictly after `x` (the layout's rule).
-    private static func advance(at x: Double, interval: Double) -> Double {
-        (x / interval).rounded(.down) * interval + interval - x
     }
 }

@@ -92,7 +92,9 @@ struct DrawingSource: Sendable {
     let prepared: PreparedText
     /// The style's font size: the size of every face of a plain text, and of the ellipsis.
     let fontSize: Double
-    let tabInterval: Double
+    /// Where the text's tabs stop, and where each line starts on that ruler.
+    let tabs: TabRuler
+    let lineTabStarts: [Double]
     /// Per line: the grapheme ranges drawn, in logical order; a truncated line has its ellipsis
     /// after the first range (head, ellipsis, tail).
     let lineGraphemes: [(visible: [Range<Int32>], hasEllipsis: Bool)]

@@ -6,7 +6,8 @@ struct PipelineResult: Sendable {
     var exactHeight: Double
     var scale: Double
     var fontSize: Double = 0
-    var tabInterval: Double = TextStyle.defaultTabInterval
+    /// Where the text's tabs stop (geometry: the breaker has placed them).
+    var tabs = TabRuler.every(TextStyle.defaultTabInterval)
     /// The width lines were broken at, and where they sit in it (geometry only).
     var layoutWidth: LayoutWidth = .unmeasurable
     var alignment: TextAlignment = .natural
@@ -76,7 +77,8 @@ extension TextMeasurer {
                         size: size, lineCount: layout.lineCount, isTruncated: layout.isTruncated,
                         warnings: warnings),
                     layout: layout, prepared: prepared, exactHeight: height, scale: scale,
-                    fontSize: s.font.size, tabInterval: s.tabInterval, layoutWidth: layoutWidth,
+                    fontSize: s.font.size, tabs: s.tabs.ruler(spaceWidth: prepared.tabFacts?.spaceWidth ?? 0),
+                    layoutWidth: layoutWidth,
                     alignment: style.style.alignment, indents: s.indents,
                     token: layout.isTruncated ? style.style.truncationToken : nil)
             }
@@ -272,12 +274,12 @@ extension TextMeasurer {
         let visual = Self.mixedDirectionLines(text, r, lines: lines)
         if !boxes.isEmpty {
             result.inlineBoxes = Self.placeBoxes(
-                boxes, in: text, layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval, visual: visual)
+                boxes, in: text, layout: layout, lines: lines, prepared: prepared, tabs: r.tabs, visual: visual)
         }
-        result.caretMap = Self.caretMap(layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval, visual: visual)
+        result.caretMap = Self.caretMap(layout: layout, lines: lines, prepared: prepared, tabs: r.tabs, visual: visual)
         if layout.isTruncated {
             result.truncationToken = Self.placeToken(
-                layout: layout, lines: lines, prepared: prepared, tabInterval: r.tabInterval, token: r.token, visual: visual)
+                layout: layout, lines: lines, prepared: prepared, tabs: r.tabs, token: r.token, visual: visual)
         }
         return result
     }

@@ -14,7 +14,8 @@ extension DrawingSource {
         guard let layout = r.layout, let prepared = r.prepared else { return nil }
         self.prepared = prepared
         fontSize = r.fontSize
-        tabInterval = r.tabInterval
+        tabs = r.tabs
+        lineTabStarts = layout.lines.map { r.tabs.start(of: $0.broken, in: prepared) }
         lineGraphemes = layout.lines.map { line in
             guard let t = line.truncation else { return ([line.broken.graphemeStart..<line.broken.graphemeEnd], false) }
             return ([line.broken.graphemeStart..<t.headEnd, t.tailStart..<t.tailEnd], true)

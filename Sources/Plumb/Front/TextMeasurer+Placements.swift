@@ -8,23 +8,25 @@ extension TextMeasurer {
     /// - Complexity: O(graphemes shown on the line).
     @discardableResult
     static func walkPens(
-        of placed: PlacedLine, _ p: PreparedText, tabInterval: Double,
+        of placed: PlacedLine, _ p: PreparedText, tabs: TabRuler,
         _ visit: (_ g: Int32, _ start: Double, _ end: Double) -> Void
     ) -> Double? {
+        let b = placed.broken
+        let ranges = placed.truncation.map { [b.graphemeStart..<$0.headEnd, $0.tailStart..<$0.tailEnd] }
+            ?? [b.graphemeStart..<b.graphemeEnd]
+        let tabAdvances = tabs.tabAdvances(
+            ranges, ellipsis: placed.truncation?.ellipsisWidth ?? 0, in: p, start: tabs.start(of: b, in: p),
+            direction: p.paragraphs[Int(b.paragraph)].direction)
         var x = 0.0
         func walk(_ range: Range<Int32>) {
             for g in range {
                 let start = x
-                if p.flags[Int(g)].contains(.tab) {
-                    x = (x / tabInterval).rounded(.down) * tabInterval + tabInterval
-                } else {
-                    x += p.advances[Int(g)]
-                }
+                x += tabAdvances[g] ?? p.advances[Int(g)]
                 visit(g, start, x)
             }
         }
         guard let t = placed.truncation else {
-            walk(placed.broken.graphemeStart..<placed.broken.graphemeEnd)
+            walk(b.graphemeStart..<b.graphemeEnd)
             return nil
         }
         walk(placed.broken.graphemeStart..<t.headEnd)
@@ -63,7 +65,7 @@ extension TextMeasurer {
     ///
     /// - Complexity: O(graphemes shown).
     static func caretMap(
-        layout: AssembledLayout, lines: [LayoutLine], prepared p: PreparedText, tabInterval: Double,
+        layout: AssembledLayout, lines: [LayoutLine], prepared p: PreparedText, tabs: TabRuler,
         visual: [Int: VisualExtents] = [:]
     ) -> CaretMap {
         var map = CaretMap()
@@ -76,7 +78,7 @@ extension TextMeasurer {
                 let first = map.clusters.count
                 let line = lines[index]
                 let reordered = visual[index]?.graphemes
-                walkPens(of: placed, p, tabInterval: tabInterval) { g, start, x in
+                walkPens(of: placed, p, tabs: tabs) { g, start, x in
                     var minX = line.direction == .rightToLeft ? line.rect.maxX - x : line.rect.x + start
                     var maxX = minX + (x - start)
                     if let extent = reordered?[g] { (minX, maxX) = extent }
@@ -95,12 +97,12 @@ extension TextMeasurer {
     /// Where the truncated line's "…" or token is: after the visible head, as wide as the
     /// token, as tall as its line (mirrored in a right-to-left paragraph).
     static func placeToken(
-        layout: AssembledLayout, lines: [LayoutLine], prepared: PreparedText, tabInterval: Double, token: AttributedText?,
+        layout: AssembledLayout, lines: [LayoutLine], prepared: PreparedText, tabs: TabRuler, token: AttributedText?,
         visual: [Int: VisualExtents] = [:]
     ) -> TruncationTokenPlacement? {
         guard let index = layout.lines.lastIndex(where: { $0.truncation != nil }),
             let t = layout.lines[index].truncation,
-            let x = walkPens(of: layout.lines[index], prepared, tabInterval: tabInterval, { _, _, _ in })
+            let x = walkPens(of: layout.lines[index], prepared, tabs: tabs, { _, _, _ in })
         else { return nil }
         let line = lines[index]
         let width = t.ellipsisWidth
@@ -146,7 +148,7 @@ extension TextMeasurer {
     /// - Complexity: O(log graphemes) per box, plus a walk of its line (`walkPens`).
     static func placeBoxes(
         _ boxes: [(utf8Offset: Int, box: InlineBox)], in text: String, layout: AssembledLayout,
-        lines: [LayoutLine], prepared: PreparedText, tabInterval: Double, visual: [Int: VisualExtents] = [:]
+        lines: [LayoutLine], prepared: PreparedText, tabs: TabRuler, visual: [Int: VisualExtents] = [:]
     ) -> [InlineBoxPlacement] {
         var placements: [InlineBoxPlacement] = []
         var lineIndex = 0
@@ -156,7 +158,7 @@ extension TextMeasurer {
             guard lineIndex < layout.lines.count, layout.lines[lineIndex].broken.graphemeStart <= g else { continue }
             let placed = layout.lines[lineIndex]
             var pen: Double? = nil
-            walkPens(of: placed, prepared, tabInterval: tabInterval) { k, start, _ in if k == g { pen = start } }
+            walkPens(of: placed, prepared, tabs: tabs) { k, start, _ in if k == g { pen = start } }
             guard let x = pen else { continue }  // hidden by truncation
             let line = lines[lineIndex]
             let width = prepared.advances[Int(g)]

@@ -41,7 +41,8 @@ struct LineBreaker {
     let text: PreparedText
     let maxWidth: Double
     let policy: WrapPolicy
-    let tabInterval: Double
+    /// Where tabs stop (`TabRuler`: listed stops, then an interval, from the ruler's origin).
+    let tabs: TabRuler
     /// Stop after this many lines (e.g. maxLines + 1 to learn whether text was cut).
     let lineLimit: Int
     /// Where lines start and end in the box of `maxWidth`: each line is fitted into its own
@@ -51,6 +52,30 @@ struct LineBreaker {
     /// test is monotone (`LineWidthArithmetic.fitIsMonotone`); false keeps the probe order
     /// and guess of Blink's arithmetic for every profile (tests compare the two).
     var searchesGuessFirst = true
+
+    /// A breaker of `text` into lines of `maxWidth` under `policy`, tabs on `tabs`.
+    init(
+        text: PreparedText, maxWidth: Double, policy: WrapPolicy, tabs: TabRuler, lineLimit: Int,
+        indents: LineIndents = .none, searchesGuessFirst: Bool = true
+    ) {
+        self.text = text
+        self.maxWidth = maxWidth
+        self.policy = policy
+        self.tabs = tabs
+        self.lineLimit = lineLimit
+        self.indents = indents
+        self.searchesGuessFirst = searchesGuessFirst
+    }
+
+    /// A breaker whose tabs stop every `tabInterval` points from the box's edge.
+    init(
+        text: PreparedText, maxWidth: Double, policy: WrapPolicy, tabInterval: Double, lineLimit: Int,
+        indents: LineIndents = .none, searchesGuessFirst: Bool = true
+    ) {
+        self.init(
+            text: text, maxWidth: maxWidth, policy: policy, tabs: .every(tabInterval), lineLimit: lineLimit,
+            indents: indents, searchesGuessFirst: searchesGuessFirst)
+    }
 
     /// A width compared with `maxWidth` fits if it exceeds it by at most this much (points):
     /// absorbs floating-point noise of summed advances (`LayoutConventions.exactFitTolerance`).
@@ -125,6 +150,8 @@ struct LineBreaker {
         var x: Double = 0
         var used: Double = 0
         var mask: UInt64 = 0
+        /// The tab state of the line's pen (an aligned stop's gap still to take up).
+        var pen = TabPen()
         var isEmpty: Bool { start == end }
     }
 
@@ -133,16 +160,22 @@ struct LineBreaker {
     ) {
         // The paragraph's first line's width and the other lines' (both `maxWidth` without
         // indents).
-        let first = indents.width(
-            box: maxWidth, start: indents.start(first: true, paragraph: p, afterLineSeparator: paragraph.followsLineSeparator))
+        let firstStart = indents.start(first: true, paragraph: p, afterLineSeparator: paragraph.followsLineSeparator)
+        let first = indents.width(box: maxWidth, start: firstStart)
         let other = indents.width(box: maxWidth, start: indents.otherLinesStart)
+        var limits = Limits(first: first, other: other)
+        limits.firstOnRuler = firstStart - tabs.origin
+        limits.otherOnRuler = indents.otherLinesStart - tabs.origin
         // Specialised per arithmetic, so neither loop carries a convention check per cluster.
         switch text.lineFit {
         case .exact(let tolerance):
-            breakParagraph(
-                p, paragraph, v, ExactLineWidth.self, Limits(first: first + tolerance, other: other + tolerance), into: &out)
+            limits.first += tolerance
+            limits.other += tolerance
+            breakParagraph(p, paragraph, v, ExactLineWidth.self, limits, into: &out)
         case .layoutUnits(let unit):
-            breakParagraph(p, paragraph, v, LayoutUnitLineWidth.self, Limits(first: first + unit, other: other + unit), into: &out)
+            limits.first += unit
+            limits.other += unit
+            breakParagraph(p, paragraph, v, LayoutUnitLineWidth.self, limits, into: &out)
         }
     }
 
@@ -152,8 +185,15 @@ struct LineBreaker {
         var first: Double
         /// Every other line's.
         var other: Double
-        /// Every line unlimited (no wrapping).
-        static let unlimited = Limits(first: .infinity, other: .infinity)
+        /// Where the first line and the others start on the tab ruler (`TabRuler.origin`).
+        var firstOnRuler = 0.0
+        var otherOnRuler = 0.0
+        /// These limits with every line unlimited (no wrapping).
+        var unlimited: Limits {
+            var l = self
+            (l.first, l.other) = (.infinity, .infinity)
+            return l
+        }
     }
 
     private func breakParagraph<Sink: LineSink, Width: LineWidthArithmetic>(
@@ -169,7 +209,7 @@ struct LineBreaker {
             }
         } else {
             breakParagraph(
-                p, v, width, policy == .none ? .unlimited : limits, firstLine: true,
+                p, v, width, policy == .none ? limits.unlimited : limits, firstLine: true,
                 fromWord: Int(paragraph.wordStart), at: paragraph.graphemeStart, x: 0, into: &out)
         }
     }
@@ -417,6 +457,9 @@ struct LineBreaker {
         let lastSpaceOnlyHangs = text.trailingSpaces == .lastHangs
         // The line's width: the first line's until a line is emitted, then the others'.
         var limit = firstLine ? limits.first : limits.other
+        // Where the line starts on the tab ruler.
+        var onRuler = firstLine ? limits.firstOnRuler : limits.otherOnRuler
+        let direction = paragraph.direction
         // Clusters summed wider than this cannot fit, whatever follows them (see `measure`).
         var hopeless = Self.hopeless(limit)
         var line = Cursor(start: startGrapheme, end: startGrapheme)
@@ -434,6 +477,7 @@ struct LineBreaker {
             line = Cursor(start: line.end, end: line.end)
             lineStart = Width.lineStart(at: lineStartX, grapheme: line.start, in: paragraph, text)
             limit = limits.other
+            onRuler = limits.otherOnRuler
             hopeless = Self.hopeless(limit)
         }
 
@@ -463,7 +507,10 @@ struct LineBreaker {
                     unitEnd += 1
                 }
             }
-            let m = measure(unitStart..<unitEnd, word: word, startingAt: wordStart, at: line.x, stoppingAbove: hopeless - line.x, v)
+            var pen = line.pen
+            let m = measure(
+                unitStart..<unitEnd, word: word, startingAt: wordStart, at: line.x, stoppingAbove: hopeless - line.x, v,
+                pen: &pen, onRuler: onRuler, direction)
             var visible = line.x + m.width - m.hanging
             let adjustment = m.hanging == 0 && unitEnd == word.graphemeEnd ? v.endAdjustment(word) : 0
             let lineEnd = Width.lineEnd(
@@ -473,6 +520,7 @@ struct LineBreaker {
                 line.used = visible
                 line.mask |= m.mask
                 line.end = unitEnd
+                line.pen = pen
             } else if !line.isEmpty {
                 emit(endsParagraph: false, insideWord: policy == .characters && unitStart != wordStart)
                 continue  // the unit starts the next line
@@ -480,7 +528,8 @@ struct LineBreaker {
                 // Overlong: fill this line cluster by cluster (at least one), then go on.
                 var g = unitStart
                 repeat {
-                    let adv = advance(of: g, at: line.x, v)
+                    var pen = line.pen
+                    let adv = advance(of: g, at: line.x, v, &pen, onRuler: onRuler, direction)
                     let hangs = v.flags[Int(g)].contains(.hangingSpace)
                     if g > unitStart && !hangs
                         && Width.overflows(
@@ -492,6 +541,7 @@ struct LineBreaker {
                     // A space hangs only if the line up to it fits (`TrailingSpaceRule.lastHangs`).
                     if g > unitStart && hangs && lastSpaceOnlyHangs && line.x > limit { break }
                     line.x += adv
+                    line.pen = pen
                     if !hangs { line.used = line.x }
                     line.mask |= PreparedText.fontBit(v.fonts[Int(g)])
                     g += 1
@@ -532,10 +582,11 @@ struct LineBreaker {
     /// needs to know only that. This bounds the work per line by the line's length.
     @inline(__always)
     private func measure(
-        _ range: Range<Int32>, word: PreparedText.Word, startingAt wordStart: Int32, at x: Double, stoppingAbove: Double, _ v: Views
+        _ range: Range<Int32>, word: PreparedText.Word, startingAt wordStart: Int32, at x: Double, stoppingAbove: Double, _ v: Views,
+        pen: inout TabPen, onRuler: Double, _ direction: TextDirection
     ) -> (width: Double, hanging: Double, mask: UInt64, isPartial: Bool) {
         if range.lowerBound == wordStart && range.upperBound == word.graphemeEnd
-            && !word.hasTab
+            && !word.hasTab && pen.gap == 0
         {
             // The word's width is not stored: summed here in the preparer's order (the same
             // bits), only on this general path (simple paragraphs use `Word.end`).
@@ -548,7 +599,7 @@ struct LineBreaker {
         var mask: UInt64 = 0
         for g in range {
             if width - hanging > stoppingAbove { return (width, hanging, mask, true) }
-            let adv = advance(of: g, at: x + width, v)
+            let adv = advance(of: g, at: x + width, v, &pen, onRuler: onRuler, direction)
             width += adv
             if v.flags[Int(g)].contains(.hangingSpace) { hanging += adv } else { hanging = 0 }
             mask |= PreparedText.fontBit(v.fonts[Int(g)])
@@ -556,12 +607,17 @@ struct LineBreaker {
         return (width, hanging, mask, false)
     }
 
-    /// A grapheme's advance at line position `x` (tabs jump to the next stop).
+    /// A grapheme's pen advance at line position `x` on a line starting `onRuler` along the
+    /// tab ruler: a tab jumps to its stop; after a right, center or decimal stop the gap takes
+    /// up its share (`TabPen`).
     @inline(__always)
-    fileprivate func advance(of g: Int32, at x: Double, _ v: Views) -> Double {
-        guard v.flags[Int(g)].contains(.tab) else { return v.advances[Int(g)] }
-        let stop = (x / tabInterval).rounded(.down) * tabInterval + tabInterval
-        return stop - x
+    fileprivate func advance(
+        of g: Int32, at x: Double, _ v: Views, _ pen: inout TabPen, onRuler: Double, _ direction: TextDirection
+    ) -> Double {
+        if v.flags[Int(g)].contains(.tab) { return pen.tab(at: x, lineStart: onRuler, tabs, direction: direction) }
+        let a = v.advances[Int(g)]
+        guard pen.gap > 0 else { return a }
+        return pen.advance(a, isDecimalPoint: text.isDecimalPoint(g), centresDecimalPoint: tabs.centresDecimalPoint)
     }
 }
 

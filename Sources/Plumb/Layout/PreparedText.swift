@@ -515,15 +515,44 @@ final class PreparedText: Sendable {
         let token: PreparedToken?
         let ellipsisByGroup: [GroupEllipsis]
         let pangoBaselines: PangoBaselines?
+        /// What tab stops need of a text with tabs.
+        let tabs: TabFacts?
 
-        init(token: PreparedToken?, ellipsisByGroup: [GroupEllipsis], pangoBaselines: PangoBaselines?) {
+        init(token: PreparedToken?, ellipsisByGroup: [GroupEllipsis], pangoBaselines: PangoBaselines?, tabs: TabFacts? = nil) {
             self.token = token
             self.ellipsisByGroup = ellipsisByGroup
             self.pangoBaselines = pangoBaselines
+            self.tabs = tabs
         }
 
-        /// The bytes of the stored properties (a 24-byte token, an array, a reference).
-        static let storedBytes = 40
+        /// The bytes of the stored properties (a 24-byte token, an array, a reference, the
+        /// tab facts' number and array).
+        static let storedBytes = 56
+    }
+
+    /// What a text with tabs records for its tab stops: the width of a space (CSS `tab-size`
+    /// counts in it) and which graphemes are decimal points (decimal stops line up on them).
+    struct TabFacts: Sendable, Equatable {
+        /// A space of the first run's primary font, letter spacing included (points).
+        var spaceWidth: Double
+        /// The graphemes that are a full stop ("."), ascending.
+        var decimalPoints: [Int32]
+    }
+
+    /// The tab facts (nil for a text without tabs).
+    var tabFacts: TabFacts? { extras?.tabs }
+
+    /// Whether grapheme `g` is a decimal point (".").
+    ///
+    /// - Complexity: O(log decimal points).
+    func isDecimalPoint(_ g: Int32) -> Bool {
+        guard let points = extras?.tabs?.decimalPoints, !points.isEmpty else { return false }
+        var lo = 0, hi = points.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if points[mid] < g { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < points.count && points[lo] == g
     }
 
     /// A prepared text with copies of these columns (arrays: tests build texts by hand).
@@ -531,7 +560,7 @@ final class PreparedText: Sendable {
         fonts: [FontUse], graphemeStarts: [Int32], graphemeEnds: [Int32], advances: [Double],
         cutAdjustments: [Float] = [], flags: [GraphemeFlags], graphemeFonts: [UInt8], words: [Word], paragraphs: [Paragraph],
         ellipsisFont: UInt8, ellipsisWidth: Double, ellipsisMask: UInt64? = nil, token: PreparedToken? = nil,
-        utf8Count: Int, missingGlyphClusters: Int,
+        utf8Count: Int, missingGlyphClusters: Int, tabFacts: TabFacts? = nil,
         trailingSpaces: LayoutConventions.TrailingSpaceRule = .allHang,
         lineFit: LayoutConventions.LineFitArithmetic = .exact(tolerance: LayoutConventions.exactFitTolerance)
     ) {
@@ -558,7 +587,7 @@ final class PreparedText: Sendable {
                 graphemeFonts: graphemeFonts.withUnsafeBufferPointer { $0 },
                 words: words.withUnsafeBufferPointer { $0 },
                 paragraphs: paragraphs.withUnsafeBufferPointer { $0 }),
-            ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, utf8Count: utf8Count,
+            ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, tabFacts: tabFacts, utf8Count: utf8Count,
             missingGlyphClusters: missingGlyphClusters, trailingSpaces: trailingSpaces, lineFit: lineFit)
         assert(graphemeStarts.indices.allSatisfy { graphemeStarts[$0] == self.graphemeStarts[$0] },
                "grapheme starts are not derivable from the ends: graphemes of a paragraph must be contiguous")
@@ -592,7 +621,7 @@ final class PreparedText: Sendable {
     init(
         fontTable: FontTable, columns c: Columns, ellipsisFont: UInt8, ellipsisWidth: Double,
         ellipsisMask: UInt64? = nil, token: PreparedToken? = nil, ellipsisByGroup: [GroupEllipsis] = [],
-        pangoBaselines: PangoBaselines? = nil, utf8Count: Int,
+        pangoBaselines: PangoBaselines? = nil, tabFacts: TabFacts? = nil, utf8Count: Int,
         missingGlyphClusters: Int, trailingSpaces: LayoutConventions.TrailingSpaceRule,
         lineFit: LayoutConventions.LineFitArithmetic
     ) {
@@ -624,8 +653,8 @@ final class PreparedText: Sendable {
         self.ellipsisWidth = ellipsisWidth
         self.ellipsisMask = ellipsisMask ?? Self.fontBit(ellipsisFont)
         extras =
-            token == nil && ellipsisByGroup.isEmpty && pangoBaselines == nil
-            ? nil : Extras(token: token, ellipsisByGroup: ellipsisByGroup, pangoBaselines: pangoBaselines)
+            token == nil && ellipsisByGroup.isEmpty && pangoBaselines == nil && tabFacts == nil
+            ? nil : Extras(token: token, ellipsisByGroup: ellipsisByGroup, pangoBaselines: pangoBaselines, tabs: tabFacts)
     }
 
     deinit { storage.deallocate() }

@@ -233,7 +233,7 @@ enum LayoutAssembler {
         let wraps: Bool
         let charWrapping: Bool
         let maxLines: Int
-        let tabInterval: Double
+        let tabs: TabSettings
         let indents: LineIndents
 
         @inline(__always)
@@ -241,7 +241,7 @@ enum LayoutAssembler {
             wraps = style.options.contains(.usesLineFragmentOrigin)
             charWrapping = style.lineBreakMode == .charWrapping
             maxLines = style.maxLines
-            tabInterval = style.tabInterval
+            tabs = style.tabs
             indents = style.indents
         }
     }
@@ -267,7 +267,8 @@ enum LayoutAssembler {
         }
         let lineLimit = b.maxLines > 0 ? b.maxLines + 1 : Int.max
         return LineBreaker(
-            text: text, maxWidth: maxWidth, policy: policy, tabInterval: b.tabInterval, lineLimit: lineLimit,
+            text: text, maxWidth: maxWidth, policy: policy, tabs: b.tabs.ruler(spaceWidth: text.tabFacts?.spaceWidth ?? 0),
+            lineLimit: lineLimit,
             indents: b.indents)
     }
 

@@ -31,6 +31,18 @@ struct SanitizedStyle: Hashable, Sendable {
     /// `TextStyle.indentEachLine`, false where the profile indents every paragraph anyway.
     var indentEachLine = false
 
+    /// `TextStyle.tabStops`: ascending, unique, each > 0 and finite; empty where the profile
+    /// has none (`LayoutConventions.TabRule.takesTabStops`).
+    var tabStops: [TabRuler.Stop] = []
+    /// `TextStyle.tabSize`: finite and ≥ 0, or nil (then `tabInterval`).
+    var tabSize: TabSize? = nil
+
+    /// The tabs as the breaker and the geometry read them, once the text's space width is
+    /// known (`PreparedText.TabFacts`).
+    var tabs: TabSettings {
+        TabSettings(stops: tabStops, interval: tabInterval, size: tabSize, rule: conventions.tabs, indents: indents)
+    }
+
     /// The indents as the breaker and the line placement read them.
     var indents: LineIndents {
         LineIndents(
@@ -155,7 +167,61 @@ enum Sanitizer {
             truncationToken: style.truncationToken)
         sanitized.lineHeightEm = length(style.lineHeightEm, "lineHeightEm")
         indents(style, into: &sanitized, warnings: &warnings)
+        tabs(style, into: &sanitized, warnings: &warnings)
         return sanitized
+    }
+
+    /// The style's tab stops and tab size made usable: a stop whose location is not finite,
+    /// not above 0 or beyond ``maximumLength`` is dropped, unsorted stops are sorted and a
+    /// repeated location keeps its first stop; a profile without tab stops drops them all; a
+    /// tab size not finite, negative or beyond ``maximumLength`` is unset. Each with a warning.
+    ///
+    /// - Complexity: O(n log n) in the stops.
+    static func tabs(_ style: TextStyle, into s: inout SanitizedStyle, warnings: inout [MeasureWarning]) {
+        if !style.tabStops.isEmpty {
+            if s.conventions.tabs.takesTabStops {
+                s.tabStops = tabStops(style.tabStops, warnings: &warnings)
+            } else {
+                warnings.append(.invalidValue(field: "tabStops", description: "CSS has no tab stops (only tab-size); ignored"))
+            }
+        }
+        guard let size = style.tabSize else { return }
+        let n: Double
+        switch size {
+        case .spaces(let v), .length(let v): n = v
+        }
+        if n.isFinite && n >= 0 && n <= maximumLength {
+            s.tabSize = size
+        } else {
+            warnings.append(.invalidValue(field: "tabSize", description: "\(size) is invalid; used tabInterval"))
+        }
+    }
+
+    /// `stops` usable: valid locations, ascending, unique (see ``tabs(_:into:warnings:)``).
+    private static func tabStops(_ stops: [TabStop], warnings: inout [MeasureWarning]) -> [TabRuler.Stop] {
+        var valid = stops.filter { $0.location.isFinite && $0.location > 0 && $0.location <= maximumLength }
+        if valid.count < stops.count {
+            warnings.append(.invalidValue(
+                field: "tabStops", description: "\(stops.count - valid.count) stop(s) not above 0 and finite; dropped"))
+        }
+        if zip(valid, valid.dropFirst()).contains(where: { $0.location > $1.location }) {
+            warnings.append(.invalidValue(field: "tabStops", description: "stops not in ascending order; sorted"))
+            valid = valid.enumerated().sorted { ($0.element.location, $0.offset) < ($1.element.location, $1.offset) }.map(\.element)
+        }
+        var out: [TabRuler.Stop] = []
+        out.reserveCapacity(valid.count)
+        var repeated = 0
+        for stop in valid {
+            if let last = out.last, last.location == stop.location {
+                repeated += 1
+                continue
+            }
+            out.append(TabRuler.Stop(location: stop.location, alignment: stop.alignment))
+        }
+        if repeated > 0 {
+            warnings.append(.invalidValue(field: "tabStops", description: "\(repeated) repeated location(s); the first stop kept"))
+        }
+        return out
     }
 
     /// The style's indents made usable: not finite → 0, beyond ±``maximumLength`` clamped,
@@ -228,5 +294,41 @@ extension Sanitizer {
     static func decode(utf8 bytes: some Collection<UInt8>) -> (String, repaired: Bool) {
         if let valid = String(validating: bytes, as: UTF8.self) { return (valid, false) }
         return (String(decoding: bytes, as: UTF8.self), true)
+    }
+}
+
+/// A sanitised style's tabs before the text is known: its stops, interval, CSS tab size and
+/// the profile's rule; ``ruler(spaceWidth:)`` makes the text's `TabRuler`.
+///
+/// - Thread safety: a value type.
+struct TabSettings: Hashable, Sendable {
+    var stops: [TabRuler.Stop] = []
+    var interval = TextStyle.defaultTabInterval
+    var size: TabSize? = nil
+    var rule = LayoutConventions.TabRule.textKit
+    var indents = LineIndents.none
+
+    /// The ruler of a text whose space is `spaceWidth` points wide (`PreparedText.TabFacts`;
+    /// any value for a text without tabs, which never reads it).
+    ///
+    /// - Complexity: O(1); the stops are shared, not copied.
+    func ruler(spaceWidth: Double) -> TabRuler {
+        var r = TabRuler(stops: stops, interval: interval)
+        switch size {
+        case .spaces(let n)?:
+            r.interval = n * spaceWidth
+            if rule.spacesKeepASpace { r.minimumGap = spaceWidth }
+        case .length(let points)?: r.interval = points
+        case nil: break
+        }
+        if rule.continuesLastStop, let last = stops.last {
+            r.continuesLastStop = true
+            r.interval = stops.count >= 2 ? last.location - stops[stops.count - 2].location : last.location
+        }
+        r.minimumGap = max(r.minimumGap, rule.minimumGapInSpaces * spaceWidth)
+        r.centresDecimalPoint = rule.centresDecimalPoint
+        r.origin = rule.countsFromHeadIndent ? indents.otherLinesStart : 0
+        r.indents = indents
+        return r
     }
 }

@@ -54,6 +54,11 @@ public enum CellField: String, CaseIterable, CodingKey, Sendable {
     case letterSpacing
     /// `TextStyle.tabInterval`.
     case tabInterval
+    /// `TextStyle.tabStops`: an array of `{"location", "alignment"}` objects, or the list
+    /// string `TabStop.parse(list:)` reads (`"100, 200 right"`).
+    case tabStops
+    /// `TextStyle.tabSize` (CSS `tab-size`): a number of spaces or a length string (`"28px"`).
+    case tabSize
     /// `TextStyle.firstLineHeadIndent`.
     case firstLineHeadIndent
     /// `TextStyle.headIndent`.
@@ -101,6 +106,10 @@ public enum CellField: String, CaseIterable, CodingKey, Sendable {
         case stringList
         /// One of these names.
         case choice([String])
+        /// Tab stops: an array of `{"location", "alignment"}` objects, or their list string.
+        case tabStops
+        /// A number, or a CSS length string.
+        case numberOrLength
     }
 
     /// Which value a field belongs to.
@@ -124,6 +133,8 @@ public enum CellField: String, CaseIterable, CodingKey, Sendable {
         case .id: .any
         case .text, .fontFeatures, .fontVariantNumeric, .fontVariations: .string
         case .fontOpticalSizing: .choice(["auto", "none"])
+        case .tabStops: .tabStops
+        case .tabSize: .numberOrLength
         case .runs, .truncationToken: .runs
         case .families: .stringList
         case .weight, .maxLines: .integer

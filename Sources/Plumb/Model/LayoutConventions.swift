@@ -45,6 +45,38 @@ struct LayoutConventions: Hashable, Sendable {
     var lineHeights: LineHeightRule = .uikit
     /// Which lines take the first-line indent, and whether it may be an outdent.
     var indents: IndentRule = .eachParagraph
+    /// Where tab stops are counted from and how the listed ones continue (TextKit's rules).
+    var tabs: TabRule = .textKit
+
+    /// How tab stops work in the profile's engine (measured for Pango and Chromium;
+    /// `NSTextTab`'s documentation for TextKit).
+    struct TabRule: Hashable, Sendable {
+        /// Stops are counted from the box's leading edge (TextKit's back margin, Pango's
+        /// layout edge) or from the content box inside the head indent (CSS: the padding
+        /// edge, `text-indent` inside the ruler).
+        var countsFromHeadIndent = false
+        /// The engine has listed tab stops (CSS has only `tab-size`).
+        var takesTabStops = true
+        /// Past the last listed stop the stops continue from it at the last two stops'
+        /// distance with its alignment (Pango), not at multiples of the interval (TextKit).
+        var continuesLastStop = false
+        /// A decimal stop centres the decimal point on it (Pango), rather than starting it
+        /// there (TextKit: the text before it ends at the stop).
+        var centresDecimalPoint = false
+        /// A stop closer than this many spaces to the pen is skipped, for every interval
+        /// (Blink's `Font::TabWidth`: half a space).
+        var minimumGapInSpaces = 0.0
+        /// A `tab-size` in spaces is Pango's default tabs, which keep at least a space before
+        /// the stop (a tab array is respected to the pixel).
+        var spacesKeepASpace = false
+
+        /// TextKit's: from the leading edge, stops then multiples of the interval.
+        static let textKit = TabRule()
+        /// Pango 1.50's.
+        static let pango = TabRule(continuesLastStop: true, centresDecimalPoint: true, spacesKeepASpace: true)
+        /// Blink's: CSS `tab-size` only, from the content box, half a space at least.
+        static let css = TabRule(countsFromHeadIndent: true, takesTabStops: false, minimumGapInSpaces: 0.5)
+    }
 
     /// How `TextStyle.firstLineHeadIndent` applies.
     enum IndentRule: Hashable, Sendable {
@@ -234,7 +266,8 @@ extension LayoutConventions {
         spaceFonts: .neighbouringFont, trailingSpaces: .lastHangs,
         lineFit: .exact(tolerance: exactFitTolerance), advanceScaling: .exact,
         scriptBracketPairing: .bracketsAndQuotes, shapesKanaWithKanji: false, reshapesLineEnds: false,
-        shapingLanguage: .fromScript, loneEmojiTakesFamilyGlyph: false, synthesis: .fontconfig, lineHeights: .pango)
+        shapingLanguage: .fromScript, loneEmojiTakesFamilyGlyph: false, synthesis: .fontconfig, lineHeights: .pango,
+        tabs: .pango)
 
     /// Chromium's (Blink's) conventions on Linux (measured): CSS `line-break: normal`, its
     /// ASCII table and space rule, FreeType advances, layout-unit line fitting, line ends
@@ -246,7 +279,8 @@ extension LayoutConventions {
         advanceScaling: .freeTypeFixedPoint, scriptBracketPairing: .bidiBracketsOnly,
         shapesKanaWithKanji: true, reshapesLineEnds: true, shapingLanguage: .document,
         loneEmojiTakesFamilyGlyph: true, fallbackFacesAreRegular: true, fallbackQuery: .characterOnly,
-        synthesis: .skia, lineHeights: .blink(.familyFontsAboveScaleOne), indents: .cssTextIndent)
+        synthesis: .skia, lineHeights: .blink(.familyFontsAboveScaleOne), indents: .cssTextIndent,
+        tabs: .css)
 }
 
 extension Compatibility {

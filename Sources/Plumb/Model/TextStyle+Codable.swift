@@ -139,6 +139,8 @@ extension TextStyle: Codable {
         try number(.paragraphSpacingBefore, &paragraphSpacingBefore)
         try number(.letterSpacing, &letterSpacing)
         try number(.tabInterval, &tabInterval)
+        tabStops = try c.decodeIfPresent([TabStop].self, forKey: .tabStops) ?? tabStops
+        if c.contains(.tabSize) { tabSize = try c.decodeIfPresent(TabSize.self, forKey: .tabSize) }
         try number(.lineHeightEm, &lineHeightEm)
         try number(.firstLineHeadIndent, &firstLineHeadIndent)
         try number(.headIndent, &headIndent)
@@ -165,6 +167,8 @@ extension TextStyle: Codable {
         try c.encode(paragraphSpacingBefore, forKey: .paragraphSpacingBefore)
         try c.encode(letterSpacing, forKey: .letterSpacing)
         try c.encode(tabInterval, forKey: .tabInterval)
+        try c.encode(tabStops, forKey: .tabStops)
+        try c.encodeIfPresent(tabSize, forKey: .tabSize)
         try c.encode(lineHeightEm, forKey: .lineHeightEm)
         try c.encode(firstLineHeadIndent, forKey: .firstLineHeadIndent)
         try c.encode(headIndent, forKey: .headIndent)

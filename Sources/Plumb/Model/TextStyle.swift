@@ -30,8 +30,23 @@ public struct TextStyle: Hashable, Sendable {
     /// Added to every grapheme cluster's advance (UIKit's `kern`); may be negative, but a
     /// cluster's advance never drops below 0.
     public var letterSpacing: Double = 0
-    /// Tab stops every `tabInterval` points from the line start (TextKit's default is 28).
+    /// Tab stops every `tabInterval` points (TextKit's `defaultTabInterval`; 28 by default),
+    /// after the last of ``tabStops``. Counted from the box's leading edge under `standard`
+    /// and `pango` (where it is a tab array of one stop), and under `chromium` from the content
+    /// box (the head indent) as CSS `tab-size` in pixels. ``tabSize`` replaces it when set.
     public var tabInterval: Double = TextStyle.defaultTabInterval
+    /// The paragraph's tab stops (UIKit's `NSParagraphStyle.tabStops`, a Pango tab array),
+    /// each left, right, center or decimal aligned, from the box's leading edge; past the last
+    /// one, stops follow every ``tabInterval`` (TextKit) or repeat the last two stops' distance
+    /// (Pango, the `pango` profile). Measuring sorts them and drops duplicates and invalid
+    /// locations with a warning. CSS has no tab stops: the `chromium` profile ignores them,
+    /// with a warning.
+    public var tabStops: [TabStop] = []
+    /// CSS `tab-size`: stops every this many spaces or points; replaces ``tabInterval`` when
+    /// set (`nil`: `tabInterval`). Under `chromium` a stop closer than half a space is skipped,
+    /// as Blink does; under `pango`, `.spaces` is Pango's default tabs (no tab array), which
+    /// keep at least a space before the stop.
+    public var tabSize: TabSize? = nil
     /// TextKit's tab interval (points): the default, and what an invalid one is replaced by.
     static let defaultTabInterval: Double = 28
     /// Where the first line of each paragraph starts, from the box's leading edge (UIKit's

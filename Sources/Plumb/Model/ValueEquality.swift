@@ -40,6 +40,41 @@ extension Hasher {
     }
 }
 
+extension TabStop {
+    /// Equal locations (NaN equal to NaN) and alignments.
+    public static func == (a: TabStop, b: TabStop) -> Bool {
+        a.location.isSameValue(as: b.location) && a.alignment == b.alignment
+    }
+
+    /// Hashes the location, every NaN alike, and the alignment.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combineValue(location)
+        hasher.combine(alignment)
+    }
+}
+
+extension TabSize {
+    /// The same kind and number, NaN equal to NaN.
+    public static func == (a: TabSize, b: TabSize) -> Bool {
+        switch (a, b) {
+        case (.spaces(let x), .spaces(let y)), (.length(let x), .length(let y)): x.isSameValue(as: y)
+        default: false
+        }
+    }
+
+    /// Hashes the kind and the number, every NaN alike.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .spaces(let n):
+            hasher.combine(0)
+            hasher.combineValue(n)
+        case .length(let n):
+            hasher.combine(1)
+            hasher.combineValue(n)
+        }
+    }
+}
+
 extension Size {
     /// Equal widths and heights, NaN equal to NaN.
     public static func == (a: Size, b: Size) -> Bool {
@@ -124,6 +159,7 @@ extension TextStyle {
             && a.paragraphSpacing.isSameValue(as: b.paragraphSpacing)
             && a.paragraphSpacingBefore.isSameValue(as: b.paragraphSpacingBefore)
             && a.letterSpacing.isSameValue(as: b.letterSpacing) && a.tabInterval.isSameValue(as: b.tabInterval)
+            && a.tabStops == b.tabStops && a.tabSize == b.tabSize
             && a.heightLimit.isSameValue(as: b.heightLimit) && a.maxLines == b.maxLines
             && a.lineBreakMode == b.lineBreakMode && a.options == b.options && a.compatibility == b.compatibility
             && a.alignment == b.alignment && a.truncationToken == b.truncationToken
@@ -143,6 +179,8 @@ extension TextStyle {
         hasher.combineValue(paragraphSpacingBefore)
         hasher.combineValue(letterSpacing)
         hasher.combineValue(tabInterval)
+        hasher.combine(tabStops)
+        hasher.combine(tabSize)
         hasher.combineValue(heightLimit)
         hasher.combine(maxLines)
         hasher.combine(lineBreakMode)

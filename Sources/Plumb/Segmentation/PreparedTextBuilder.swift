@@ -113,6 +113,8 @@ struct PreparedTextBuilder {
     var runEnds: [PreparedText.RunEnd] = []
     var paragraphs: [PreparedText.Paragraph] = []
     var missingGlyphClusters = 0
+    /// A tab was appended: the text records `PreparedText.TabFacts`.
+    var hasTab = false
     /// Whether some grapheme so far is an inline box (`GraphemeFlags.inlineBox`): without one
     /// the break tailoring around boxes has nothing to visit.
     var hasInlineBoxes = false
@@ -347,7 +349,8 @@ struct PreparedTextBuilder {
     /// (and forgotten here), so a huge text never holds them and its result whole at once.
     mutating func finish(
         utf8Count: Int, ellipsisFont: UInt8, ellipsisWidth: Double, ellipsisMask: UInt64? = nil,
-        token: PreparedToken? = nil, ellipsisByGroup: [GroupEllipsis] = [], handingOverColumns: Bool = false,
+        token: PreparedToken? = nil, ellipsisByGroup: [GroupEllipsis] = [], tabFacts: PreparedText.TabFacts? = nil,
+        handingOverColumns: Bool = false,
         fontTable: ((_ fonts: [PreparedText.FontUse], _ scales: UnsafeBufferPointer<AdvanceScale>) -> FontTable)? = nil
     ) -> PreparedText {
         defer {
@@ -407,7 +410,8 @@ struct PreparedTextBuilder {
                         graphemeFonts: graphemeFonts.buffer, words: words, paragraphs: paragraphs,
                         runEnds: runEnds, freesGraphemeColumns: handingOverColumns),
                     ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, ellipsisMask: ellipsisMask,
-                    token: token, ellipsisByGroup: ellipsisByGroup, pangoBaselines: pangoBaselines, utf8Count: utf8Count,
+                    token: token, ellipsisByGroup: ellipsisByGroup, pangoBaselines: pangoBaselines, tabFacts: tabFacts,
+                    utf8Count: utf8Count,
                     missingGlyphClusters: missingGlyphClusters, trailingSpaces: conventions.trailingSpaces,
                     lineFit: conventions.lineFit)
               }

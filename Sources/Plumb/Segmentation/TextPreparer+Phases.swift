@@ -189,6 +189,7 @@ extension TextPreparer {
         let fontIndex: UInt8
         if scratch.scalars.count == 1 && first.value == 0x09 {
             flags.insert([.tab, .hangingSpace])  // a trailing tab hangs like a space
+            b.hasTab = true
             fontIndex = previousFont
         } else {
             if scratch.scalars.count == 1 && ClusterClassifier.isHangingSpace(first) {
@@ -225,6 +226,7 @@ extension TextPreparer {
         let fontIndex: UInt8
         if byte == 0x09 {
             flags.insert([.tab, .hangingSpace])
+            b.hasTab = true
             fontIndex = previousFont
         } else {
             if byte == 0x20 { flags.insert(.hangingSpace) }

@@ -323,13 +323,14 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             builder.paragraphs[builder.paragraphs.count - 1].followsLineSeparator =
                 Paragraphs.isLineSeparator(before: range.lowerBound, in: utf8)
         }
+        let tabFacts = builder.hasTab ? Self.tabFacts(utf8, space: spaceWidth(runs[0], into: &builder), builder) : nil
         if let token, !token.runs.isEmpty {
             let prepared = prepareToken(token, into: &builder)
             return builder.finish(
                 utf8Count: utf8.count, ellipsisFont: prepared.pieces.first?.font ?? 0,
                 ellipsisWidth: prepared.pieces.reduce(0) { $0 + $1.width },
                 ellipsisMask: prepared.pieces.reduce(0) { $0 | PreparedText.fontBit($1.font) }, token: prepared,
-                handingOverColumns: utf8.count > Self.retainedScratchBytes, fontTable: sharedFontTable)
+                tabFacts: tabFacts, handingOverColumns: utf8.count > Self.retainedScratchBytes, fontTable: sharedFontTable)
         }
         // With several run styles, "…" takes the style of the text it follows (UIKit uses the
         // attributes at the truncation point): one per text style.
@@ -355,7 +356,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let (ellipsisFont, ellipsisWidth) = measureEllipsis(into: &builder)
         return builder.finish(
             utf8Count: utf8.count, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, ellipsisByGroup: byGroup,
-            handingOverColumns: utf8.count > Self.retainedScratchBytes, fontTable: sharedFontTable)
+            tabFacts: tabFacts, handingOverColumns: utf8.count > Self.retainedScratchBytes, fontTable: sharedFontTable)
     }
 
     /// The units of cluster `g` shaped alone: for one scalar its own glyph's advance
@@ -862,6 +863,39 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             scratch.lastEllipsis = (font.id, keyScript(.neutral), units)
         }
         return (index, b.advance(units: units, font: .init(font, style: b.runStyle, group: b.group, freeTypeScaling: b.scalesLikeFreeType)))
+    }
+
+    /// A space's advance in `run`'s primary font at its size, letter spacing included: what
+    /// CSS `tab-size` and Pango's default tabs count in (Blink's `SpaceWidth` of the primary
+    /// font).
+    private func spaceWidth(_ run: PreparationRun, into b: inout PreparedTextBuilder) -> Double {
+        b.beginRun(run)
+        let font = run.cascade.primary
+        let units = Shaper.nominalAdvance(of: CollectionOfOne(Unicode.Scalar(0x20)), font: font)
+        return b.advance(units: units, font: .init(font, style: b.runStyle, group: b.group, freeTypeScaling: b.scalesLikeFreeType))
+    }
+
+    /// The tab facts of `utf8` (prepared into `b`): the space width and which graphemes are
+    /// a full stop.
+    ///
+    /// - Complexity: O(bytes + stops × log graphemes); only for a text with a tab.
+    static func tabFacts(_ utf8: UnsafeBufferPointer<UInt8>, space: Double, _ b: PreparedTextBuilder) -> PreparedText.TabFacts {
+        var points: [Int32] = []
+        let ends = b.graphemeEnds.buffer
+        for i in utf8.indices where utf8[i] == 0x2E {
+            // The grapheme ending right after the byte is the full stop alone.
+            var lo = 0, hi = ends.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if Int(ends[mid]) <= i { lo = mid + 1 } else { hi = mid }
+            }
+            // It starts at the byte: the previous grapheme ends there, or a hard break does.
+            let startsHere = lo == 0 || Int(ends[lo - 1]) == i || [0x0A, 0x0D, 0x85, 0xA8, 0xA9].contains(utf8[i - 1])
+            if lo < ends.count, Int(ends[lo]) == i + 1, startsHere {
+                points.append(Int32(lo))
+            }
+        }
+        return PreparedText.TabFacts(spaceWidth: space, decimalPoints: points)
     }
 
     /// "…" (U+2026), the ellipsis of truncated lines, in UTF-8.

@@ -79,6 +79,7 @@ import Testing
             "maximumLineHeight": { $0.maximumLineHeight = 10 }, "lineHeightMultiple": { $0.lineHeightMultiple = 1.2 },
             "paragraphSpacing": { $0.paragraphSpacing = 2 }, "paragraphSpacingBefore": { $0.paragraphSpacingBefore = 2 },
             "tabInterval": { $0.tabInterval = 30 }, "maxLines": { $0.maxLines = 2 },
+            "tabStops": { $0.tabStops = [TabStop(location: 40, alignment: .right)] }, "tabSize": { $0.tabSize = .spaces(4) },
             "lineBreakMode": { $0.lineBreakMode = .charWrapping },
             "options": { $0.options.remove(.usesFontLeading) }, "heightLimit": { $0.heightLimit = 100 },
             "truncationToken": { $0.truncationToken = AttributedText("… more") },

@@ -153,6 +153,7 @@ import Testing
         let listed = Set(sentence.matches(of: /`(\w+)`/).map { String($0.output.1) })
         var style = TextStyle()
         style.heightLimit = 100
+        style.tabSize = .length(20)
         let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(Cell(text: "a", style: style, width: 1))) as? [String: Any]
         let keys = Set(try #require(object).keys)
         #expect(keys.subtracting(["text"]) == listed.subtracting(["scale"]))

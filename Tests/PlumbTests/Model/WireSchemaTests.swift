@@ -23,6 +23,8 @@ import Testing
         case .boolean: return !((defaults[field.rawValue] as? Bool) ?? false)
         case .stringList: return ["DejaVu Sans"]
         case .choice(let names): return names.first { $0 != defaults[field.rawValue] as? String }!
+        case .tabStops: return [["location": 30.5, "alignment": "right"]]
+        case .numberOrLength: return "28px"
         }
     }
 
@@ -53,6 +55,7 @@ import Testing
         var style = TextStyle()
         style.heightLimit = 40
         style.truncationToken = AttributedText("…")
+        style.tabSize = .spaces(4)
         for cell in [Cell(text: "a", style: style, width: 9), Cell(text: AttributedText("a", TextAttributes(weight: 700)), style: style, width: 9)] {
             let object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(cell)) as? [String: Any])
             let expected = Set(CellField.allCases.filter { $0.owner != .line }.map(\.rawValue))

@@ -73,6 +73,9 @@ func monospaceText(
         fonts: [use], graphemeStarts: starts, graphemeEnds: ends, advances: advances, flags: flags,
         graphemeFonts: fonts, words: words, paragraphs: paragraphs, ellipsisFont: 0,
         ellipsisWidth: advance, utf8Count: bytes.count, missingGlyphClusters: 0,
+        tabFacts: bytes.contains(0x09)
+            ? PreparedText.TabFacts(spaceWidth: advance, decimalPoints: starts.indices.filter { bytes[Int(starts[$0])] == 0x2E }.map { Int32($0) })
+            : nil,
         lineFit: lineFit)
 }
 
