@@ -1,3 +1,4 @@
+import Foundation
 @testable import Plumb
 import Testing
 
@@ -126,5 +127,99 @@ import Testing
         #expect(TabSettings(rule: .css).ruler(spaceWidth: 6).minimumGap == 3)
         // tab-size 0: tabs take no room.
         #expect(layout("a\tb", TabSettings(size: .spaces(0)).ruler(spaceWidth: 10))[0].starts == [0, 10, 10])
+    }
+
+    // MARK: The engine
+
+    /// The x range of the UTF-16 characters `range` on their line.
+    func span(_ l: TextLayout, _ range: Range<Int>) -> (minX: Double, maxX: Double) {
+        let rects = l.rects(forCharacters: range)
+        return (rects.map(\.x).min() ?? .nan, rects.map { $0.x + $0.width }.max() ?? .nan)
+    }
+
+    @Test func geometryAndDrawingPutTheTextAtItsStop() {
+        var s = style15()
+        s.tabStops = [TabStop(location: 120, alignment: .right), TabStop(location: 200, alignment: .center),
+                      TabStop(location: 300, alignment: .decimal)]
+        let text = "Item\tPrice\tQty\t12.50"
+        let l = engine.layout(text, style: s, width: 400)
+        #expect(l.lineCount == 1)
+        // "Price" ends at 120, "Qty" is centred on 200, "12" ends at 300 (TextKit's decimal).
+        #expect(abs(span(l, 5..<10).maxX - 120) < 1e-6)
+        let qty = span(l, 11..<14)
+        #expect(abs((qty.minX + qty.maxX) / 2 - 200) < 1e-6)
+        #expect(abs(span(l, 15..<17).maxX - 300) < 1e-6)
+        #expect(abs(span(l, 17..<18).minX - 300) < 1e-6)
+        // The line ends after "12.50", and the measured width holds it.
+        #expect(abs(l.lines[0].usedWidth - span(l, 15..<20).maxX) < 1e-6)
+        #expect(l.measurement.size.width >= span(l, 15..<20).maxX)
+        // Drawing places the glyphs where the layout measured them: the first glyph after the
+        // right stop's tab starts where "Price" does.
+        let drawing = engine.drawing(text, style: s, width: 400)
+        let xs = drawing.lines[0].map(\.x)
+        #expect(xs.contains { abs($0 - span(l, 5..<6).minX) < 1e-6 })
+        // A tap on "Qty" hits it.
+        #expect(l.characterOffset(at: Point(x: 200, y: l.lines[0].rect.midY)).map { (11..<14).contains($0) } == true)
+    }
+
+    @Test func aRightStopCanKeepALineFromWrapping() {
+        var s = style15()
+        let text = "Total\t1,234,567.89"
+        let width = 200.0
+        s.tabStops = [TabStop(location: 195, alignment: .left)]
+        #expect(engine.layout(text, style: s, width: width).lineCount == 2)
+        s.tabStops = [TabStop(location: 195, alignment: .right)]
+        let right = engine.layout(text, style: s, width: width)
+        #expect(right.lineCount == 1)
+        #expect(abs(span(right, 6..<18).maxX - 195) < 1e-6)
+    }
+
+    @Test func badTabsWarnAndFallBack() {
+        var s = style15()
+        s.tabStops = [TabStop(location: 200), TabStop(location: .nan), TabStop(location: -5), TabStop(location: 100),
+                      TabStop(location: 100, alignment: .right), TabStop(location: .infinity)]
+        s.tabSize = .spaces(.nan)
+        let m = engine.measure("a\tb\tc", style: s, width: 400)
+        let text = m.warnings.map(\.description).joined(separator: "; ")
+        #expect(text.contains("not above 0 and finite"), "\(text)")
+        #expect(text.contains("sorted"), "\(text)")
+        #expect(text.contains("repeated"), "\(text)")
+        #expect(text.contains("tabSize"), "\(text)")
+        #expect(m.size.width.isFinite && m.size.height > 0)
+        // What is left: stops at 100 (left, the first given) and 200.
+        var clean = style15()
+        clean.tabStops = [TabStop(location: 100), TabStop(location: 200)]
+        #expect(engine.measure("a\tb\tc", style: clean, width: 400).size == m.size)
+        // CSS has no tab stops: the chromium profile says so and uses the interval.
+        var css = style15()
+        css.compatibility = .chromium
+        css.tabStops = [TabStop(location: 100)]
+        let c = engine.measure("a\tb", style: css, width: 400)
+        #expect(c.warnings.contains { $0.description.contains("CSS has no tab stops") })
+        css.tabStops = []
+        #expect(engine.measure("a\tb", style: css, width: 400).size == c.size)
+    }
+
+    @Test func tabsAreInTheResultKeyAndTheWireFormat() throws {
+        let measurer = TextMeasurer(fonts: engine.fonts)
+        var s = style15()
+        let a = measurer.measure("a\tb", style: s, width: 400)
+        s.tabStops = [TabStop(location: 150)]
+        let b = measurer.measure("a\tb", style: s, width: 400)
+        s.tabSize = .length(90)
+        s.tabStops = []
+        let c = measurer.measure("a\tb", style: s, width: 400)
+        #expect(Set([a.size.width, b.size.width, c.size.width]).count == 3)
+        // JSON: objects or the list string, and the CSS tab-size forms.
+        let decoded = try JSONDecoder().decode(
+            TextStyle.self, from: Data(#"{"tabStops":[{"location":100,"alignment":"right"},{"location":150}],"tabSize":"28px"}"#.utf8))
+        #expect(decoded.tabStops == [TabStop(location: 100, alignment: .right), TabStop(location: 150)])
+        #expect(decoded.tabSize == .length(28))
+        #expect(try TabStop.parse(list: "100 right, 150") == decoded.tabStops)
+        #expect(try TabSize.parse(css: "8") == .spaces(8))
+        #expect(throws: CSSValueError.self) { try TabStop.parse(list: "100 sideways") }
+        #expect(throws: CSSValueError.self) { try TabSize.parse(css: "8em") }
+        let again = try JSONDecoder().decode(TextStyle.self, from: JSONEncoder().encode(decoded))
+        #expect(again == decoded)
     }
 }
