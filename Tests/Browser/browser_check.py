@@ -285,6 +285,40 @@ def main():
     c.expect(plumb_slant > 0.15 and abs(plumb_slant - chrome_slant) <= 0.06,
              "synthetic oblique slants as Chromium's (%.3f against %.3f)" % (plumb_slant, chrome_slant))
 
+    # 8. Tab stops: behind a right stop at 150 every line's numbers end at the stop, and
+    # behind a decimal stop at 260 every decimal point sits at the stop, as a reader sees a
+    # column (the rightmost ink of each row's numbers; the left edge of the fraction's digits).
+    text = "Tea\t1\t0.5\nCoffee\t22\t12.25\nCake\t333\t100.0"
+    style = ["--families", "DejaVu Sans", "--size", "16", "--width", "320", "--tab-stops", "150 right, 260 decimal"]
+    img, _ = c.render("tab-stops", text, style)
+    lines = c.geometry(text, style)
+    def ink_columns(box, x0, x1):
+        y0, y1 = px(box["rect"][1]), px(box["rect"][1] + box["rect"][3])
+        return [x for x in range(px(x0), min(img.width, px(x1))) if any(
+            darkness(img.getpixel((x, y))) >= 100 for y in range(y0, min(img.height, y1)))]
+    right_edges = [max(ink_columns(b, 100, 200)) / SCALE - PAD for b in lines]
+    # The digits' ink ends a side bearing (under 2.5 pt) before their advance does.
+    c.expect(len(lines) == 3 and max(right_edges) - min(right_edges) <= 0.5 and all(147.5 <= e <= 150.5 for e in right_edges),
+             "numbers behind a right stop end at it (right edges %s, stop 150)" % [round(e, 1) for e in right_edges])
+    # The decimal point: right of 200, the run of ink columns (blank columns on both sides)
+    # whose ink all lies within 3 pt above the baseline, one per row, at the stop.
+    points = []
+    for b in lines:
+        base = px(b["baseline"])  # from the top of the layout
+        low = lambda x: all(darkness(img.getpixel((x, y))) < 100 for y in range(px(b["rect"][1]), base - 3 * SCALE))
+        cols = ink_columns(b, 200, 320)
+        runs, run = [], []
+        for x in cols:
+            if run and x != run[-1] + 1:
+                runs.append(run)
+                run = []
+            run.append(x)
+        runs.append(run)
+        dots = [r for r in runs if r and all(low(x) for x in r)]
+        points.append(sum(dots[0]) / len(dots[0]) / SCALE - PAD if len(dots) == 1 else float("nan"))
+    c.expect(all(abs(p - 261.3) <= 2 for p in points) and max(points) - min(points) <= 0.5,
+             "decimal points line up at the decimal stop (centres %s, stop 260)" % [round(p, 1) for p in points])
+
     print("%d check(s) failed" % len(c.failures) if c.failures else "all browser checks passed")
     return 1 if c.failures else 0
 
