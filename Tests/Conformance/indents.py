@@ -269,9 +269,10 @@ def plumb_request(case, profile, scale=None):
     return r
 
 
-def plumb(binary, cases, profile, scale=None):
-    """Per case (exact height, line starts, line x positions) from `plumb measure`, or None."""
-    outputs = conf.measure_requests(binary, [plumb_request(c, profile, scale) for c in cases],
+def plumb(binary, cases, profile, scale=None, request=None):
+    """Per case (exact height, line starts, line x positions) from `plumb measure`, or None;
+    `request` states a case to Plumb (default `plumb_request`; `tabs.py` adds its fields)."""
+    outputs = conf.measure_requests(binary, [(request or plumb_request)(c, profile, scale) for c in cases],
                                     "--lines", "--line-starts", "--exact-numbers")
     results = []
     for o in outputs:

@@ -58,8 +58,14 @@ def tab_array():
     return tabs
 
 
-def pango_measure(measurer, case, alignment=Pango.Alignment.LEFT):
-    """(layout height in points, line starts, line x in the box's coordinates) of one case."""
+def case_tabs(case):
+    """The tab array of a case: one 28-pt stop for the tabbed cases, else Pango's default."""
+    return tab_array() if "tabInterval" in case else None
+
+
+def pango_measure(measurer, case, alignment=Pango.Alignment.LEFT, tabs=case_tabs):
+    """(layout height in points, line starts, line x in the box's coordinates) of one case;
+    `tabs(case)` gives its tab array (`tabs_pango.py` passes its own)."""
     layout = measurer.layout
     first, head = case.get("firstLineHeadIndent", 0), case.get("headIndent", 0)
     assert first >= 0 and head >= 0, "Pango's cases have no negative indents"
@@ -73,7 +79,7 @@ def pango_measure(measurer, case, alignment=Pango.Alignment.LEFT):
     layout.set_width(units(indents.line_end(case) - base))
     layout.set_indent(units(first - head))
     layout.set_alignment(alignment)
-    layout.set_tabs(tab_array() if "tabInterval" in case else None)
+    layout.set_tabs(tabs(case))
     layout.set_text(case["text"], -1)
     raw = case["text"].encode("utf-8")
     starts, xs = [], []

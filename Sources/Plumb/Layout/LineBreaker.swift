@@ -164,8 +164,8 @@ struct LineBreaker {
         let first = indents.width(box: maxWidth, start: firstStart)
         let other = indents.width(box: maxWidth, start: indents.otherLinesStart)
         var limits = Limits(first: first, other: other)
-        limits.firstOnRuler = firstStart - tabs.origin
-        limits.otherOnRuler = indents.otherLinesStart - tabs.origin
+        limits.firstOnRuler = tabs.onRuler(firstStart)
+        limits.otherOnRuler = tabs.onRuler(indents.otherLinesStart)
         // Specialised per arithmetic, so neither loop carries a convention check per cluster.
         switch text.lineFit {
         case .exact(let tolerance):

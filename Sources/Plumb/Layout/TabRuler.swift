@@ -42,6 +42,7 @@ struct TabRuler: Hashable, Sendable {
     var centresDecimalPoint = false
     /// Where positions are counted from: points from the box's leading edge.
     var origin = 0.0
+
     /// The paragraph's indents: where each line starts on the ruler (``start(of:in:)``).
     var indents = LineIndents.none
 
@@ -55,8 +56,13 @@ struct TabRuler: Hashable, Sendable {
         let start = indents.start(
             first: line.graphemeStart == paragraph.graphemeStart, paragraph: line.paragraph,
             afterLineSeparator: paragraph.followsLineSeparator)
-        return start - origin
+        return onRuler(start)
     }
+
+    /// Where a line starting `lineStart` points from the box's leading edge is on the ruler
+    /// (before its origin for a CSS outdent: Blink's stops continue there, 0 included).
+    @inline(__always)
+    func onRuler(_ lineStart: Double) -> Double { lineStart - origin }
 
     /// The first stop after `position` (from the origin) at least ``minimumGap`` beyond it; an
     /// interval of 0 (CSS `tab-size: 0`) stops at the position itself.
@@ -78,7 +84,7 @@ struct TabRuler: Hashable, Sendable {
             return Stop(location: last.location + k * interval, alignment: last.alignment)
         }
         // Multiples of the interval past the listed stops and the position.
-        let floor = max(stops.last?.location ?? 0, position)
+        let floor = stops.last.map { max($0.location, position) } ?? position
         var location = (floor / interval).rounded(.down) * interval + interval
         if location - position < minimumGap { location += interval }
         return Stop(location: location, alignment: .left)

@@ -40,7 +40,9 @@ struct SanitizedStyle: Hashable, Sendable {
     /// The tabs as the breaker and the geometry read them, once the text's space width is
     /// known (`PreparedText.TabFacts`).
     var tabs: TabSettings {
-        TabSettings(stops: tabStops, interval: tabInterval, size: tabSize, rule: conventions.tabs, indents: indents)
+        TabSettings(
+            stops: tabStops, interval: tabInterval, size: tabSize, rule: conventions.tabs, indents: indents,
+            letterSpacing: letterSpacing)
     }
 
     /// The indents as the breaker and the line placement read them.
@@ -307,13 +309,18 @@ struct TabSettings: Hashable, Sendable {
     var size: TabSize? = nil
     var rule = LayoutConventions.TabRule.textKit
     var indents = LineIndents.none
+    /// The style's letter spacing, which the space width includes (Blink's half-space rule
+    /// takes the bare space).
+    var letterSpacing = 0.0
 
     /// The ruler of a text whose space is `spaceWidth` points wide (`PreparedText.TabFacts`;
     /// any value for a text without tabs, which never reads it).
     ///
     /// - Complexity: O(1); the stops are shared, not copied.
-    func ruler(spaceWidth: Double) -> TabRuler {
+    func ruler(spaceWidth measured: Double) -> TabRuler {
         var r = TabRuler(stops: stops, interval: interval)
+        let unit = rule.positionUnit
+        let spaceWidth = unit > 0 ? (measured / unit).rounded() * unit : measured
         switch size {
         case .spaces(let n)?:
             r.interval = n * spaceWidth
@@ -325,7 +332,7 @@ struct TabSettings: Hashable, Sendable {
             r.continuesLastStop = true
             r.interval = stops.count >= 2 ? last.location - stops[stops.count - 2].location : last.location
         }
-        r.minimumGap = max(r.minimumGap, rule.minimumGapInSpaces * spaceWidth)
+        r.minimumGap = max(r.minimumGap, rule.minimumGapInSpaces * max(0, spaceWidth - letterSpacing), unit)
         r.centresDecimalPoint = rule.centresDecimalPoint
         r.origin = rule.countsFromHeadIndent ? indents.otherLinesStart : 0
         r.indents = indents

@@ -69,11 +69,15 @@ struct LayoutConventions: Hashable, Sendable {
         /// A `tab-size` in spaces is Pango's default tabs, which keep at least a space before
         /// the stop (a tab array is respected to the pixel).
         var spacesKeepASpace = false
+        /// The engine's unit of positions (Pango: 1/1024 pt) or 0: a space is rounded to it
+        /// for `tab-size` in spaces, and a stop must lie a unit past the pen.
+        var positionUnit = 0.0
 
         /// TextKit's: from the leading edge, stops then multiples of the interval.
         static let textKit = TabRule()
         /// Pango 1.50's.
-        static let pango = TabRule(continuesLastStop: true, centresDecimalPoint: true, spacesKeepASpace: true)
+        static let pango = TabRule(
+            continuesLastStop: true, centresDecimalPoint: true, spacesKeepASpace: true, positionUnit: 1.0 / 1024)
         /// Blink's: CSS `tab-size` only, from the content box, half a space at least.
         static let css = TabRule(countsFromHeadIndent: true, takesTabStops: false, minimumGapInSpaces: 0.5)
     }

@@ -120,11 +120,18 @@ import Testing
     @Test func tabSizeCountsSpacesOrPoints() {
         #expect(TabSettings(size: .spaces(4)).ruler(spaceWidth: 10).interval == 40)
         #expect(TabSettings(size: .length(17)).ruler(spaceWidth: 10).interval == 17)
-        // Pango's default tabs keep a space before the stop; a tab array does not.
-        #expect(TabSettings(size: .spaces(8), rule: .pango).ruler(spaceWidth: 5).minimumGap == 5)
-        #expect(TabSettings(stops: stops("50"), rule: .pango).ruler(spaceWidth: 5).minimumGap == 0)
-        // Blink keeps half a space before every stop.
+        // Pango's default tabs keep a space (rounded to its 1/1024 unit) before the stop; a
+        // tab array only one unit.
+        #expect(TabSettings(size: .spaces(8), rule: .pango).ruler(spaceWidth: 5.0002).minimumGap == 5)
+        #expect(TabSettings(size: .spaces(8), rule: .pango).ruler(spaceWidth: 5.0002).interval == 40)
+        #expect(TabSettings(stops: stops("50"), rule: .pango).ruler(spaceWidth: 5).minimumGap == 1.0 / 1024)
+        // Blink keeps half a bare space (letter spacing left out) before every stop.
         #expect(TabSettings(rule: .css).ruler(spaceWidth: 6).minimumGap == 3)
+        #expect(TabSettings(rule: .css, letterSpacing: 2).ruler(spaceWidth: 8).minimumGap == 3)
+        // A line left of the content box (an outdent) meets the stops before it: at 0.
+        let outdent = LineIndents(firstLineStart: 0, otherLinesStart: 20, tail: 0, everyParagraph: false)
+        let css = TabSettings(interval: 28, rule: .css, indents: outdent).ruler(spaceWidth: 0)
+        #expect(layout("a\tb", css, indents: outdent)[0].starts == [0, 10, 20])
         // tab-size 0: tabs take no room.
         #expect(layout("a\tb", TabSettings(size: .spaces(0)).ruler(spaceWidth: 10))[0].starts == [0, 10, 10])
     }
