@@ -443,8 +443,9 @@ def short(starts, k):
     return str(starts) if k <= 3 else "[.., " + str(starts[k - 2:k + 3])[1:]
 
 
-def print_misses(misses, engine, show, file=sys.stdout):
-    """The disagreement classes with their counts (per kind and tag), and `show` examples of each."""
+def print_misses(misses, engine, show, file=sys.stdout, describe=describe, detail=None):
+    """The disagreement classes with their counts (per kind and tag), and `show` examples of each
+    (`describe`: a case's fields; `detail(name, theirs, mine)`: more lines for a class, or None)."""
     classes = {}
     for miss in misses:
         classes.setdefault(miss[3], []).append(miss)
@@ -463,12 +464,39 @@ def print_misses(misses, engine, show, file=sys.stdout):
             k = first_differing(t[1], m[1])
             line += "\n      %s starts %s height %s; plumb starts %s height %s" % (
                 engine, short(t[1], k), t[0], short(m[1], k), m[0])
-            if name == "line x only":
+            extra = detail(name, t, m) if detail else None
+            if extra is not None:
+                line += extra
+            elif name == "line x only":
                 line += "\n      %s x %s; plumb x %s" % (engine, t[2][:6], m[2][:6])
             elif name.startswith("starts"):
                 theirs, mine = first_difference(c["text"], t[1], m[1])
                 line += "\n      %s %r\n      plumb  %r" % (engine, theirs, mine)
             print(line, file=file)
+
+
+def add_stats(total, stats):
+    """`total` (None at first) with the counts of `stats` added, group by group: the figures
+    over several scales."""
+    if total is None:
+        return {g: dict(s) for g, s in stats.items()}
+    for g, s in stats.items():
+        for k, v in s.items():
+            total.setdefault(g, {k2: 0 for k2 in s})[k] += v
+    return total
+
+
+def write_rows(path, rows):
+    """Writes subset rows as JSON Lines."""
+    with open(path, "w", encoding="utf-8") as f:
+        for row in rows:
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def write_report(path, report):
+    """Writes the agreement figures as JSON."""
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(report, f, indent=1)
 
 
 def load_cache(path, key):

@@ -33,7 +33,6 @@ else written); `--reference-only` stops after them (no Plumb needed); `--hand-ch
 a few hand cases that show how Chromium applies indents and prints what it found.
 """
 import html
-import json
 import os
 import random
 import sys
@@ -206,22 +205,14 @@ def main():
         indents.print_stats("scale %s, profile chromium against Chromium:" % scale, stats)
         indents.print_misses(misses, "chromium", args.show)
         report[str(scale)] = stats
-        if total is None:
-            total = {g: dict(s) for g, s in stats.items()}
-        else:
-            for g, s in stats.items():
-                for k, v in s.items():
-                    total.setdefault(g, {k2: 0 for k2 in s})[k] += v
+        total = indents.add_stats(total, stats)
     if total is not None:
         indents.print_stats("all scales:", total)
         report["all"] = total
     if args.write_subset:
-        with open(args.write_subset, "w", encoding="utf-8") as f:
-            for row in subset:
-                f.write(json.dumps(row, ensure_ascii=False) + "\n")
+        indents.write_rows(args.write_subset, subset)
     if args.report:
-        with open(args.report, "w", encoding="utf-8") as f:
-            json.dump(report, f, indent=1)
+        indents.write_report(args.report, report)
     return 0
 
 

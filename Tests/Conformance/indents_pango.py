@@ -35,7 +35,6 @@ indents").
 written); `--reference-only` stops after them (no Plumb needed); `--hand-checks` lays out a few
 hand cases that show how Pango applies indents and prints what it found.
 """
-import json
 import os
 import random
 import sys
@@ -171,13 +170,14 @@ def main():
         sum(len(t[1]) for t in theirs)))
     if args.write_subset:
         pick = random.Random(27)
-        with open(args.write_subset, "w", encoding="utf-8") as f:
-            for i in sorted(pick.sample(range(len(cases)), min(300, len(cases)))):
-                row = dict(indents.plumb_request(cases[i], "pango"), kind=cases[i]["kind"], tags=cases[i]["tags"],
-                           pangoHeight=theirs[i][0], pangoLineStarts=theirs[i][1])
-                if indents.left_to_right(cases[i]["text"]):
-                    row["pangoLineX"] = theirs[i][2]
-                f.write(json.dumps(row, ensure_ascii=False) + "\n")
+        rows = []
+        for i in sorted(pick.sample(range(len(cases)), min(300, len(cases)))):
+            row = dict(indents.plumb_request(cases[i], "pango"), kind=cases[i]["kind"], tags=cases[i]["tags"],
+                       pangoHeight=theirs[i][0], pangoLineStarts=theirs[i][1])
+            if indents.left_to_right(cases[i]["text"]):
+                row["pangoLineX"] = theirs[i][2]
+            rows.append(row)
+        indents.write_rows(args.write_subset, rows)
     if args.reference_only:
         return 0
     t0 = time.time()
@@ -192,8 +192,7 @@ def main():
     indents.print_stats("profile pango against Pango:", stats)
     indents.print_misses(misses, "pango", args.show)
     if args.report:
-        with open(args.report, "w", encoding="utf-8") as f:
-            json.dump(stats, f, indent=1)
+        indents.write_report(args.report, stats)
     return 0
 
 

@@ -671,34 +671,18 @@ def describe(case):
     return "w%s %s %s [%s] {%s} {%s}" % (case["width"], case["families"][0], case["size"], case["kind"], fields, tab)
 
 
+def tab_detail(engine):
+    """`indents.print_misses`' extra lines for a tab x miss: both engines' tab x."""
+    def detail(name, theirs, mine):
+        if not name.startswith("tab x"):
+            return None
+        return "\n      %s tab x %s; plumb tab x %s" % (engine, theirs[3][:6], mine[3][:6])
+    return detail
+
+
 def print_misses(misses, engine, show, file=sys.stdout):
-    """The disagreement classes with their counts (per kind and tag), and `show` examples each."""
-    classes = {}
-    for miss in misses:
-        classes.setdefault(miss[3], []).append(miss)
-    for name, group in sorted(classes.items(), key=lambda kv: -len(kv[1])):
-        counts = {}
-        for c, _, _, _ in group:
-            for g in [c["kind"]] + c["tags"]:
-                counts[g] = counts.get(g, 0) + 1
-        print("  %s: %d cases (%s)" % (name, len(group), ", ".join("%s %d" % kv for kv in sorted(counts.items()))),
-              file=file)
-        for c, t, m, _ in group[:show]:
-            line = "    %r %s:" % (c["text"][:70], describe(c))
-            if m is None:
-                print(line + " plumb gave no answer", file=file)
-                continue
-            k = indents.first_differing(t[1], m[1])
-            line += "\n      %s starts %s height %s; plumb starts %s height %s" % (
-                engine, indents.short(t[1], k), t[0], indents.short(m[1], k), m[0])
-            if name == "line x only":
-                line += "\n      %s x %s; plumb x %s" % (engine, t[2][:6], m[2][:6])
-            elif name.startswith("tab x"):
-                line += "\n      %s tab x %s; plumb tab x %s" % (engine, t[3][:6], m[3][:6])
-            elif name.startswith("starts"):
-                theirs, mine = indents.first_difference(c["text"], t[1], m[1])
-                line += "\n      %s %r\n      plumb  %r" % (engine, theirs, mine)
-            print(line, file=file)
+    """`indents.print_misses` with this oracle's fields and tab x."""
+    indents.print_misses(misses, engine, show, file, describe=describe, detail=tab_detail(engine))
 
 
 def subset_row(case, profile, reference, result, scale=None):
@@ -712,15 +696,3 @@ def subset_row(case, profile, reference, result, scale=None):
         if result[3] is not None:
             row[reference + "TabX"] = result[3]
     return row
-
-
-def write_subset(path, rows):
-    """Writes the subset rows as JSON Lines."""
-    with open(path, "w", encoding="utf-8") as f:
-        for row in rows:
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
-
-
-def argument_parser(engine, subset):
-    """The options both oracles take (`indents.argument_parser`'s)."""
-    return indents.argument_parser(engine, subset)

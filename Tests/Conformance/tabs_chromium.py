@@ -51,7 +51,6 @@ lays out the hand cases above. `--write-subset FILE` stores 200 cases per scale 
 answers (`chromiumHeight`, `chromiumLineStarts`, `chromiumLineX`, `chromiumTabX`).
 """
 import html
-import json
 import os
 import random
 import sys
@@ -215,7 +214,7 @@ def hand_checks():
 def main():
     """Lays the cases out in Chromium and Plumb per scale, writes the subset and prints the
     scores."""
-    ap = tabs.argument_parser("Chromium", "%d cases per scale" % PER_SCALE)
+    ap = indents.argument_parser("Chromium", "%d cases per scale" % PER_SCALE)
     ap.add_argument("--scales", default="1,2")
     args = ap.parse_args()
     if args.hand_checks:
@@ -249,20 +248,14 @@ def main():
         tabs.print_stats("scale %s, profile chromium against Chromium:" % scale, stats)
         tabs.print_misses(misses, "chromium", args.show)
         report[str(scale)] = stats
-        if total is None:
-            total = {g: dict(s) for g, s in stats.items()}
-        else:
-            for g, s in stats.items():
-                for k, v in s.items():
-                    total.setdefault(g, {k2: 0 for k2 in s})[k] += v
+        total = indents.add_stats(total, stats)
     if total is not None:
         tabs.print_stats("all scales:", total)
         report["all"] = total
     if args.write_subset:
-        tabs.write_subset(args.write_subset, subset)
+        indents.write_rows(args.write_subset, subset)
     if args.report:
-        with open(args.report, "w", encoding="utf-8") as f:
-            json.dump(report, f, indent=1)
+        indents.write_report(args.report, report)
     return 0
 
 

@@ -56,7 +56,6 @@ written); `--reference-only` stops after them (no Plumb needed); `--hand-checks`
 hand cases above and prints what Pango did. `--write-subset FILE` stores 300 cases with
 Pango's answers (`pangoHeight`, `pangoLineStarts`, `pangoLineX`, `pangoTabX`).
 """
-import json
 import os
 import random
 import sys
@@ -254,7 +253,7 @@ def hand_checks():
 
 def main():
     """Lays the cases out in Pango and Plumb, writes the subset and prints the scores."""
-    ap = tabs.argument_parser("Pango", "%d cases" % SUBSET)
+    ap = indents.argument_parser("Pango", "%d cases" % SUBSET)
     args = ap.parse_args()
     if args.hand_checks:
         return 0 if hand_checks() else 1
@@ -267,7 +266,7 @@ def main():
         sum(len(t[1]) for t in theirs), sum(sum(x is not None for x in t[3] or []) for t in theirs)))
     if args.write_subset:
         pick = random.Random(31)
-        tabs.write_subset(args.write_subset, [tabs.subset_row(cases[i], "pango", "pango", theirs[i])
+        indents.write_rows(args.write_subset, [tabs.subset_row(cases[i], "pango", "pango", theirs[i])
                                               for i in sorted(pick.sample(range(len(cases)), min(SUBSET, len(cases))))])
     if args.reference_only:
         return 0
@@ -283,8 +282,7 @@ def main():
     tabs.print_stats("profile pango against Pango:", stats)
     tabs.print_misses(misses, "pango", args.show)
     if args.report:
-        with open(args.report, "w", encoding="utf-8") as f:
-            json.dump(stats, f, indent=1)
+        indents.write_report(args.report, stats)
     return 0
 
 
