@@ -289,7 +289,7 @@ extension TextMeasurer {
     /// A line's x in a box `box` wide: aligned between its start and end under `r`'s
     /// indents (measured from the right in a right-to-left paragraph).
     static func lineX(_ line: BrokenLine, _ prepared: PreparedText, _ r: PipelineResult, box: Double, direction: TextDirection) -> Double {
-        let start = LayoutAssembler.lineStart(line, in: prepared, r.indents)
+        let start = r.indents.start(of: line, in: prepared)
         let end = r.indents.end(box: box)
         let offset = direction == .rightToLeft ? box - end : start
         return offset + TextAlignment.lineX(usedWidth: line.usedWidth, box: max(0, end - start), alignment: r.alignment, direction: direction)

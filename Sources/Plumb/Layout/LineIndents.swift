@@ -33,6 +33,15 @@ struct LineIndents: Hashable, Sendable {
         first && !afterLineSeparator && (everyParagraph || paragraph == 0) ? firstLineStart : otherLinesStart
     }
 
+    /// Where `line` of `text` starts: its paragraph's first line or another.
+    @inline(__always)
+    func start(of line: BrokenLine, in text: PreparedText) -> Double {
+        let paragraph = text.paragraphs[Int(line.paragraph)]
+        return start(
+            first: line.graphemeStart == paragraph.graphemeStart, paragraph: line.paragraph,
+            afterLineSeparator: paragraph.followsLineSeparator)
+    }
+
     /// Where lines end in a box `box` wide (∞ when the width is unconstrained).
     @inline(__always)
     func end(box: Double) -> Double { tail > 0 ? min(tail, box) : box + tail }

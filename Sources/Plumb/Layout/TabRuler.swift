@@ -51,13 +51,7 @@ struct TabRuler: Hashable, Sendable {
 
     /// Where `line` of `text` starts on the ruler: its indent less the origin.
     @inline(__always)
-    func start(of line: BrokenLine, in text: PreparedText) -> Double {
-        let paragraph = text.paragraphs[Int(line.paragraph)]
-        let start = indents.start(
-            first: line.graphemeStart == paragraph.graphemeStart, paragraph: line.paragraph,
-            afterLineSeparator: paragraph.followsLineSeparator)
-        return onRuler(start)
-    }
+    func start(of line: BrokenLine, in text: PreparedText) -> Double { onRuler(indents.start(of: line, in: text)) }
 
     /// Where a line starting `lineStart` points from the box's leading edge is on the ruler
     /// (before its origin for a CSS outdent: Blink's stops continue there, 0 included).

@@ -117,7 +117,7 @@ enum LayoutAssembler {
         if let placement, !lines.isEmpty {
             let last = lines.count - 1
             let lineWidth = maxWidth.isFinite
-                ? breaker.indents.width(box: maxWidth, start: lineStart(lines[last].broken, in: text, breaker.indents))
+                ? breaker.indents.width(box: maxWidth, start: breaker.indents.start(of: lines[last].broken, in: text))
                 : maxWidth
             let t = truncate(lines[last].broken, in: text, maxWidth: lineWidth, placement: placement)
             lines[last].broken = t.line
@@ -152,19 +152,10 @@ enum LayoutAssembler {
             brokeInsideWord: insideWord || truncated, warnings: warnings)
     }
 
-    /// Where `line` starts under `indents` (its paragraph's first line or another).
-    @inline(__always)
-    static func lineStart(_ line: BrokenLine, in text: PreparedText, _ indents: LineIndents) -> Double {
-        let paragraph = text.paragraphs[Int(line.paragraph)]
-        return indents.start(
-            first: line.graphemeStart == paragraph.graphemeStart, paragraph: line.paragraph,
-            afterLineSeparator: paragraph.followsLineSeparator)
-    }
-
     /// The narrowest box that holds `line` at its indent under `indents`.
     @inline(__always)
     static func box(holding line: BrokenLine, in text: PreparedText, _ indents: LineIndents) -> Double {
-        indents.box(holding: line.usedWidth, from: lineStart(line, in: text, indents))
+        indents.box(holding: line.usedWidth, from: indents.start(of: line, in: text))
     }
 
     /// A layout's numbers without its lines (what a measurement needs).

@@ -152,7 +152,7 @@ enum CSSFontValues {
 
 extension StringProtocol {
     /// Without leading and trailing spaces and tabs.
-    fileprivate var trimmingCSSSpaces: Substring {
+    var trimmingCSSSpaces: Substring {
         var s = Substring(self)
         while s.first == " " || s.first == "\t" || s.first == "\n" { s = s.dropFirst() }
         while s.last == " " || s.last == "\t" || s.last == "\n" { s = s.dropLast() }

@@ -33,24 +33,23 @@ public struct TabStop: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// "100 left": the form ``parse(list:)`` reads.
-    public var description: String { "\(location.shortDescription) \(alignment.rawValue)" }
+    public var description: String { "\(CSSFontValues.number(location)) \(alignment.rawValue)" }
 
     /// Reads a comma-separated list of stops, each a location in points and optionally an
-    /// alignment: `"100, 200 right, 260.5 decimal"` (the command line's `--tab-stops`). The
-    /// order is kept: measuring sorts the stops, with a warning.
+    /// alignment: `"100, 200 right, 260.5 decimal"` (the command line's `--tab-stops`; `normal`
+    /// or nothing: none). The order is kept: measuring sorts the stops, with a warning.
     ///
     /// - Throws: `CSSValueError` naming the item that is not a number and an alignment.
     public static func parse(list text: String) throws(CSSValueError) -> [TabStop] {
-        var stops: [TabStop] = []
-        for item in text.split(separator: ",") {
-            let words = item.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard !words.isEmpty else { continue }
-            guard words.count <= 2, let location = Double(words[0]),
-                let alignment = words.count == 2 ? Alignment(rawValue: String(words[1])) : .left
-            else { throw CSSValueError(property: "tabStops", value: item.trimmingSpacesAndTabs) }
-            stops.append(TabStop(location: location, alignment: alignment))
+        try CSSFontValues.items(text, property: "tabStops").map { item throws(CSSValueError) in
+            var reader = CSSFontValues.Reader(item)
+            let location = reader.word().flatMap(Double.init)
+            let alignment = reader.isAtEnd ? .left : reader.word().flatMap(Alignment.init(rawValue:))
+            guard let location, let alignment, reader.isAtEnd else {
+                throw CSSValueError(property: "tabStops", value: String(item))
+            }
+            return TabStop(location: location, alignment: alignment)
         }
-        return stops
     }
 
     /// The list form of `stops` (`"100 left, 200 right"`), which ``parse(list:)`` reads back.
@@ -78,8 +77,8 @@ public enum TabSize: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The CSS value: `8` or `28px`.
     public var description: String {
         switch self {
-        case .spaces(let n): n.shortDescription
-        case .length(let points): points.shortDescription + "px"
+        case .spaces(let n): CSSFontValues.number(n)
+        case .length(let points): CSSFontValues.number(points) + "px"
         }
     }
 
@@ -87,12 +86,12 @@ public enum TabSize: Hashable, Sendable, Codable, CustomStringConvertible {
     ///
     /// - Throws: `CSSValueError` for anything else.
     public static func parse(css text: String) throws(CSSValueError) -> TabSize {
-        let t = text.trimmingSpacesAndTabs
+        let t = text.trimmingCSSSpaces
         if let n = Double(t) { return .spaces(n) }
         for unit in ["px", "pt"] where t.hasSuffix(unit) {
             if let points = Double(t.dropLast(2)) { return .length(points) }
         }
-        throw CSSValueError(property: "tab-size", value: t)
+        throw CSSValueError(property: "tab-size", value: String(t))
     }
 
     /// Decodes a JSON number (spaces) or a CSS string (`"8"`, `"28px"`).
@@ -117,22 +116,5 @@ public enum TabSize: Hashable, Sendable, Codable, CustomStringConvertible {
         case .spaces(let n): try c.encode(n)
         case .length: try c.encode(description)
         }
-    }
-}
-
-extension Double {
-    /// The number without a needless ".0" (`100`, `12.5`).
-    var shortDescription: String {
-        self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self)
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs.
-    var trimmingSpacesAndTabs: String {
-        var s = Substring(self)
-        while s.first == " " || s.first == "\t" { s = s.dropFirst() }
-        while s.last == " " || s.last == "\t" { s = s.dropLast() }
-        return String(s)
     }
 }
