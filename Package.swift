@@ -32,9 +32,14 @@ let package = Package(
             name: "CFontDecode", path: "Sources/CFontDecode",
             linkerSettings: [.linkedLibrary("woff2dec"), .linkedLibrary("z")]),
 
+        // Hyphenation dictionaries (libhyphen, Debian's hyphen-* packages) behind a C header.
+        .target(
+            name: "CHyphenShim", path: "Sources/CHyphenShim",
+            linkerSettings: [.linkedLibrary("hyphen")]),
+
         .target(
             name: "Plumb",
-            dependencies: ["CHarfBuzz", "CFontconfig", "CXXHash", "CICUShim", "CSupport", "CFontDecode"],
+            dependencies: ["CHarfBuzz", "CFontconfig", "CXXHash", "CICUShim", "CSupport", "CFontDecode", "CHyphenShim"],
             path: "Sources/Plumb"),
         // The SVG renderer: no C, only Plumb's public API (see Decisions.md, "Rendering as its
         // own product").

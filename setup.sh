@@ -20,6 +20,14 @@ PACKAGES=(
   libwoff-dev
   zlib1g-dev
   woff2
+  # Hyphenation (issue 27, item 3): libhyphen and its pattern dictionaries.
+  libhyphen-dev
+  hyphen-en-us
+  hyphen-en-gb
+  hyphen-de
+  hyphen-ru
+  hyphen-fr
+  hyphen-es
   # The conformance reference (Pango through GObject introspection) and its Python.
   python3
   python3-gi

@@ -152,6 +152,19 @@ enum StyleFields {
                    help: "Where lines end: above 0 from the leading edge, else this far inside the trailing edge (-20: 20 points from it).") { r, v in r.style.tailIndent = v.double; return nil },
         StyleField(.indentEachLine, option: "indent-each-line", valueName: "",
                    help: "chromium: the first line after every hard break takes first-line-head-indent too (CSS text-indent each-line).") { r, v in r.style.indentEachLine = v.bool; return nil },
+        StyleField(.language, option: "language", valueName: "tag",
+                   help: "The text's language (BCP 47, e.g. en-US, de, ru): the hyphenation dictionary of --hyphenation auto.") { r, v in r.style.language = v.string; return nil },
+        StyleField(.hyphenation, option: "hyphenation", valueName: "mode",
+                   help: "none, manual (soft hyphens) or auto (and the language's dictionary); default: manual, under pango none.") { r, v in
+            guard let mode = Hyphenation(rawValue: v.string) else {
+                return "unknown hyphenation '\(v.string)' (one of \(Hyphenation.allCases.map(\.rawValue).joined(separator: ", ")))"
+            }
+            r.style.hyphenation = mode
+            return nil
+        },
+        StyleField(.hyphenationFactor, option: "hyphenation-factor", valueName: "factor",
+                   help: "UIKit's hyphenationFactor, 0-1 (standard: hyphenate only lines filled less than this; above 0 turns auto on).",
+                   domain: .closed(0...1)) { r, v in r.style.hyphenationFactor = v.double; return nil },
         StyleField(.maxLines, option: "max-lines", valueName: "n", help: "Keep at most n lines (0 = unlimited).",
                    domain: .nonNegative) { r, v in r.style.maxLines = v.int; return nil },
         .choice(.lineBreakMode, option: "line-break-mode", valueName: "mode",

@@ -50,12 +50,13 @@ extension PreparedText {
 
 extension PreparedText.Extras {
     /// Heap bytes of the extras (the object, "…" per style, a token's arrays, the pango
-    /// baselines).
+    /// baselines, the tab facts, the hyphen points).
     var byteSize: Int {
         HeapCost.object(storedBytes: Self.storedBytes) + HeapCost.array(ellipsisByGroup)
             + (token.map { HeapCost.array($0.utf8) + HeapCost.array($0.pieces) + HeapCost.array($0.clusters) } ?? 0)
             + (pangoBaselines.map { HeapCost.object(storedBytes: 16) + HeapCost.array($0.faces) + HeapCost.array($0.changes) } ?? 0)
             + (tabs.map { HeapCost.array($0.decimalPoints) } ?? 0)
+            + (hyphens.isEmpty ? 0 : HeapCost.array(hyphens.graphemes) + HeapCost.array(hyphens.widths) + HeapCost.array(hyphens.kinds))
     }
 }
 

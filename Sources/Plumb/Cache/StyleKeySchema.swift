@@ -21,6 +21,9 @@ enum StyleKeySchema {
         sink.field("font.opticalSizing", s.font.opticalSizing)
         sink.field("letterSpacing", s.letterSpacing)
         sink.field("compatibility", s.compatibility)
+        // Hyphenation points are found when the text is prepared.
+        sink.field("hyphenation", s.hyphenation)
+        sink.field("hyphenationLanguage", OptionalKey(s.hyphenationLanguage))
         // The token is prepared with the text (its widths and fonts), so it is shaping input.
         sink.field("truncationToken", OptionalKey(s.truncationToken))
     }
@@ -57,6 +60,7 @@ enum StyleKeySchema {
         sink.field("headIndent", s.headIndent)
         sink.field("tailIndent", s.tailIndent)
         sink.field("indentEachLine", s.indentEachLine)
+        sink.field("hyphenationFactor", s.hyphenation == .auto ? s.hyphenationFactor : 1)
     }
 
     /// Stored properties of `TextStyle`, `FontDescriptor` and `SanitizedStyle` (by name; a
@@ -106,6 +110,19 @@ struct TabSizeKey: KeyEncodable {
         case .spaces(let n)?: (e.append(UInt64(1)), e.append(n.bitPattern))
         case .length(let n)?: (e.append(UInt64(2)), e.append(n.bitPattern))
         }
+    }
+}
+
+/// Stable codes.
+extension Hyphenation: KeyEncodable {
+    func encode(into e: inout KeyEncoder) {
+        let code: UInt64
+        switch self {
+        case .none: code = 0
+        case .manual: code = 1
+        case .auto: code = 2
+        }
+        e.append(code)
     }
 }
 

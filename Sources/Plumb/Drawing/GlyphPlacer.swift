@@ -118,6 +118,11 @@ enum GlyphPlacer {
             layout.lines.enumerated().map { (i, line) -> [PlacedGlyph] in
                 var out: [PlacedGlyph] = []
                 var x = line.rect.x - (line.direction == .rightToLeft ? line.hangingWidth : 0)
+                // The hyphen of a line that breaks a word ends it: at its right in a
+                // left-to-right line, at its left in a right-to-left one.
+                if line.direction == .rightToLeft {
+                    placeHyphen(of: line, i, source, shaper, x: &x, into: &out)
+                }
                 for item in order[i] {
                     switch item {
                     case .ellipsis(let direction):
@@ -128,6 +133,7 @@ enum GlyphPlacer {
                         placeFontRun(run, direction: direction, source, utf8, shaper, baseline: line.baseline, x: &x, into: &out)
                     }
                 }
+                if line.direction != .rightToLeft { placeHyphen(of: line, i, source, shaper, x: &x, into: &out) }
                 return out
             }
         }
@@ -221,6 +227,26 @@ enum GlyphPlacer {
         place(bytes, font: p.fonts[Int(p.graphemeFonts[run.lowerBound])].font, source.style(of: attributes),
               width: run.reduce(0.0) { $0 + p.advances[$1] }, direction: direction, isEllipsis: false,
               shaper, baseline: baseline - (attributes?.baselineOffset ?? 0), x: &x, into: &out)
+    }
+
+    /// Places the hyphen line `i` ends with (none when `hyphenWidth` is 0): U+2010 or "-" as
+    /// measured (`Shaper.hyphenScalar`), in the face and run style of the text before it.
+    private static func placeHyphen(
+        of line: LayoutLine, _ i: Int, _ source: DrawingSource, _ shaper: Shaper, x: inout Double,
+        into out: inout [PlacedGlyph]
+    ) {
+        guard line.hyphenWidth > 0, let last = source.lineGraphemes[i].visible.last, !last.isEmpty else { return }
+        let p = source.prepared
+        var g = Int(last.upperBound) - 1
+        // After a soft hyphen the hyphen takes the font of the text before it.
+        if g > Int(last.lowerBound), p.hyphenPoints.kind(after: Int32(g)) == .softHyphen { g -= 1 }
+        let font = p.fonts[Int(p.graphemeFonts[g])].font
+        let attributes = source.run(atByte: p.graphemeStarts[g]).map { source.runs[$0] }
+        let utf8 = Array(String(Character(Unicode.Scalar(Shaper.hyphenScalar(font: font)) ?? "-")).utf8)
+        utf8.withUnsafeBufferPointer {
+            place($0, font: font, source.style(of: attributes), width: line.hyphenWidth, direction: line.direction,
+                  isEllipsis: false, shaper, baseline: line.baseline - (attributes?.baselineOffset ?? 0), x: &x, into: &out)
+        }
     }
 
     /// Places the "…" of a truncated line, or the style's truncation token: each piece of one

@@ -163,16 +163,18 @@ extension TextMeasurer {
         let prepared = pool.withPreparer { preparer in
             if let content {
                 return preparer.prepare(
-                    utf8, runs: content.runs, ellipsis: content.ellipsis, token: style.token, conventions: s.conventions)
+                    utf8, runs: content.runs, ellipsis: content.ellipsis, token: style.token, conventions: s.conventions,
+                    hyphenation: s.hyphenationRequest)
             }
             if let token = style.token {
                 let run = PreparationRun(
                     byteEnd: utf8.count, cascade: style.cascade, size: s.font.size, letterSpacing: s.letterSpacing)
-                return preparer.prepare(utf8, runs: [run], ellipsis: run, token: token, conventions: s.conventions)
+                return preparer.prepare(
+                    utf8, runs: [run], ellipsis: run, token: token, conventions: s.conventions, hyphenation: s.hyphenationRequest)
             }
             return preparer.prepare(
                 utf8, cascade: style.cascade, size: s.font.size, letterSpacing: s.letterSpacing,
-                conventions: s.conventions)
+                conventions: s.conventions, hyphenation: s.hyphenationRequest)
         }
         preparedCache.insert(prepared, for: key, admitWhenFull: preparedAdmission.seenBefore)
         return prepared
@@ -268,7 +270,7 @@ extension TextMeasurer {
                 usedWidth: line.broken.usedWidth, hangingWidth: line.broken.hangingWidth,
                 baseline: line.y + line.baselineOffset, naturalHeight: line.naturalHeight,
                 gapAfter: line.gapAfter, endsParagraph: line.broken.endsParagraph,
-                direction: direction, truncation: truncation)
+                direction: direction, truncation: truncation, hyphenWidth: line.broken.hyphenWidth)
         }
         var result = TextLayout(text: text, measurement: r.measurement, lines: lines, exactHeight: r.exactHeight, scale: r.scale)
         let visual = Self.mixedDirectionLines(text, r, lines: lines)

@@ -13,6 +13,9 @@ struct BrokenLine: Sendable, Equatable {
     var endsParagraph: Bool
     /// Whether this line ends inside a word (an overlong word or char wrapping).
     var endsInsideWord: Bool
+    /// The advance of the hyphen the line ends with (0: none), included in `usedWidth`
+    /// (`HyphenPoints`).
+    var hyphenWidth: Double = 0
 }
 
 /// How `LineBreaker` may break lines.
@@ -52,6 +55,10 @@ struct LineBreaker {
     /// test is monotone (`LineWidthArithmetic.fitIsMonotone`); false keeps the probe order
     /// and guess of Blink's arithmetic for every profile (tests compare the two).
     var searchesGuessFirst = true
+    /// UIKit's `hyphenationFactor` (`SanitizedStyle.hyphenationFactor`): a line may end at a
+    /// dictionary point only when, ended at its last other break, it would fill less than this
+    /// fraction of its width (1: always).
+    var hyphenationFactor = 1.0
 
     /// A breaker of `text` into lines of `maxWidth` under `policy`, tabs on `tabs`.
     init(
@@ -93,7 +100,9 @@ struct LineBreaker {
     func run<Sink: LineSink>(_ out: inout Sink) {
         do {
             let words = text.words
-            let v = Views(words: words, advances: text.advances, cutAdjustments: text.cutAdjustments)
+            let v = Views(
+                words: words, advances: text.advances, cutAdjustments: text.cutAdjustments,
+                hyphenSource: text.extras.flatMap { $0.hyphens.isEmpty ? nil : $0 })
             run(v, into: &out)
         }
     }
@@ -131,6 +140,21 @@ struct LineBreaker {
         @inline(__always)
         func cutAdjustment(_ g: Int) -> Float { cutAdjustments.isEmpty ? 0 : cutAdjustments[g] }
 
+        /// The extras holding the text's hyphen points (nil without any: most texts).
+        let hyphenSource: PreparedText.Extras?
+
+        /// The hyphen a line ending after grapheme `g` shows (0: none).
+        ///
+        /// - Complexity: O(1) without hyphen points, else O(log points).
+        @inline(__always)
+        func hyphenWidth(after g: Int32) -> Double {
+            guard let hyphenSource else { return 0 }
+            return hyphenSource.hyphens.width(after: g)
+        }
+
+        /// Whether the line ending after grapheme `g` ends at a dictionary point.
+        func endsAtDictionaryPoint(_ g: Int32) -> Bool { hyphenSource?.hyphens.isDictionaryPoint(after: g) ?? false }
+
         /// How much wider `word`'s last cluster is when a line ends after it than inside the
         /// run it was shaped in (chromium profile: kerning with the next cluster, ケー, does
         /// not apply across a line end; 0 elsewhere, after hanging whitespace and before a
@@ -141,6 +165,13 @@ struct LineBreaker {
             let g = Int(word.graphemeEnd) - 1
             return flags[g].contains(.mandatoryBreakAfter) ? 0 : cutAdjustments[g]
         }
+    }
+
+    /// The general loop's state after a unit: the line, and where the next unit starts.
+    fileprivate struct LineSnapshot {
+        var line: Cursor
+        var unitStart: Int32
+        var wordIndex: Int
     }
 
     /// The state of the line being filled.
@@ -467,13 +498,22 @@ struct LineBreaker {
         var lineStartX = x
         var lineStart = Width.lineStart(at: lineStartX, grapheme: startGrapheme, in: paragraph, text)
 
+        // The line as it last ended at a break whose hyphen (if any) fits, and at the last
+        // break that is not a dictionary point: a line whose end overflows by its hyphen, or
+        // ends at a dictionary point it may not use (`hyphenationFactor`), goes back to them.
+        var fitting: LineSnapshot? = nil
+        var beforeDictionaryPoint: LineSnapshot? = nil
+
         func emit(endsParagraph: Bool, insideWord: Bool) {
             lineStartX += line.x
+            let hyphen = endsParagraph || line.isEmpty ? 0 : v.hyphenWidth(after: line.end - 1)
             out.append(
                 BrokenLine(
                     graphemeStart: line.start, graphemeEnd: line.end, usedWidth: line.used,
                     hangingWidth: max(0, line.x - line.used), fontMask: line.mask, paragraph: p,
-                    endsParagraph: endsParagraph, endsInsideWord: insideWord))
+                    endsParagraph: endsParagraph, endsInsideWord: insideWord, hyphenWidth: hyphen))
+            fitting = nil
+            beforeDictionaryPoint = nil
             line = Cursor(start: line.end, end: line.end)
             lineStart = Width.lineStart(at: lineStartX, grapheme: line.start, in: paragraph, text)
             limit = limits.other
@@ -515,13 +555,25 @@ struct LineBreaker {
             let adjustment = m.hanging == 0 && unitEnd == word.graphemeEnd ? v.endAdjustment(word) : 0
             let lineEnd = Width.lineEnd(
                 lineStart: lineStart, visible: &visible, lastAdvance: v.advances[Int(unitEnd) - 1], adjustment)
+            // A line ending here shows a hyphen, whose advance must fit too.
+            let hyphen = m.hanging == 0 && unitEnd == word.graphemeEnd ? v.hyphenWidth(after: unitEnd - 1) : 0
             if !m.isPartial && lineEnd <= limit {
                 line.x += m.width
-                line.used = visible
+                line.used = visible + hyphen
                 line.mask |= m.mask
                 line.end = unitEnd
                 line.pen = pen
+                // Where the loop goes on from after this unit (as at the loop's end).
+                let nextWord = unitEnd == word.graphemeEnd && unitEnd == stored.graphemeEnd ? wordIndex + 1 : wordIndex
+                let here = LineSnapshot(line: line, unitStart: unitEnd, wordIndex: nextWord)
+                if lineEnd + hyphen <= limit { fitting = here }
+                // (A unit that fits only without its hyphen stays while what follows fits.)
+                if hyphen == 0 || !v.endsAtDictionaryPoint(unitEnd - 1) { beforeDictionaryPoint = here }
             } else if !line.isEmpty {
+                // The line ends: where its hyphen fits, at a dictionary point it may use.
+                if let back = settledLineEnd(after: fitting, beforeDictionaryPoint, current: line, limit: limit) {
+                    (line, unitStart, wordIndex) = (back.line, back.unitStart, back.wordIndex)
+                }
                 emit(endsParagraph: false, insideWord: policy == .characters && unitStart != wordStart)
                 continue  // the unit starts the next line
             } else {
@@ -531,9 +583,11 @@ struct LineBreaker {
                     var pen = line.pen
                     let adv = advance(of: g, at: line.x, v, &pen, onRuler: onRuler, direction)
                     let hangs = v.flags[Int(g)].contains(.hangingSpace)
+                    // A cut after g shows a hyphen there (Pango's cut points).
+                    let cutHyphen = g + 1 < unitEnd ? v.hyphenWidth(after: g) : 0
                     if g > unitStart && !hangs
                         && Width.overflows(
-                            lineStart: lineStart, x: line.x, advance: adv, cutAdjustment: v.cutAdjustment(Int(g)),
+                            lineStart: lineStart, x: line.x, advance: adv + cutHyphen, cutAdjustment: v.cutAdjustment(Int(g)),
                             limit: limit)
                     {
                         break
@@ -548,6 +602,7 @@ struct LineBreaker {
                 } while g < unitEnd
                 if g < unitEnd {
                     g = Width.settleCut(after: g, from: unitStart, &line, lineStart: lineStart, limit: limit, v)
+                    line.used += v.hyphenWidth(after: g - 1)
                 }
                 line.end = g
                 if g < unitEnd {
@@ -567,6 +622,22 @@ struct LineBreaker {
         // Every path above leaves the line non-empty when the paragraph ends (an overlong
         // split or a wrap always places at least one cluster after emitting).
         if !line.isEmpty && out.count < lineLimit { emit(endsParagraph: true, insideWord: false) }
+    }
+
+    /// Where a line that cannot take the next unit ends, if not where it is (`current`): at
+    /// `fitting`, the last break whose hyphen fits, when the current end overflows by its
+    /// hyphen; then, if that is a dictionary point and the line ended at the break before it
+    /// (`beforeDictionaryPoint`) fills at least `hyphenationFactor` of `limit`, there.
+    @inline(__always)
+    private func settledLineEnd(
+        after fitting: LineSnapshot?, _ beforeDictionaryPoint: LineSnapshot?, current: Cursor, limit: Double
+    ) -> LineSnapshot? {
+        var back: LineSnapshot? = nil
+        if let fitting, fitting.line.end != current.end { back = fitting }
+        guard hyphenationFactor < 1, let word = beforeDictionaryPoint, !word.line.isEmpty else { return back }
+        let end = back?.line.end ?? current.end
+        guard word.line.end != end, text.hyphenPoints.isDictionaryPoint(after: end - 1) else { return back }
+        return word.line.used >= hyphenationFactor * limit ? word : back
     }
 
     /// The sum of clusters above which a line of width `limit` cannot fit whatever follows

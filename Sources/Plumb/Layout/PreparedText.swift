@@ -517,17 +517,23 @@ final class PreparedText: Sendable {
         let pangoBaselines: PangoBaselines?
         /// What tab stops need of a text with tabs.
         let tabs: TabFacts?
+        /// Where a line end shows a hyphen (`HyphenPoints.none` for most texts).
+        let hyphens: HyphenPoints
 
-        init(token: PreparedToken?, ellipsisByGroup: [GroupEllipsis], pangoBaselines: PangoBaselines?, tabs: TabFacts? = nil) {
+        init(
+            token: PreparedToken?, ellipsisByGroup: [GroupEllipsis], pangoBaselines: PangoBaselines?, tabs: TabFacts? = nil,
+            hyphens: HyphenPoints = .none
+        ) {
             self.token = token
             self.ellipsisByGroup = ellipsisByGroup
             self.pangoBaselines = pangoBaselines
             self.tabs = tabs
+            self.hyphens = hyphens
         }
 
         /// The bytes of the stored properties (a 24-byte token, an array, a reference, the
-        /// tab facts' number and array).
-        static let storedBytes = 56
+        /// tab facts' number and array, the hyphen points' three arrays).
+        static let storedBytes = 80
     }
 
     /// What a text with tabs records for its tab stops: the width of a space (CSS `tab-size`
@@ -541,6 +547,9 @@ final class PreparedText: Sendable {
 
     /// The tab facts (nil for a text without tabs).
     var tabFacts: TabFacts? { extras?.tabs }
+
+    /// Where a line end shows a hyphen (none for most texts).
+    var hyphenPoints: HyphenPoints { extras?.hyphens ?? .none }
 
     /// Whether grapheme `g` is a decimal point (".").
     ///
@@ -621,7 +630,7 @@ final class PreparedText: Sendable {
     init(
         fontTable: FontTable, columns c: Columns, ellipsisFont: UInt8, ellipsisWidth: Double,
         ellipsisMask: UInt64? = nil, token: PreparedToken? = nil, ellipsisByGroup: [GroupEllipsis] = [],
-        pangoBaselines: PangoBaselines? = nil, tabFacts: TabFacts? = nil, utf8Count: Int,
+        pangoBaselines: PangoBaselines? = nil, tabFacts: TabFacts? = nil, hyphens: HyphenPoints = .none, utf8Count: Int,
         missingGlyphClusters: Int, trailingSpaces: LayoutConventions.TrailingSpaceRule,
         lineFit: LayoutConventions.LineFitArithmetic
     ) {
@@ -653,8 +662,11 @@ final class PreparedText: Sendable {
         self.ellipsisWidth = ellipsisWidth
         self.ellipsisMask = ellipsisMask ?? Self.fontBit(ellipsisFont)
         extras =
-            token == nil && ellipsisByGroup.isEmpty && pangoBaselines == nil && tabFacts == nil
-            ? nil : Extras(token: token, ellipsisByGroup: ellipsisByGroup, pangoBaselines: pangoBaselines, tabs: tabFacts)
+            token == nil && ellipsisByGroup.isEmpty && pangoBaselines == nil && tabFacts == nil && hyphens.isEmpty
+            ? nil
+            : Extras(
+                token: token, ellipsisByGroup: ellipsisByGroup, pangoBaselines: pangoBaselines, tabs: tabFacts,
+                hyphens: hyphens)
     }
 
     deinit { storage.deallocate() }

@@ -226,6 +226,7 @@ enum LayoutAssembler {
         let maxLines: Int
         let tabs: TabSettings
         let indents: LineIndents
+        let hyphenationFactor: Double
 
         @inline(__always)
         init(_ style: borrowing SanitizedStyle) {
@@ -234,6 +235,7 @@ enum LayoutAssembler {
             maxLines = style.maxLines
             tabs = style.tabs
             indents = style.indents
+            hyphenationFactor = style.hyphenation == .auto ? style.hyphenationFactor : 1
         }
     }
 
@@ -257,10 +259,12 @@ enum LayoutAssembler {
             policy = .none
         }
         let lineLimit = b.maxLines > 0 ? b.maxLines + 1 : Int.max
-        return LineBreaker(
+        var breaker = LineBreaker(
             text: text, maxWidth: maxWidth, policy: policy, tabs: b.tabs.ruler(spaceWidth: text.tabFacts?.spaceWidth ?? 0),
             lineLimit: lineLimit,
             indents: b.indents)
+        breaker.hyphenationFactor = b.hyphenationFactor
+        return breaker
     }
 
     /// Extra height goes above the text (TextKit): baseline = (height − natural) + ascender,
@@ -379,6 +383,7 @@ enum LayoutAssembler {
         shortened.graphemeEnd = end
         shortened.usedWidth = headWidth + tailWidth + ellipsis
         shortened.hangingWidth = 0
+        shortened.hyphenWidth = 0
         shortened.fontMask = mask
         shortened.endsParagraph = true
         return (

@@ -37,6 +37,15 @@ struct SanitizedStyle: Hashable, Sendable {
     /// `TextStyle.tabSize`: finite and ≥ 0, or nil (then `tabInterval`).
     var tabSize: TabSize? = nil
 
+    /// `TextStyle.hyphenation` resolved: the profile's default when unset, `auto` for a factor
+    /// above 0, `manual` for `auto` where the engine has no dictionaries.
+    var hyphenation: Hyphenation = .manual
+    /// The language whose dictionary `auto` uses (nil unless `hyphenation` is `auto`; then a
+    /// language this machine has a dictionary for).
+    var hyphenationLanguage: String? = nil
+    /// `TextStyle.hyphenationFactor` in 0...1 (1 where the profile reads no factor).
+    var hyphenationFactor = 1.0
+
     /// The tabs as the breaker and the geometry read them, once the text's space width is
     /// known (`PreparedText.TabFacts`).
     var tabs: TabSettings {
@@ -170,7 +179,38 @@ enum Sanitizer {
         sanitized.lineHeightEm = length(style.lineHeightEm, "lineHeightEm")
         indents(style, into: &sanitized, warnings: &warnings)
         tabs(style, into: &sanitized, warnings: &warnings)
+        hyphenation(style, into: &sanitized, warnings: &warnings)
         return sanitized
+    }
+
+    /// The style's hyphenation resolved (see ``SanitizedStyle/hyphenation``): a factor not
+    /// finite or outside 0...1 is clamped (NaN: 0), `auto` without a language or with one this
+    /// machine has no dictionary for hyphenates only at soft hyphens, and `auto` under a
+    /// profile whose engine has no dictionaries is `manual`. Each with a warning.
+    static func hyphenation(_ style: TextStyle, into s: inout SanitizedStyle, warnings: inout [MeasureWarning]) {
+        let rule = s.conventions.hyphens
+        var factor = style.hyphenationFactor
+        if factor.isNaN || factor < 0 || factor > 1 {
+            let used = factor.isNaN ? 0 : min(1, max(0, factor))
+            warnings.append(.invalidValue(field: "hyphenationFactor", description: "\(factor) is outside 0...1; used \(used)"))
+            factor = used
+        }
+        var mode = style.hyphenation ?? (factor > 0 ? .auto : rule.defaultMode)
+        if mode == .auto && factor == 0 { factor = 1 }
+        s.hyphenationFactor = rule.readsFactor ? factor : 1
+        if mode == .auto && !rule.hasDictionaries {
+            warnings.append(.invalidValue(field: "hyphenation", description: "this profile's engine has no hyphenation dictionaries; used manual"))
+            mode = .manual
+        }
+        if mode == .auto {
+            if let language = style.language, HyphenationDictionaries.dictionary(for: language) != nil {
+                s.hyphenationLanguage = String(language.trimmingCSSSpaces)
+            } else {
+                let which = style.language.map { "no hyphenation dictionary for language \"\($0)\"" } ?? "auto needs a language"
+                warnings.append(.invalidValue(field: "language", description: "\(which); only soft hyphens break words"))
+            }
+        }
+        s.hyphenation = mode
     }
 
     /// The style's tab stops and tab size made usable: a stop whose location is not finite,

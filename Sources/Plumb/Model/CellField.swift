@@ -67,6 +67,12 @@ public enum CellField: String, CaseIterable, CodingKey, Sendable {
     case tailIndent
     /// `TextStyle.indentEachLine` (CSS `text-indent: … each-line`).
     case indentEachLine
+    /// `TextStyle.language` (BCP 47).
+    case language
+    /// `TextStyle.hyphenation`: `none`, `manual` or `auto`.
+    case hyphenation
+    /// `TextStyle.hyphenationFactor`.
+    case hyphenationFactor
     /// `TextStyle.maxLines`.
     case maxLines
     /// `TextStyle.lineBreakMode`, by case name.
@@ -131,7 +137,8 @@ public enum CellField: String, CaseIterable, CodingKey, Sendable {
     public var kind: Kind {
         switch self {
         case .id: .any
-        case .text, .fontFeatures, .fontVariantNumeric, .fontVariations: .string
+        case .text, .fontFeatures, .fontVariantNumeric, .fontVariations, .language: .string
+        case .hyphenation: .choice(Hyphenation.allCases.map(\.rawValue))
         case .fontOpticalSizing: .choice(["auto", "none"])
         case .tabStops: .tabStops
         case .tabSize: .numberOrLength
@@ -144,7 +151,7 @@ public enum CellField: String, CaseIterable, CodingKey, Sendable {
         case .alignment: .choice(TextAlignment.allCases.map(\.rawValue))
         case .width, .scale, .size, .fontStretch, .lineSpacing, .minimumLineHeight, .maximumLineHeight, .lineHeightMultiple,
             .lineHeightEm, .paragraphSpacing, .paragraphSpacingBefore, .letterSpacing, .tabInterval, .heightLimit,
-            .firstLineHeadIndent, .headIndent, .tailIndent:
+            .firstLineHeadIndent, .headIndent, .tailIndent, .hyphenationFactor:
             .number
         }
     }

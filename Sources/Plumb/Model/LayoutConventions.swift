@@ -47,6 +47,48 @@ struct LayoutConventions: Hashable, Sendable {
     var indents: IndentRule = .eachParagraph
     /// Where tab stops are counted from and how the listed ones continue (TextKit's rules).
     var tabs: TabRule = .textKit
+    /// What each hyphenation mode allows and how dictionary points are limited (TextKit's).
+    var hyphens: HyphenRule = .textKit
+
+    /// How hyphenation works in the profile's engine (`Hyphenation` has the table).
+    struct HyphenRule: Hashable, Sendable {
+        /// The mode of a style that sets none.
+        var defaultMode: Hyphenation = .manual
+        /// Whether `none` keeps the break after a soft hyphen and only hides the hyphen
+        /// (Pango's `insert-hyphens` off); CSS's `hyphens: none` removes the opportunity.
+        var noneKeepsSoftHyphenBreaks = false
+        /// Whether a hyphen shows where an overlong word is cut between two letters (Pango's
+        /// `break_inserts_hyphen`: not after Han, Hangul or kana, not at a word boundary, not
+        /// next to a space or a hyphen).
+        var hyphenatesCuts = false
+        /// Whether the engine hyphenates from dictionaries (Pango has none: `auto` is `manual`).
+        var hasDictionaries = true
+        /// The fewest letters a word needs to be hyphenated from the dictionary, and the
+        /// fewest before and after a hyphen (0: the dictionary's own minimums).
+        var minimumWordLength = 0
+        var minimumPrefix = 0
+        var minimumSuffix = 0
+        /// Whether a capitalized word in English is hyphenated (Blink: not in `en*` locales).
+        var hyphenatesCapitalizedEnglish = true
+        /// Whether `hyphenationFactor` limits dictionary points (TextKit).
+        var readsFactor = false
+        /// The hyphen's advance in the line's width is rounded up to this unit (Blink's
+        /// layout unit; 0: exact).
+        var widthUnit = 0.0
+
+        /// TextKit: soft hyphens by default, dictionary points under `hyphenationFactor`.
+        static let textKit = HyphenRule(readsFactor: true)
+        /// Blink: `hyphens: manual` by default; `none` ignores soft hyphens; words of 5 letters
+        /// or more, 2 before and after the hyphen (`hyphenate-limit-chars: auto`), not
+        /// capitalized English words; the hyphen's width in layout units.
+        static let css = HyphenRule(
+            minimumWordLength: 5, minimumPrefix: 2, minimumSuffix: 2, hyphenatesCapitalizedEnglish: false,
+            widthUnit: LayoutConventions.blinkLayoutUnit)
+        /// Pango 1.50: `insert-hyphens` off by default (the profile's conformance sets); on,
+        /// hyphens at soft hyphens and at cuts inside words; no dictionaries.
+        static let pango = HyphenRule(
+            defaultMode: .none, noneKeepsSoftHyphenBreaks: true, hyphenatesCuts: true, hasDictionaries: false)
+    }
 
     /// How tab stops work in the profile's engine (measured for Pango and Chromium;
     /// `NSTextTab`'s documentation for TextKit).
@@ -271,7 +313,7 @@ extension LayoutConventions {
         lineFit: .exact(tolerance: exactFitTolerance), advanceScaling: .exact,
         scriptBracketPairing: .bracketsAndQuotes, shapesKanaWithKanji: false, reshapesLineEnds: false,
         shapingLanguage: .fromScript, loneEmojiTakesFamilyGlyph: false, synthesis: .fontconfig, lineHeights: .pango,
-        tabs: .pango)
+        tabs: .pango, hyphens: .pango)
 
     /// Chromium's (Blink's) conventions on Linux (measured): CSS `line-break: normal`, its
     /// ASCII table and space rule, FreeType advances, layout-unit line fitting, line ends
@@ -284,7 +326,7 @@ extension LayoutConventions {
         shapesKanaWithKanji: true, reshapesLineEnds: true, shapingLanguage: .document,
         loneEmojiTakesFamilyGlyph: true, fallbackFacesAreRegular: true, fallbackQuery: .characterOnly,
         synthesis: .skia, lineHeights: .blink(.familyFontsAboveScaleOne), indents: .cssTextIndent,
-        tabs: .css)
+        tabs: .css, hyphens: .css)
 }
 
 extension Compatibility {

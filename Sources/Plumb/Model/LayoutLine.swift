@@ -34,4 +34,8 @@ public struct LayoutLine: Hashable, Sendable {
     public var direction: TextDirection
     /// Set on a truncated last line: where the ellipsis is and which text stays visible.
     public var truncation: LineTruncation?
+    /// The advance of the hyphen the line ends with where it breaks a word (after a soft
+    /// hyphen or at a hyphenation point; 0: none). It is the end of `usedWidth`: drawn after
+    /// the line's last cluster (`TextMeasurer.drawing` places its glyph).
+    public var hyphenWidth: Double = 0
 }

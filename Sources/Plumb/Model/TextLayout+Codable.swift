@@ -217,6 +217,8 @@ private struct LineJSON: Codable {
     var endsParagraph: Bool
     var rtl: Bool?
     var truncation: TruncationJSON?
+    /// `LayoutLine.hyphenWidth`, only when the line ends with a hyphen.
+    var hyphenWidth: Double?
 
     init(_ line: LayoutLine, in offsets: TextOffsets) {
         start = line.scalarRange.lowerBound
@@ -233,6 +235,7 @@ private struct LineJSON: Codable {
         gapAfter = line.gapAfter
         endsParagraph = line.endsParagraph
         rtl = line.direction == .rightToLeft ? true : nil
+        hyphenWidth = line.hyphenWidth > 0 ? line.hyphenWidth : nil
         truncation = line.truncation.map {
             TruncationJSON(placement: $0.placement, head: offsets.scalarOffsets($0.head),
                        tail: offsets.scalarOffsets($0.tail), ellipsisWidth: $0.ellipsisWidth)
@@ -260,7 +263,7 @@ private struct LineJSON: Codable {
             truncation: try truncation.map {
                 LineTruncation(placement: $0.placement, head: try range($0.head), tail: try range($0.tail),
                                ellipsisWidth: $0.ellipsisWidth)
-            })
+            }, hyphenWidth: hyphenWidth ?? 0)
     }
 }
 

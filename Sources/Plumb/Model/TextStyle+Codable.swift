@@ -146,6 +146,9 @@ extension TextStyle: Codable {
         try number(.headIndent, &headIndent)
         try number(.tailIndent, &tailIndent)
         indentEachLine = try c.decodeIfPresent(Bool.self, forKey: .indentEachLine) ?? indentEachLine
+        if c.contains(.language) { language = try c.decodeIfPresent(String.self, forKey: .language) }
+        if c.contains(.hyphenation) { hyphenation = try c.decodeIfPresent(Hyphenation.self, forKey: .hyphenation) }
+        try number(.hyphenationFactor, &hyphenationFactor)
         truncationToken = try c.decodeIfPresent(AttributedText.self, forKey: .truncationToken) ?? truncationToken
         maxLines = try c.decodeIfPresent(Int.self, forKey: .maxLines) ?? maxLines
         lineBreakMode = try c.decodeIfPresent(LineBreakMode.self, forKey: .lineBreakMode) ?? lineBreakMode
@@ -174,6 +177,9 @@ extension TextStyle: Codable {
         try c.encode(headIndent, forKey: .headIndent)
         try c.encode(tailIndent, forKey: .tailIndent)
         try c.encode(indentEachLine, forKey: .indentEachLine)
+        try c.encodeIfPresent(language, forKey: .language)
+        try c.encodeIfPresent(hyphenation, forKey: .hyphenation)
+        try c.encode(hyphenationFactor, forKey: .hyphenationFactor)
         try c.encodeIfPresent(truncationToken, forKey: .truncationToken)
         try c.encode(maxLines, forKey: .maxLines)
         try c.encode(lineBreakMode, forKey: .lineBreakMode)

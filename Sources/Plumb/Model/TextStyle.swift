@@ -67,6 +67,20 @@ public struct TextStyle: Hashable, Sendable {
     /// hard break takes `firstLineHeadIndent` too, not only the text's first. The other
     /// profiles indent every paragraph's first line anyway (UIKit and Pango do).
     public var indentEachLine: Bool = false
+    /// The text's language, a BCP 47 tag (`"en-US"`, `"de"`, `"ru"`): which hyphenation
+    /// dictionary ``Hyphenation/auto`` uses (`nil`: none, so only soft hyphens). A language
+    /// without a dictionary on this machine hyphenates nothing automatically, with a warning.
+    public var language: String? = nil
+    /// Where words may break with a hyphen (`nil`: the profile's engine's default, see
+    /// ``Hyphenation``).
+    public var hyphenation: Hyphenation? = nil
+    /// UIKit's `hyphenationFactor`, 0–1, read by the `standard` profile: a line may end at a
+    /// dictionary hyphenation point only when the line broken at word boundaries alone fills
+    /// less than this fraction of its width (1: whenever a word does not fit; 0: never). A
+    /// factor above 0 with ``hyphenation`` unset means ``Hyphenation/auto``, as in UIKit;
+    /// `auto` with the factor 0 takes 1. CSS and Pango have no factor: under `chromium` and
+    /// `pango` it only switches `auto` on.
+    public var hyphenationFactor: Double = 0
     /// Keep at most this many lines (0 = unlimited).
     public var maxLines: Int = 0
     /// How lines wrap, and whether and where lines cut off by `maxLines` or `heightLimit`

@@ -165,6 +165,8 @@ extension TextStyle {
             && a.alignment == b.alignment && a.truncationToken == b.truncationToken
             && a.firstLineHeadIndent.isSameValue(as: b.firstLineHeadIndent) && a.headIndent.isSameValue(as: b.headIndent)
             && a.tailIndent.isSameValue(as: b.tailIndent) && a.indentEachLine == b.indentEachLine
+            && a.language == b.language && a.hyphenation == b.hyphenation
+            && a.hyphenationFactor.isSameValue(as: b.hyphenationFactor)
     }
 
     /// Hashes every field, every NaN alike.
@@ -192,6 +194,9 @@ extension TextStyle {
         hasher.combineValue(headIndent)
         hasher.combineValue(tailIndent)
         hasher.combine(indentEachLine)
+        hasher.combine(language)
+        hasher.combine(hyphenation)
+        hasher.combineValue(hyphenationFactor)
     }
 }
 

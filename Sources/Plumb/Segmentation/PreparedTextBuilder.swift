@@ -115,6 +115,10 @@ struct PreparedTextBuilder {
     var missingGlyphClusters = 0
     /// A tab was appended: the text records `PreparedText.TabFacts`.
     var hasTab = false
+    /// Where a line end shows a hyphen (phase 3b, `TextPreparer.markHyphenationPoints`).
+    var hyphens = HyphenPoints()
+    /// What phase 3b looks for (the profile's default mode unless the style sets one).
+    var hyphenation: HyphenationRequest
     /// Whether some grapheme so far is an inline box (`GraphemeFlags.inlineBox`): without one
     /// the break tailoring around boxes has nothing to visit.
     var hasInlineBoxes = false
@@ -233,6 +237,7 @@ struct PreparedTextBuilder {
             baselineOffset: run.baselineOffset, box: run.box)
         groups.append((runStyle, run.cascade))
         self.conventions = conventions
+        hyphenation = HyphenationRequest(conventions: conventions)
         scalesLikeFreeType = conventions.advanceScaling == .freeTypeFixedPoint
         // Local font 0 is always the first run's primary font (empty lines use it).
         _ = localIndex(of: cascade.primary)
@@ -350,7 +355,7 @@ struct PreparedTextBuilder {
     mutating func finish(
         utf8Count: Int, ellipsisFont: UInt8, ellipsisWidth: Double, ellipsisMask: UInt64? = nil,
         token: PreparedToken? = nil, ellipsisByGroup: [GroupEllipsis] = [], tabFacts: PreparedText.TabFacts? = nil,
-        handingOverColumns: Bool = false,
+        hyphens: HyphenPoints = .none, handingOverColumns: Bool = false,
         fontTable: ((_ fonts: [PreparedText.FontUse], _ scales: UnsafeBufferPointer<AdvanceScale>) -> FontTable)? = nil
     ) -> PreparedText {
         defer {
@@ -411,7 +416,7 @@ struct PreparedTextBuilder {
                         runEnds: runEnds, freesGraphemeColumns: handingOverColumns),
                     ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, ellipsisMask: ellipsisMask,
                     token: token, ellipsisByGroup: ellipsisByGroup, pangoBaselines: pangoBaselines, tabFacts: tabFacts,
-                    utf8Count: utf8Count,
+                    hyphens: hyphens, utf8Count: utf8Count,
                     missingGlyphClusters: missingGlyphClusters, trailingSpaces: conventions.trailingSpaces,
                     lineFit: conventions.lineFit)
               }

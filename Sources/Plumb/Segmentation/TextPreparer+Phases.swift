@@ -3,6 +3,7 @@
 /// 1. ``classifyClusters(_:into:)`` — grapheme clusters, each cluster's font, flags and script;
 /// 2. ``resolveScripts(_:into:)`` — Common clusters take their run's script; the space-font rule;
 /// 3. ``markBreakOpportunities(_:into:)`` — ICU's line breaks, then the conventions' tailoring;
+///    ``markHyphenationPoints(_:_:into:)`` — soft hyphens, dictionary and cut points;
 /// 4. ``shapeSegments(_:into:)`` — segments (one font, script and style run, at most one bounded
 ///    cluster piece) shaped through tier 1;
 /// 5. ``buildWords(_:into:)`` — the units of line breaking, with hanging widths;
@@ -42,10 +43,12 @@ extension TextPreparer {
     func prepareParagraph(_ input: ParagraphInput, into b: inout PreparedTextBuilder) {
         var input = input
         let wordStart = b.words.count
+        let pointsBefore = b.hyphens.count
         if !input.bytes.isEmpty {
             classifyClusters(&input, into: &b)
             resolveScripts(input, into: &b)
             markBreakOpportunities(input, into: &b)
+            markHyphenationPoints(input, b.hyphenation, into: &b)
             shapeSegments(input, into: &b)
             buildWords(input, into: &b)
             recordRunEnds(input, wordStart: wordStart, into: &b)
@@ -53,6 +56,8 @@ extension TextPreparer {
             input.graphemes = b.graphemeEnds.count..<b.graphemeEnds.count
         }
         appendParagraph(input, wordStart: wordStart, into: &b)
+        // A line may end at a hyphen point only as the general loop fits it (with the hyphen).
+        if b.hyphens.count > pointsBefore { b.paragraphs[b.paragraphs.count - 1].isSimple = false }
     }
 
     // MARK: 1. Clusters
@@ -474,8 +479,10 @@ extension TextPreparer {
             // The cluster before a line end (a break or an overflow-wrap cut) re-shaped alone:
             // its own glyphs, without the kerning or ligature it formed with the next cluster
             // of the same font.
+            // A default-ignorable cluster (U+00AD, U+200B) is hidden alone as well (HarfBuzz).
             if reshapes && !f.contains(.hangingSpace) && !f.contains(.inlineBox) && g + 1 < range.upperBound
                 && b.graphemeFonts[g] == b.graphemeFonts[g + 1]
+                && (f.contains(.tab) || b.units[g] != 0 || !Self.isIgnorable(scratch.paragraph.firstScalar(g)))
             {
                 let alone = aloneUnits(input.text, at: g, &b, &ascii)
                 // Equal units give the very advance (one scale, one function): the
@@ -541,6 +548,13 @@ extension TextPreparer {
                 word += 1
             }
         }
+    }
+
+    /// Whether scalar `c` is default-ignorable (HarfBuzz draws nothing for it).
+    @inline(__always)
+    static func isIgnorable(_ c: UInt32) -> Bool {
+        guard let s = Unicode.Scalar(c) else { return false }
+        return ClusterClassifier.isIgnorableForCoverage(s)
     }
 
     // MARK: 6. The record

@@ -278,10 +278,10 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     ///   not in the cache, HarfBuzz (timings: Decisions.md, "Timings from code comments").
     func prepare(
         _ utf8: UnsafeBufferPointer<UInt8>, cascade: ResolvedCascade, size: Double,
-        letterSpacing: Double, conventions: LayoutConventions = .standard
+        letterSpacing: Double, conventions: LayoutConventions = .standard, hyphenation: HyphenationRequest? = nil
     ) -> PreparedText {
         let run = PreparationRun(byteEnd: utf8.count, cascade: cascade, size: size, letterSpacing: letterSpacing)
-        return prepare(utf8, runs: [run], ellipsis: run, conventions: conventions)
+        return prepare(utf8, runs: [run], ellipsis: run, conventions: conventions, hyphenation: hyphenation)
     }
 
     /// Prepares `utf8` (valid UTF-8) in runs of character styles: breaks over each whole
@@ -289,12 +289,15 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// cluster never spans one), "…" in the `ellipsis` run's font.
     ///
     /// - Parameter runs: ascending, the last one ending at `utf8.count`; not empty.
+    /// - Parameter hyphenation: where words break with a hyphen (nil: the profile's default
+    ///   mode, no dictionary).
     /// - Complexity: O(n) in the text length, as the one-run call.
     func prepare(
         _ utf8: UnsafeBufferPointer<UInt8>, runs: [PreparationRun], ellipsis: PreparationRun,
-        token: TokenInput? = nil, conventions: LayoutConventions
+        token: TokenInput? = nil, conventions: LayoutConventions, hyphenation: HyphenationRequest? = nil
     ) -> PreparedText {
         var builder = PreparedTextBuilder(first: runs[0], conventions: conventions, columns: &scratch.columns)
+        if let hyphenation { builder.hyphenation = hyphenation }
         defer {
             scratch.columns = builder.handBack()
             if utf8.count > Self.retainedScratchBytes { releaseLargeScratch() }
@@ -330,7 +333,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
                 utf8Count: utf8.count, ellipsisFont: prepared.pieces.first?.font ?? 0,
                 ellipsisWidth: prepared.pieces.reduce(0) { $0 + $1.width },
                 ellipsisMask: prepared.pieces.reduce(0) { $0 | PreparedText.fontBit($1.font) }, token: prepared,
-                tabFacts: tabFacts, handingOverColumns: utf8.count > Self.retainedScratchBytes, fontTable: sharedFontTable)
+                tabFacts: tabFacts, hyphens: builder.hyphens, handingOverColumns: utf8.count > Self.retainedScratchBytes,
+                fontTable: sharedFontTable)
         }
         // With several run styles, "…" takes the style of the text it follows (UIKit uses the
         // attributes at the truncation point): one per text style.
@@ -356,7 +360,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         let (ellipsisFont, ellipsisWidth) = measureEllipsis(into: &builder)
         return builder.finish(
             utf8Count: utf8.count, ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, ellipsisByGroup: byGroup,
-            tabFacts: tabFacts, handingOverColumns: utf8.count > Self.retainedScratchBytes, fontTable: sharedFontTable)
+            tabFacts: tabFacts, hyphens: builder.hyphens, handingOverColumns: utf8.count > Self.retainedScratchBytes,
+            fontTable: sharedFontTable)
     }
 
     /// The units of cluster `g` shaped alone: for one scalar its own glyph's advance

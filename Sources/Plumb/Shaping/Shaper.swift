@@ -146,6 +146,24 @@ final class Shaper {
     private var edgeStates = GrowableBuffer<UInt8>()
     private var aloneEnds = GrowableBuffer<Int32>()
 
+    /// The hyphen a hyphenated line ends with in `font`: U+2010 HYPHEN if the font has a glyph
+    /// for it, else U+002D (what Pango and Blink insert), and its advance in font units (0 when
+    /// the font has neither).
+    ///
+    /// - Complexity: two table lookups at most. Thread-safe.
+    static func hyphenUnits(font: Font) -> Int32 {
+        var glyph: hb_codepoint_t = 0
+        guard hb_font_get_nominal_glyph(font.hbFont, hyphenScalar(font: font), &glyph) != 0 else { return 0 }
+        return hb_font_get_glyph_h_advance(font.hbFont, glyph)
+    }
+
+    /// The hyphen character `font` draws a hyphenated line's end with: U+2010 if it has a glyph
+    /// for it, else U+002D. Thread-safe.
+    static func hyphenScalar(font: Font) -> UInt32 {
+        var glyph: hb_codepoint_t = 0
+        return hb_font_get_nominal_glyph(font.hbFont, 0x2010, &glyph) != 0 ? 0x2010 : 0x2D
+    }
+
     /// The advance of `scalars` with each scalar's own glyph (`cmap` → `hmtx`), in font
     /// units: a cluster as it measures shaped alone, without the kerning or ligature it forms
     /// with its neighbours (`f` in `ff`, `t` before `e`).

@@ -1,0 +1,182 @@
+import Glibc
+
+/// What the preparer needs to find a text's hyphenation points: the resolved mode, the
+/// profile's rule and, for `auto`, the dictionary.
+///
+/// - Thread safety: a value type over an immutable dictionary.
+struct HyphenationRequest: Sendable {
+    var mode: Hyphenation
+    var rule: LayoutConventions.HyphenRule
+    /// The dictionary `auto` hyphenates with (nil: soft hyphens only).
+    var dictionary: HyphenationDictionary?
+    /// Whether the language is English (Blink hyphenates no capitalized English word).
+    var isEnglish = false
+
+    /// The profile's default mode, no dictionary.
+    init(conventions: LayoutConventions) {
+        self.init(mode: conventions.hyphens.defaultMode, rule: conventions.hyphens, dictionary: nil)
+    }
+
+    init(mode: Hyphenation, rule: LayoutConventions.HyphenRule, dictionary: HyphenationDictionary?, isEnglish: Bool = false) {
+        self.mode = mode
+        self.rule = rule
+        self.dictionary = dictionary
+        self.isEnglish = isEnglish
+    }
+
+    /// Whether phase 3b has anything to do for a paragraph without soft hyphens.
+    var looksInsideWords: Bool { dictionary != nil || (mode != .none && rule.hyphenatesCuts) }
+}
+
+extension SanitizedStyle {
+    /// The hyphenation the preparer applies (the dictionary looked up once per process).
+    var hyphenationRequest: HyphenationRequest {
+        let language = hyphenationLanguage
+        return HyphenationRequest(
+            mode: hyphenation, rule: conventions.hyphens,
+            dictionary: language.flatMap(HyphenationDictionaries.dictionary(for:)),
+            isEnglish: language.map { $0.lowercased() == "en" || $0.lowercased().hasPrefix("en-") || $0.lowercased().hasPrefix("en_") } ?? false)
+    }
+}
+
+extension TextPreparer {
+    // MARK: 3b. Hyphenation points
+
+    /// Phase 3b: where a line end shows a hyphen (`PreparedTextBuilder.hyphens`), per the
+    /// request's mode and the profile's rule (`LayoutConventions.HyphenRule`):
+    ///
+    /// - after a soft hyphen (U+00AD) that ends a break opportunity — under `none` the
+    ///   opportunity goes, unless the rule keeps it (Pango, which then shows no hyphen);
+    /// - with a dictionary (`auto`), inside each word of letters without a soft hyphen, at the
+    ///   dictionary's points: new break opportunities;
+    /// - with `hyphenatesCuts` (Pango), between two letters of a script other than Han,
+    ///   Hangul and kana: not an opportunity, only where an overlong word is cut.
+    ///
+    /// - Complexity: O(graphemes) of the paragraph when it has a soft hyphen or the request
+    ///   looks inside words; O(bytes / 8) to find that it has neither.
+    func markHyphenationPoints(_ input: ParagraphInput, _ request: HyphenationRequest, into b: inout PreparedTextBuilder) {
+        guard request.looksInsideWords || Self.containsSoftHyphen(input.paragraph) else { return }
+        let range = input.graphemes
+        let scalars = scratch.paragraph
+        var g = range.lowerBound
+        while g < range.upperBound {
+            let c = scalars.firstScalar(g)
+            guard c == 0xAD || Self.isWordLetter(c) else {
+                g += 1
+                continue
+            }
+            // A word: letters, marks and soft hyphens.
+            var end = g
+            var hasSoftHyphen = false
+            while end < range.upperBound {
+                let next = scalars.firstScalar(end)
+                guard next == 0xAD || Self.isWordLetter(next) else { break }
+                if next == 0xAD { hasSoftHyphen = true }
+                end += 1
+            }
+            if !hasSoftHyphen, let dictionary = request.dictionary {
+                addDictionaryPoints(g..<end, dictionary, request, input, into: &b)
+            } else {
+                addWordPoints(g..<end, request, input, into: &b)
+            }
+            g = end
+        }
+    }
+
+    /// A word's soft-hyphen points (or the removal of their opportunities under `none`) and,
+    /// with `hyphenatesCuts`, Pango's cut points: after every letter but the word's last
+    /// whose script is not Han, Hangul, Hiragana or Katakana, and after a soft hyphen that
+    /// ends no opportunity.
+    private func addWordPoints(_ word: Range<Int>, _ request: HyphenationRequest, _ input: ParagraphInput, into b: inout PreparedTextBuilder) {
+        let rule = request.rule
+        let showsHyphens = request.mode != .none
+        let cuts = showsHyphens && rule.hyphenatesCuts
+        let scalars = scratch.paragraph
+        for g in word {
+            let isSoftHyphen = scalars.firstScalar(g) == 0xAD
+            let opportunity = b.flags[g].contains(.breakAfter) && !b.flags[g].contains(.mandatoryBreakAfter)
+            if isSoftHyphen && !showsHyphens {
+                if !rule.noneKeepsSoftHyphenBreaks && opportunity { b.flags[g].remove(.breakAfter) }
+            } else if isSoftHyphen && opportunity {
+                b.hyphens.append(after: Int32(g), width: hyphenWidth(after: g, input.graphemes, &b, rule), kind: .softHyphen)
+            } else if cuts && g + 1 < word.upperBound && !opportunity && (isSoftHyphen || Self.hyphenatesCuts(after: scalars[g])) {
+                b.hyphens.append(after: Int32(g), width: hyphenWidth(after: g, input.graphemes, &b, rule), kind: .cut)
+            }
+        }
+    }
+
+    /// Whether Pango inserts a hyphen where a word is cut after a letter of `script`.
+    private static func hyphenatesCuts(after script: ScriptTag) -> Bool {
+        switch script {
+        case .han, .hangul, .hiragana, .katakana, .neutral: false
+        default: true
+        }
+    }
+
+    /// A word's dictionary points: new break opportunities, each a point (see
+    /// ``markHyphenationPoints(_:_:into:)``).
+    private func addDictionaryPoints(
+        _ word: Range<Int>, _ dictionary: HyphenationDictionary, _ request: HyphenationRequest, _ input: ParagraphInput,
+        into b: inout PreparedTextBuilder
+    ) {
+        let rule = request.rule
+        guard word.count >= max(2, rule.minimumWordLength), word.count <= HyphenationDictionary.maximumWordLength else { return }
+        let scalars = scratch.paragraph
+        let first = Unicode.Scalar(scalars.firstScalar(word.lowerBound)) ?? " "
+        if request.isEnglish && !rule.hyphenatesCapitalizedEnglish && first.properties.isUppercase { return }
+        var lower = [UInt32](repeating: 0, count: word.count)
+        for (i, g) in word.enumerated() {
+            let s = Unicode.Scalar(scalars.firstScalar(g)) ?? " "
+            let mapped = s.properties.lowercaseMapping.unicodeScalars
+            lower[i] = mapped.count == 1 ? mapped.first!.value : s.value
+        }
+        var points = [UInt8](repeating: 0, count: word.count)
+        let found = lower.withUnsafeBufferPointer { w in
+            points.withUnsafeMutableBufferPointer { p in
+                dictionary.points(of: w, leftMinimum: rule.minimumPrefix, rightMinimum: rule.minimumSuffix, into: p)
+            }
+        }
+        guard found else { return }
+        for (i, g) in word.enumerated() where points[i] != 0 && g + 1 < word.upperBound {
+            b.flags[g].insert(.breakAfter)
+            b.hyphens.append(after: Int32(g), width: hyphenWidth(after: g, input.graphemes, &b, rule), kind: .dictionary)
+        }
+    }
+
+    /// The hyphen's advance after grapheme `g`: in the font of the text before a soft hyphen
+    /// (the soft hyphen's own font otherwise), rounded up to the rule's unit.
+    private func hyphenWidth(after g: Int, _ paragraph: Range<Int>, _ b: inout PreparedTextBuilder, _ rule: LayoutConventions.HyphenRule) -> Double {
+        let source = g > paragraph.lowerBound && scratch.paragraph.firstScalar(g) == 0xAD ? g - 1 : g
+        let local = Int(b.graphemeFonts[source])
+        let width = b.scales[local].points(units: Shaper.hyphenUnits(font: b.fontList[local].font))
+        guard rule.widthUnit > 0 else { return width }
+        return (width / rule.widthUnit).rounded(.up) * rule.widthUnit
+    }
+
+    /// Whether `c` continues a word for hyphenation: a letter or a combining mark.
+    @inline(__always)
+    static func isWordLetter(_ c: UInt32) -> Bool {
+        if c < 0x80 { return (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
+        guard let s = Unicode.Scalar(c) else { return false }
+        switch s.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .nonspacingMark,
+            .spacingMark, .enclosingMark:
+            return true
+        default: return false
+        }
+    }
+
+    /// Whether UTF-8 `text` contains U+00AD (C2 AD).
+    ///
+    /// - Complexity: O(n), a byte search.
+    static func containsSoftHyphen(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = text.baseAddress else { return false }
+        var from = 0
+        while from + 1 < text.count, let found = memchr(base + from, 0xC2, text.count - from - 1) {
+            let i = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if text[i + 1] == 0xAD { return true }
+            from = i + 1
+        }
+        return false
+    }
+}
