@@ -68,6 +68,7 @@ enum StyleKeySchema {
     static let layoutNeutral: [String: String] = [
         "alignment": "moves lines inside the box; never changes a line break, a line count or a size",
         "conventions": "resolved from compatibility, which is encoded",
+        "language": "only hyphenation reads it, as hyphenationLanguage (encoded when it has a dictionary)",
     ]
 }
 

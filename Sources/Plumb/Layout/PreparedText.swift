@@ -569,7 +569,7 @@ final class PreparedText: Sendable {
         fonts: [FontUse], graphemeStarts: [Int32], graphemeEnds: [Int32], advances: [Double],
         cutAdjustments: [Float] = [], flags: [GraphemeFlags], graphemeFonts: [UInt8], words: [Word], paragraphs: [Paragraph],
         ellipsisFont: UInt8, ellipsisWidth: Double, ellipsisMask: UInt64? = nil, token: PreparedToken? = nil,
-        utf8Count: Int, missingGlyphClusters: Int, tabFacts: TabFacts? = nil,
+        utf8Count: Int, missingGlyphClusters: Int, tabFacts: TabFacts? = nil, hyphens: HyphenPoints = .none,
         trailingSpaces: LayoutConventions.TrailingSpaceRule = .allHang,
         lineFit: LayoutConventions.LineFitArithmetic = .exact(tolerance: LayoutConventions.exactFitTolerance)
     ) {
@@ -596,7 +596,7 @@ final class PreparedText: Sendable {
                 graphemeFonts: graphemeFonts.withUnsafeBufferPointer { $0 },
                 words: words.withUnsafeBufferPointer { $0 },
                 paragraphs: paragraphs.withUnsafeBufferPointer { $0 }),
-            ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, tabFacts: tabFacts, utf8Count: utf8Count,
+            ellipsisFont: ellipsisFont, ellipsisWidth: ellipsisWidth, tabFacts: tabFacts, hyphens: hyphens, utf8Count: utf8Count,
             missingGlyphClusters: missingGlyphClusters, trailingSpaces: trailingSpaces, lineFit: lineFit)
         assert(graphemeStarts.indices.allSatisfy { graphemeStarts[$0] == self.graphemeStarts[$0] },
                "grapheme starts are not derivable from the ends: graphemes of a paragraph must be contiguous")

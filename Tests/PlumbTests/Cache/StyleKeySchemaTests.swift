@@ -91,6 +91,9 @@ import Testing
             "tailIndent": { $0.tailIndent = -12 },
             // Checked against the chromium profile below (it means nothing elsewhere).
             "indentEachLine": { $0.indentEachLine = true },
+            "hyphenation": { $0.hyphenation = Hyphenation.none },
+            "hyphenationLanguage": { ($0.hyphenation, $0.language) = (.auto, "en") },
+            "hyphenationFactor": { ($0.hyphenationFactor, $0.language) = (0.5, "en") },
         ]
         #expect(Set(variants.keys) == Set(Self.encodedNames), "every encoded field needs a variant here")
         let key = engine.resolve(base).layoutFingerprint

@@ -154,6 +154,8 @@ import Testing
         var style = TextStyle()
         style.heightLimit = 100
         style.tabSize = .length(20)
+        style.language = "en"
+        style.hyphenation = .auto
         let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(Cell(text: "a", style: style, width: 1))) as? [String: Any]
         let keys = Set(try #require(object).keys)
         #expect(keys.subtracting(["text"]) == listed.subtracting(["scale"]))

@@ -29,7 +29,8 @@ let notoCJKLine15 = 21.72
 func monospaceText(
     _ text: String, advance: Double = 10,
     metrics: (ascender: Double, descender: Double, gap: Double) = (8, -2, 1),
-    lineFit: LayoutConventions.LineFitArithmetic = .exact(tolerance: LineBreaker.tolerance)
+    lineFit: LayoutConventions.LineFitArithmetic = .exact(tolerance: LineBreaker.tolerance),
+    hyphens points: [(after: Int, width: Double, kind: HyphenPoints.Kind)] = []
 ) -> PreparedText {
     let font = engine.fonts.cascade(for: FontDescriptor()).primary
     let use = PreparedText.FontUse(
@@ -49,6 +50,8 @@ func monospaceText(
             if c == 0x09 { f.insert([.tab, .hangingSpace]) }
             let next = i + 1 < chars.count ? chars[i + 1] : nil
             if (c == 0x20 && next != 0x20) || c == UInt8(ascii: "-") { if next != nil { f.insert(.breakAfter) } }
+            // A hyphenation point other than a cut point is a break opportunity.
+            if next != nil && points.contains(where: { $0.after == gStart + i && $0.kind != .cut }) { f.insert(.breakAfter) }
             flags.append(f); fonts.append(0); advances.append(c == 0x09 ? 0 : advance)
         }
         var wb = gStart
@@ -66,8 +69,12 @@ func monospaceText(
         }
         for k in wStart..<words.count { words[k].nextMaskChange = Int32(words.count) }
         let hasTab = words[wStart...].contains { $0.hasTab }
-        paragraphs.append(.init(byteStart: Int32(offset), byteEnd: Int32(offset + chars.count), graphemeStart: Int32(gStart), graphemeEnd: Int32(starts.count), wordStart: Int32(wStart), wordEnd: Int32(words.count), isSimple: !hasTab, hasUniformMask: true))
+        paragraphs.append(.init(byteStart: Int32(offset), byteEnd: Int32(offset + chars.count), graphemeStart: Int32(gStart), graphemeEnd: Int32(starts.count), wordStart: Int32(wStart), wordEnd: Int32(words.count), isSimple: !hasTab && points.isEmpty, hasUniformMask: true))
         offset += chars.count + 1
+    }
+    var hyphens = HyphenPoints()
+    for point in points.sorted(by: { $0.after < $1.after }) {
+        hyphens.append(after: Int32(point.after), width: point.width, kind: point.kind)
     }
     return PreparedText(
         fonts: [use], graphemeStarts: starts, graphemeEnds: ends, advances: advances, flags: flags,
@@ -76,7 +83,7 @@ func monospaceText(
         tabFacts: bytes.contains(0x09)
             ? PreparedText.TabFacts(spaceWidth: advance, decimalPoints: starts.indices.filter { bytes[Int(starts[$0])] == 0x2E }.map { Int32($0) })
             : nil,
-        lineFit: lineFit)
+        hyphens: hyphens, lineFit: lineFit)
 }
 
 /// The texts of a layout's lines.
