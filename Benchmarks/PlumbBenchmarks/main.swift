@@ -128,6 +128,7 @@ report.add("re-layout, cells of 120–180 characters only (\(mid.count)), 1 work
 }
 
 addRichScenarios(texts, style: style)
+addHyphenationScenarios(texts, style: style)
 
 let cores = ProcessInfo.processInfo.activeProcessorCount
 

@@ -29,7 +29,11 @@ public struct ResolvedStyle: Sendable {
 extension ResolvedStyle {
     init(_ style: TextStyle, fonts: FontResolver, salt: UInt64) {
         var warnings: [MeasureWarning] = []
-        let s = Sanitizer.style(style, warnings: &warnings)
+        var s = Sanitizer.style(style, warnings: &warnings)
+        if let language = s.hyphenationLanguage, HyphenationDictionaries.dictionary(for: language) == nil {
+            warnings.append(Sanitizer.noDictionary(for: language))
+            s.hyphenationLanguage = nil
+        }
         let cascade = fonts.cascade(for: s.font, fallback: s.conventions.fallbackQuery)
         warnings.append(contentsOf: cascade.warnings)
         let token = Self.resolveToken(s.truncationToken, sanitized: s, cascade: cascade, fonts: fonts, warnings: &warnings)

@@ -184,9 +184,9 @@ enum Sanitizer {
     }
 
     /// The style's hyphenation resolved (see ``SanitizedStyle/hyphenation``): a factor not
-    /// finite or outside 0...1 is clamped (NaN: 0), `auto` without a language or with one this
-    /// machine has no dictionary for hyphenates only at soft hyphens, and `auto` under a
-    /// profile whose engine has no dictionaries is `manual`. Each with a warning.
+    /// finite or outside 0...1 is clamped (NaN: 0), `auto` without a language hyphenates only
+    /// at soft hyphens, and `auto` under a profile whose engine has no dictionaries is
+    /// `manual`. Each with a warning.
     static func hyphenation(_ style: TextStyle, into s: inout SanitizedStyle, warnings: inout [MeasureWarning]) {
         let rule = s.conventions.hyphens
         var factor = style.hyphenationFactor
@@ -203,14 +203,20 @@ enum Sanitizer {
             mode = .manual
         }
         if mode == .auto {
-            if let language = style.language, HyphenationDictionaries.dictionary(for: language) != nil {
-                s.hyphenationLanguage = String(language.trimmingCSSSpaces)
+            if let language = style.language.map({ String($0.trimmingCSSSpaces) }), !language.isEmpty {
+                // Whether this machine has its dictionary is checked where the style is
+                // resolved (`ResolvedStyle`: the dictionaries live in the Segmentation stage).
+                s.hyphenationLanguage = language
             } else {
-                let which = style.language.map { "no hyphenation dictionary for language \"\($0)\"" } ?? "auto needs a language"
-                warnings.append(.invalidValue(field: "language", description: "\(which); only soft hyphens break words"))
+                warnings.append(.invalidValue(field: "language", description: "auto needs a language; only soft hyphens break words"))
             }
         }
         s.hyphenation = mode
+    }
+
+    /// The warning for a language whose hyphenation dictionary this machine lacks.
+    static func noDictionary(for language: String) -> MeasureWarning {
+        .invalidValue(field: "language", description: "no hyphenation dictionary for language \"\(language)\"; only soft hyphens break words")
     }
 
     /// The style's tab stops and tab size made usable: a stop whose location is not finite,

@@ -295,6 +295,7 @@ extension LayoutLine {
             && a.rect == b.rect && a.usedWidth.isSameValue(as: b.usedWidth) && a.hangingWidth.isSameValue(as: b.hangingWidth)
             && a.baseline.isSameValue(as: b.baseline) && a.naturalHeight.isSameValue(as: b.naturalHeight)
             && a.gapAfter.isSameValue(as: b.gapAfter) && a.endsParagraph == b.endsParagraph && a.direction == b.direction && a.truncation == b.truncation
+            && a.hyphenWidth.isSameValue(as: b.hyphenWidth)
     }
 
     /// Hashes every field, every NaN alike.
@@ -312,6 +313,7 @@ extension LayoutLine {
         hasher.combine(endsParagraph)
         hasher.combine(direction)
         hasher.combine(truncation)
+        hasher.combineValue(hyphenWidth)
     }
 }
 

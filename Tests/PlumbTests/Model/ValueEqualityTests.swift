@@ -205,6 +205,8 @@ import Testing
             .init("options") { $0.options = [] }, .init("heightLimit") { $0.heightLimit = .nan },
             .init("compatibility") { $0.compatibility = .pango }, .init("alignment") { $0.alignment = .center },
             .init("truncationToken") { $0.truncationToken = AttributedText("…") },
+            .init("language") { $0.language = "de" }, .init("hyphenation") { $0.hyphenation = .auto },
+            .init("hyphenationFactor") { $0.hyphenationFactor = .nan },
         ])
         Self.expectEveryFieldCounts(TextAttributes(), [
             .init("families") { $0.families = [] }, .init("size") { $0.size = .nan }, .init("weight") { $0.weight = 1 },
@@ -233,6 +235,7 @@ import Testing
             .init("rect") { $0.rect = .zero }, .init("usedWidth") { $0.usedWidth = .nan }, .init("hangingWidth") { $0.hangingWidth = 9 },
             .init("baseline") { $0.baseline = 0 }, .init("naturalHeight") { $0.naturalHeight = 0 }, .init("gapAfter") { $0.gapAfter = 9 },
             .init("endsParagraph") { $0.endsParagraph.toggle() }, .init("direction") { $0.direction = .rightToLeft },
+            .init("hyphenWidth") { $0.hyphenWidth = .nan },
             .init("truncation") { $0.truncation = nil },
         ])
         let cluster = try #require(layout.caretMap.clusters.first)
