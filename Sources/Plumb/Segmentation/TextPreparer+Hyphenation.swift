@@ -124,33 +124,43 @@ extension TextPreparer {
         let scalars = scratch.paragraph
         let first = Unicode.Scalar(scalars.firstScalar(word.lowerBound)) ?? " "
         if request.isEnglish && !rule.hyphenatesCapitalizedEnglish && first.properties.isUppercase { return }
-        var lower = [UInt32](repeating: 0, count: word.count)
-        for (i, g) in word.enumerated() {
-            let s = Unicode.Scalar(scalars.firstScalar(g)) ?? " "
-            let mapped = s.properties.lowercaseMapping.unicodeScalars
-            lower[i] = mapped.count == 1 ? mapped.first!.value : s.value
-        }
-        var points = [UInt8](repeating: 0, count: word.count)
-        let found = lower.withUnsafeBufferPointer { w in
-            points.withUnsafeMutableBufferPointer { p in
-                dictionary.points(of: w, leftMinimum: rule.minimumPrefix, rightMinimum: rule.minimumSuffix, into: p)
+        // On the stack: no allocation per word (words are at most 250 scalars here).
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: word.count) { lower in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: word.count) { points in
+                for (i, g) in word.enumerated() { lower[i] = Self.lowercased(scalars.firstScalar(g)) }
+                guard dictionary.points(
+                    of: UnsafeBufferPointer(lower), leftMinimum: rule.minimumPrefix, rightMinimum: rule.minimumSuffix,
+                    into: points)
+                else { return }
+                for (i, g) in word.enumerated() where points[i] != 0 && g + 1 < word.upperBound {
+                    b.flags[g].insert(.breakAfter)
+                    b.hyphens.append(after: Int32(g), width: hyphenWidth(after: g, input.graphemes, &b, rule), kind: .dictionary)
+                }
             }
-        }
-        guard found else { return }
-        for (i, g) in word.enumerated() where points[i] != 0 && g + 1 < word.upperBound {
-            b.flags[g].insert(.breakAfter)
-            b.hyphens.append(after: Int32(g), width: hyphenWidth(after: g, input.graphemes, &b, rule), kind: .dictionary)
         }
     }
 
+    /// `c` lowercased when that is one scalar (the dictionaries' patterns are lowercase).
+    @inline(__always)
+    static func lowercased(_ c: UInt32) -> UInt32 {
+        if c < 0x80 { return c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
+        guard let s = Unicode.Scalar(c) else { return c }
+        let mapped = s.properties.lowercaseMapping.unicodeScalars
+        return mapped.count == 1 ? mapped.first!.value : c
+    }
+
     /// The hyphen's advance after grapheme `g`: in the font of the text before a soft hyphen
-    /// (the soft hyphen's own font otherwise), rounded up to the rule's unit.
+    /// (the soft hyphen's own font otherwise), rounded up to the rule's unit; once per font
+    /// of the text (`PreparedTextBuilder.hyphenWidths`).
     private func hyphenWidth(after g: Int, _ paragraph: Range<Int>, _ b: inout PreparedTextBuilder, _ rule: LayoutConventions.HyphenRule) -> Double {
         let source = g > paragraph.lowerBound && scratch.paragraph.firstScalar(g) == 0xAD ? g - 1 : g
         let local = Int(b.graphemeFonts[source])
-        let width = b.scales[local].points(units: Shaper.hyphenUnits(font: b.fontList[local].font))
-        guard rule.widthUnit > 0 else { return width }
-        return (width / rule.widthUnit).rounded(.up) * rule.widthUnit
+        if local < b.hyphenWidths.count, let known = b.hyphenWidths[local] { return known }
+        var width = b.scales[local].points(units: Shaper.hyphenUnits(font: b.fontList[local].font))
+        if rule.widthUnit > 0 { width = (width / rule.widthUnit).rounded(.up) * rule.widthUnit }
+        if local >= b.hyphenWidths.count { b.hyphenWidths += Array(repeating: nil, count: local + 1 - b.hyphenWidths.count) }
+        b.hyphenWidths[local] = width
+        return width
     }
 
     /// Whether `c` continues a word for hyphenation: a letter or a combining mark.
