@@ -279,3 +279,65 @@ extension LayoutPropertyTests {
         }
     }
 }
+
+/// Hyphenation (issue 27, item 3): a hyphenated line fits with its hyphen (or holds one piece
+/// that cannot be broken further), only lines that break a word show one, heights stay on the
+/// grid, and without soft hyphens `manual` lays out exactly as `none` under TextKit and CSS.
+extension LayoutPropertyTests {
+    static let longWords = Gen<String>.element(of: [
+        "hyphenation", "extraordinary", "international", "responsibility", "characteristically", "a", "of", "the",
+        "Silbentrennung", "переносы", "measurement", "incomprehensibilities", "text", "layout",
+    ])
+    /// Words, some with soft hyphens between two of their letters, joined by spaces.
+    static let hyphenText: Gen<String> = Gen.array(
+        of: Gen.zip(longWords, Gen.int(in: 0...4)).map { word, softHyphens -> String in
+            var chars = Array(word)
+            for k in 0..<min(softHyphens, max(0, chars.count - 2)) {
+                chars.insert("\u{AD}", at: min(chars.count - 1, 1 + (k * 3) % max(1, chars.count - 1)))
+            }
+            return String(chars)
+        }, count: 1...8
+    ).map { $0.joined(separator: " ") }
+
+    @Test func hyphenatedLinesFitWithTheirHyphen() {
+        let gen = Gen.zip(
+            Gen.zip(Self.hyphenText, Gen.double(in: 30...300)), Gen.element(of: Compatibility.allCases),
+            Gen.element(of: [Hyphenation.none, .manual, .auto]), Gen.element(of: [2.0, 3.0]))
+        check("hyphenated lines fit", gen, iterations: 150) { textAndWidth, profile, mode, scale in
+            let (text, width) = textAndWidth
+            var s = profiled(profile, ["DejaVu Sans"], size: 15)
+            s.hyphenation = mode
+            s.language = "en-US"
+            let w = width.rounded()
+            let l = engine.layout(text, style: s, width: w, scale: scale)
+            let slack = profile == .chromium ? 1.0 / 64 : 1e-6
+            try propertyAssert(l.measurement.size.height.isFinite && l.measurement.size.height > 0, "height")
+            let grid = (l.measurement.size.height * scale).rounded() / scale
+            try propertyAssert(abs(grid - l.measurement.size.height) < 1e-9, "height off the grid")
+            for (i, line) in l.lines.enumerated() {
+                try propertyAssert(line.hyphenWidth >= 0 && line.hyphenWidth.isFinite, "hyphen width")
+                try propertyAssert(line.hyphenWidth == 0 || !line.endsParagraph, "line \(i) ends the text with a hyphen")
+                guard line.usedWidth > w + slack else { continue }
+                // Overflowing: one cluster, or one piece whose hyphen alone overflows.
+                var visible = l.text(ofLine: i)
+                while let last = visible.last, last == " " || last == "\u{AD}" { visible = visible.dropLast() }
+                try propertyAssert(
+                    visible.count == 1 || line.usedWidth - line.hyphenWidth <= w + slack && !visible.contains(" "),
+                    "\(profile) \(mode) at \(w): line \(i) \(line.usedWidth) > \(w): \(l.text(ofLine: i).debugDescription)")
+            }
+        }
+    }
+
+    @Test func withoutSoftHyphensManualIsNone() {
+        let plain = Self.hyphenText.map { String($0.filter { $0 != "\u{AD}" }) }
+        let gen = Gen.zip(plain, Gen.double(in: 30...300), Gen.element(of: [Compatibility.standard, .chromium]))
+        check("manual without soft hyphens", gen, iterations: 100) { text, width, profile in
+            var s = profiled(profile, ["DejaVu Sans"], size: 15)
+            s.hyphenation = .manual
+            let manual = engine.layout(text, style: s, width: width.rounded())
+            s.hyphenation = Hyphenation.none
+            let none = engine.layout(text, style: s, width: width.rounded())
+            try propertyAssert(manual.lines == none.lines, "\(profile) at \(width.rounded())")
+        }
+    }
+}
