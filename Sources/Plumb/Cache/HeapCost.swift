@@ -56,7 +56,10 @@ extension PreparedText.Extras {
             + (token.map { HeapCost.array($0.utf8) + HeapCost.array($0.pieces) + HeapCost.array($0.clusters) } ?? 0)
             + (pangoBaselines.map { HeapCost.object(storedBytes: 16) + HeapCost.array($0.faces) + HeapCost.array($0.changes) } ?? 0)
             + (tabs.map { HeapCost.array($0.decimalPoints) } ?? 0)
-            + (hyphens.isEmpty ? 0 : HeapCost.array(hyphens.graphemes) + HeapCost.array(hyphens.widths) + HeapCost.array(hyphens.kinds))
+            + (hyphens.isEmpty
+                ? 0
+                : HeapCost.array(hyphens.graphemes) + HeapCost.array(hyphens.widths) + HeapCost.array(hyphens.kinds)
+                    + HeapCost.array(hyphens.faceIndexes) + HeapCost.array(hyphens.faces))
     }
 }
 

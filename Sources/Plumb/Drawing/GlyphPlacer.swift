@@ -237,10 +237,14 @@ enum GlyphPlacer {
     ) {
         guard line.hyphenWidth > 0, let last = source.lineGraphemes[i].visible.last, !last.isEmpty else { return }
         let p = source.prepared
-        var g = Int(last.upperBound) - 1
-        // After a soft hyphen the hyphen takes the font of the text before it.
-        if g > Int(last.lowerBound), p.hyphenPoints.kind(after: Int32(g)) == .softHyphen { g -= 1 }
-        let font = p.fonts[Int(p.graphemeFonts[g])].font
+        // The point: after the line's last grapheme, or after its hanging spaces (Blink shows
+        // the hyphen of "word\u{AD} " there).
+        var end = last.upperBound
+        let textEnd = p.paragraphs[p.paragraphs.count - 1].graphemeEnd
+        while p.hyphenPoints.face(after: end - 1) == nil && end < textEnd && p.flags[Int(end)].contains(.hangingSpace) { end += 1 }
+        guard let face = p.hyphenPoints.face(after: end - 1) else { return }
+        let font = face as! Font
+        let g = Int(last.upperBound) - 1
         let attributes = source.run(atByte: p.graphemeStarts[g]).map { source.runs[$0] }
         let utf8 = Array(String(Character(Unicode.Scalar(Shaper.hyphenScalar(font: font)) ?? "-")).utf8)
         utf8.withUnsafeBufferPointer {

@@ -152,6 +152,11 @@ struct LineBreaker {
             return hyphenSource.hyphens.width(after: g)
         }
 
+        /// Whether an overlong word may not be cut right before grapheme `g` (a soft hyphen
+        /// the profile keeps with the text before it).
+        @inline(__always)
+        func forbidsCut(before g: Int32) -> Bool { hyphenSource?.hyphens.forbidsCut(before: g) ?? false }
+
         /// Whether the line ending after grapheme `g` ends at a dictionary point.
         func endsAtDictionaryPoint(_ g: Int32) -> Bool { hyphenSource?.hyphens.isDictionaryPoint(after: g) ?? false }
 
@@ -503,15 +508,22 @@ struct LineBreaker {
         // ends at a dictionary point it may not use (`hyphenationFactor`), goes back to them.
         var fitting: LineSnapshot? = nil
         var beforeDictionaryPoint: LineSnapshot? = nil
+        // The line ends at a point whose hyphen does not fit, and no earlier end on it does.
+        var overflowsByHyphen = false
 
         func emit(endsParagraph: Bool, insideWord: Bool) {
             lineStartX += line.x
-            let hyphen = endsParagraph || line.isEmpty ? 0 : v.hyphenWidth(after: line.end - 1)
+            let hyphen = line.isEmpty ? 0 : v.hyphenWidth(after: line.end - 1)
+            // The text's end draws no hyphen (Blink still fits a final U+00AD's, see
+            // `HyphenRule.softHyphenBeforeSpacesShows`).
+            if endsParagraph && hyphen > 0 && line.used - hyphen >= 0 { line.used -= hyphen }
             out.append(
                 BrokenLine(
                     graphemeStart: line.start, graphemeEnd: line.end, usedWidth: line.used,
-                    hangingWidth: max(0, line.x - line.used), fontMask: line.mask, paragraph: p,
-                    endsParagraph: endsParagraph, endsInsideWord: insideWord, hyphenWidth: hyphen))
+                    hangingWidth: max(0, line.x - (line.used - (endsParagraph ? 0 : hyphen))), fontMask: line.mask,
+                    paragraph: p, endsParagraph: endsParagraph, endsInsideWord: insideWord,
+                    hyphenWidth: endsParagraph ? 0 : hyphen))
+            overflowsByHyphen = false
             fitting = nil
             beforeDictionaryPoint = nil
             line = Cursor(start: line.end, end: line.end)
@@ -555,8 +567,9 @@ struct LineBreaker {
             let adjustment = m.hanging == 0 && unitEnd == word.graphemeEnd ? v.endAdjustment(word) : 0
             let lineEnd = Width.lineEnd(
                 lineStart: lineStart, visible: &visible, lastAdvance: v.advances[Int(unitEnd) - 1], adjustment)
-            // A line ending here shows a hyphen, whose advance must fit too.
-            let hyphen = m.hanging == 0 && unitEnd == word.graphemeEnd ? v.hyphenWidth(after: unitEnd - 1) : 0
+            // A line ending here shows a hyphen, whose advance must fit too (after hanging
+            // spaces only where the profile shows one there: Blink's "word\u{AD} ").
+            let hyphen = unitEnd == word.graphemeEnd ? v.hyphenWidth(after: unitEnd - 1) : 0
             if !m.isPartial && lineEnd <= limit {
                 line.x += m.width
                 line.used = visible + hyphen
@@ -566,10 +579,11 @@ struct LineBreaker {
                 // Where the loop goes on from after this unit (as at the loop's end).
                 let nextWord = unitEnd == word.graphemeEnd && unitEnd == stored.graphemeEnd ? wordIndex + 1 : wordIndex
                 let here = LineSnapshot(line: line, unitStart: unitEnd, wordIndex: nextWord)
+                overflowsByHyphen = lineEnd + hyphen > limit && fitting == nil
                 if lineEnd + hyphen <= limit { fitting = here }
                 // (A unit that fits only without its hyphen stays while what follows fits.)
                 if hyphen == 0 || !v.endsAtDictionaryPoint(unitEnd - 1) { beforeDictionaryPoint = here }
-            } else if !line.isEmpty {
+            } else if !line.isEmpty && !overflowsByHyphen {
                 // The line ends: where its hyphen fits, at a dictionary point it may use.
                 if let back = settledLineEnd(after: fitting, beforeDictionaryPoint, current: line, limit: limit) {
                     (line, unitStart, wordIndex) = (back.line, back.unitStart, back.wordIndex)
@@ -577,7 +591,11 @@ struct LineBreaker {
                 emit(endsParagraph: false, insideWord: policy == .characters && unitStart != wordStart)
                 continue  // the unit starts the next line
             } else {
-                // Overlong: fill this line cluster by cluster (at least one), then go on.
+                // Overlong: fill this line cluster by cluster (at least one), then go on. A
+                // line that would end at a hyphen that does not fit goes on into this unit
+                // instead (as Blink and Pango cut a word there), keeping none if none fits.
+                let continuesLine = !line.isEmpty
+                overflowsByHyphen = false
                 var g = unitStart
                 repeat {
                     var pen = line.pen
@@ -585,7 +603,7 @@ struct LineBreaker {
                     let hangs = v.flags[Int(g)].contains(.hangingSpace)
                     // A cut after g shows a hyphen there (Pango's cut points).
                     let cutHyphen = g + 1 < unitEnd ? v.hyphenWidth(after: g) : 0
-                    if g > unitStart && !hangs
+                    if (g > unitStart || continuesLine) && !hangs
                         && Width.overflows(
                             lineStart: lineStart, x: line.x, advance: adv + cutHyphen, cutAdjustment: v.cutAdjustment(Int(g)),
                             limit: limit)
@@ -600,9 +618,27 @@ struct LineBreaker {
                     line.mask |= PreparedText.fontBit(v.fonts[Int(g)])
                     g += 1
                 } while g < unitEnd
-                if g < unitEnd {
+                if g < unitEnd && g > unitStart {
+                    // Blink keeps a soft hyphen with the text before it.
+                    while g > unitStart + 1 && v.forbidsCut(before: g) {
+                        g -= 1
+                        line.x -= v.advances[Int(g)]
+                        line.used = line.x
+                    }
                     g = Width.settleCut(after: g, from: unitStart, &line, lineStart: lineStart, limit: limit, v)
                     line.used += v.hyphenWidth(after: g - 1)
+                }
+                if continuesLine && g == unitStart,
+                    let cut = Self.cutBack(line, lineStart: lineStart, limit: limit, Width.self, v)
+                {
+                    // Nothing more fits and the line's end overflows by its hyphen: cut its word
+                    // where the content and that cut's hyphen fit, as Pango and Blink cut an
+                    // overlong word.
+                    line = cut
+                    unitStart = cut.end
+                    wordIndex = Self.word(holding: cut.end, from: startWord, v.words)
+                    emit(endsParagraph: false, insideWord: true)
+                    continue
                 }
                 line.end = g
                 if g < unitEnd {
@@ -622,6 +658,47 @@ struct LineBreaker {
         // Every path above leaves the line non-empty when the paragraph ends (an overlong
         // split or a wrap always places at least one cluster after emitting).
         if !line.isEmpty && out.count < lineLimit { emit(endsParagraph: true, insideWord: false) }
+    }
+
+    /// `line` cut back inside itself at the last grapheme boundary where its content and the
+    /// cut's hyphen (a cut point's, `HyphenPoints`) fit `limit`, at least one cluster kept;
+    /// nil for a line with a tab (its pens are not replayed here) or of one cluster.
+    ///
+    /// - Complexity: O(graphemes of the line).
+    private static func cutBack<Width: LineWidthArithmetic>(
+        _ line: Cursor, lineStart: Width.LineStart, limit: Double, _: Width.Type, _ v: Views
+    ) -> Cursor? {
+        guard line.end - line.start > 1 else { return nil }
+        var x = 0.0
+        var best = line.start + 1
+        var bestX = v.advances[Int(line.start)]
+        for g in line.start..<(line.end - 1) {
+            if v.flags[Int(g)].contains(.tab) { return nil }
+            let adv = v.advances[Int(g)]
+            if g > line.start && !v.forbidsCut(before: g + 1)
+                && !Width.overflows(
+                    lineStart: lineStart, x: x, advance: adv + v.hyphenWidth(after: g), cutAdjustment: v.cutAdjustment(Int(g)),
+                    limit: limit)
+            {
+                (best, bestX) = (g + 1, x + adv)
+            }
+            x += adv
+        }
+        var cut = Cursor(start: line.start, end: best)
+        cut.x = bestX
+        cut.used = bestX + v.hyphenWidth(after: best - 1)
+        for k in line.start..<best { cut.mask |= PreparedText.fontBit(v.fonts[Int(k)]) }
+        return cut
+    }
+
+    /// The index of the stored word holding grapheme `g`, searched from word `first` on.
+    private static func word(holding g: Int32, from first: Int, _ words: PreparedText.Words) -> Int {
+        var lo = first, hi = words.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if words[mid].graphemeEnd <= g { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     /// Where a line that cannot take the next unit ends, if not where it is (`current`): at

@@ -75,19 +75,42 @@ struct LayoutConventions: Hashable, Sendable {
         /// The hyphen's advance in the line's width is rounded up to this unit (Blink's
         /// layout unit; 0: exact).
         var widthUnit = 0.0
+        /// Which font draws the hyphen.
+        var hyphenFont: HyphenFont = .precedingText
+        /// Whether a soft hyphen shows its hyphen only between two word characters (letters,
+        /// marks or digits), not after Han, Hangul or kana (Pango: no hyphen at a word boundary
+        /// or in those scripts).
+        var softHyphenNeedsWordNeighbours = false
+        /// Whether a line ending in spaces after a soft hyphen shows the hyphen (Blink: the
+        /// spaces hang, the text before them ends with U+00AD); with it, Blink's other soft
+        /// hyphen habits: under `none` a cut right after U+00AD still shows the hyphen, a cut
+        /// never falls right before one, and a final U+00AD needs room for its hyphen.
+        var softHyphenBeforeSpacesShows = false
+
+        /// The font a hyphen is drawn in.
+        enum HyphenFont: Hashable, Sendable {
+            /// The font of the text before the hyphen (Pango's `find_hyphen_width`: the item's).
+            case precedingText
+            /// The first font of the style's cascade that has U+2010, else "-" (Blink shapes
+            /// the hyphen string with the element's font).
+            case styleCascade
+        }
 
         /// TextKit: soft hyphens by default, dictionary points under `hyphenationFactor`.
         static let textKit = HyphenRule(readsFactor: true)
         /// Blink: `hyphens: manual` by default; `none` ignores soft hyphens; words of 5 letters
         /// or more, 2 before and after the hyphen (`hyphenate-limit-chars: auto`), not
-        /// capitalized English words; the hyphen's width in layout units.
+        /// capitalized English words; the hyphen in the style's font, its width in layout
+        /// units, shown also where spaces follow the soft hyphen.
         static let css = HyphenRule(
             minimumWordLength: 5, minimumPrefix: 2, minimumSuffix: 2, hyphenatesCapitalizedEnglish: false,
-            widthUnit: LayoutConventions.blinkLayoutUnit)
+            widthUnit: LayoutConventions.blinkLayoutUnit, hyphenFont: .styleCascade, softHyphenBeforeSpacesShows: true)
         /// Pango 1.50: `insert-hyphens` off by default (the profile's conformance sets); on,
-        /// hyphens at soft hyphens and at cuts inside words; no dictionaries.
+        /// hyphens at soft hyphens between word characters and at cuts inside words; no
+        /// dictionaries.
         static let pango = HyphenRule(
-            defaultMode: .none, noneKeepsSoftHyphenBreaks: true, hyphenatesCuts: true, hasDictionaries: false)
+            defaultMode: .none, noneKeepsSoftHyphenBreaks: true, hyphenatesCuts: true, hasDictionaries: false,
+            softHyphenNeedsWordNeighbours: true)
     }
 
     /// How tab stops work in the profile's engine (measured for Pango and Chromium;

@@ -119,8 +119,8 @@ struct PreparedTextBuilder {
     var hyphens = HyphenPoints()
     /// What phase 3b looks for (the profile's default mode unless the style sets one).
     var hyphenation: HyphenationRequest
-    /// The hyphen's advance per local font, as phase 3b first needs it.
-    var hyphenWidths: [Double?] = []
+    /// The hyphen's advance and face per local font, as phase 3b first needs them.
+    var hyphenWidths: [(width: Double, face: Font)?] = []
     /// Whether some grapheme so far is an inline box (`GraphemeFlags.inlineBox`): without one
     /// the break tailoring around boxes has nothing to visit.
     var hasInlineBoxes = false

@@ -61,20 +61,22 @@ extension TextPreparer {
         var g = range.lowerBound
         while g < range.upperBound {
             let c = scalars.firstScalar(g)
-            guard c == 0xAD || Self.isWordLetter(c) else {
+            guard c == 0xAD || Self.isWordCharacter(c) else {
                 g += 1
                 continue
             }
-            // A word: letters, marks and soft hyphens.
+            // A word: letters, marks, digits and soft hyphens (UAX #29 keeps letters and
+            // digits together).
             var end = g
-            var hasSoftHyphen = false
+            var hasSoftHyphen = false, hasDigit = false
             while end < range.upperBound {
                 let next = scalars.firstScalar(end)
-                guard next == 0xAD || Self.isWordLetter(next) else { break }
+                guard next == 0xAD || Self.isWordCharacter(next) else { break }
                 if next == 0xAD { hasSoftHyphen = true }
+                if !Self.isWordLetter(next) && next != 0xAD { hasDigit = true }
                 end += 1
             }
-            if !hasSoftHyphen, let dictionary = request.dictionary {
+            if !hasSoftHyphen && !hasDigit, let dictionary = request.dictionary {
                 addDictionaryPoints(g..<end, dictionary, request, input, into: &b)
             } else {
                 addWordPoints(g..<end, request, input, into: &b)
@@ -89,19 +91,57 @@ extension TextPreparer {
     /// ends no opportunity.
     private func addWordPoints(_ word: Range<Int>, _ request: HyphenationRequest, _ input: ParagraphInput, into b: inout PreparedTextBuilder) {
         let rule = request.rule
-        let showsHyphens = request.mode != .none
-        let cuts = showsHyphens && rule.hyphenatesCuts
+        let cuts = request.mode != .none && rule.hyphenatesCuts
         let scalars = scratch.paragraph
         for g in word {
-            let isSoftHyphen = scalars.firstScalar(g) == 0xAD
             let opportunity = b.flags[g].contains(.breakAfter) && !b.flags[g].contains(.mandatoryBreakAfter)
-            if isSoftHyphen && !showsHyphens {
-                if !rule.noneKeepsSoftHyphenBreaks && opportunity { b.flags[g].remove(.breakAfter) }
-            } else if isSoftHyphen && opportunity {
-                b.hyphens.append(after: Int32(g), width: hyphenWidth(after: g, input.graphemes, &b, rule), kind: .softHyphen)
-            } else if cuts && g + 1 < word.upperBound && !opportunity && (isSoftHyphen || Self.hyphenatesCuts(after: scalars[g])) {
-                b.hyphens.append(after: Int32(g), width: hyphenWidth(after: g, input.graphemes, &b, rule), kind: .cut)
+            if scalars.firstScalar(g) == 0xAD {
+                addSoftHyphenPoint(g, word: word, opportunity: opportunity, request, input, into: &b)
+            } else if cuts && g + 1 < word.upperBound && !opportunity && Self.hyphenatesCuts(after: scalars[g]) {
+                addPoint(after: g, source: g, .cut, input.graphemes, rule, into: &b)
             }
+        }
+    }
+
+    /// The point of the soft hyphen at grapheme `g` of `word` (see ``addWordPoints(_:_:_:into:)``).
+    private func addSoftHyphenPoint(
+        _ g: Int, word: Range<Int>, opportunity: Bool, _ request: HyphenationRequest, _ input: ParagraphInput,
+        into b: inout PreparedTextBuilder
+    ) {
+        let rule = request.rule
+        let paragraph = input.graphemes
+        guard request.mode != .none else {
+            if !rule.noneKeepsSoftHyphenBreaks && opportunity { b.flags[g].remove(.breakAfter) }
+            // Blink still draws a hyphen where an overflow-wrap cut follows U+00AD.
+            if rule.softHyphenBeforeSpacesShows && g + 1 < paragraph.upperBound {
+                addPoint(after: g, source: g, .softHyphenCut, paragraph, rule, into: &b)
+            }
+            return
+        }
+        if opportunity {
+            if !rule.softHyphenNeedsWordNeighbours || Self.isBetweenWordCharacters(g, paragraph, scratch.paragraph) {
+                addPoint(after: g, source: g, .softHyphen, paragraph, rule, into: &b)
+            }
+        } else if rule.softHyphenBeforeSpacesShows && g + 1 == word.upperBound {
+            // Blink: the text before the line's hanging spaces, or the paragraph's, ends with
+            // U+00AD, so the line needs room for the hyphen (drawn unless the text ends there).
+            if g + 1 == paragraph.upperBound {
+                addPoint(after: g, source: g, .softHyphen, paragraph, rule, into: &b)
+                return
+            }
+            // The hanging spaces after it, up to the one that ends the opportunity.
+            var end = g + 1
+            while end < paragraph.upperBound && b.flags[end].contains(.hangingSpace) && !b.flags[end].contains(.breakAfter) {
+                end += 1
+            }
+            if end < paragraph.upperBound, b.flags[end].contains(.hangingSpace), b.flags[end].contains(.breakAfter),
+                !b.flags[end].contains(.mandatoryBreakAfter)
+            {
+                addPoint(after: g, source: g, .softHyphenCut, paragraph, rule, into: &b)
+                addPoint(after: end, source: g, .softHyphen, paragraph, rule, into: &b)
+            }
+        } else if rule.hyphenatesCuts && g + 1 < word.upperBound {
+            addPoint(after: g, source: g, .cut, paragraph, rule, into: &b)
         }
     }
 
@@ -134,7 +174,7 @@ extension TextPreparer {
                 else { return }
                 for (i, g) in word.enumerated() where points[i] != 0 && g + 1 < word.upperBound {
                     b.flags[g].insert(.breakAfter)
-                    b.hyphens.append(after: Int32(g), width: hyphenWidth(after: g, input.graphemes, &b, rule), kind: .dictionary)
+                    addPoint(after: g, source: g, .dictionary, input.graphemes, rule, into: &b)
                 }
             }
         }
@@ -149,18 +189,66 @@ extension TextPreparer {
         return mapped.count == 1 ? mapped.first!.value : c
     }
 
-    /// The hyphen's advance after grapheme `g`: in the font of the text before a soft hyphen
-    /// (the soft hyphen's own font otherwise), rounded up to the rule's unit; once per font
-    /// of the text (`PreparedTextBuilder.hyphenWidths`).
-    private func hyphenWidth(after g: Int, _ paragraph: Range<Int>, _ b: inout PreparedTextBuilder, _ rule: LayoutConventions.HyphenRule) -> Double {
+    /// Records a point after grapheme `g` whose hyphen follows the text of grapheme `source`
+    /// (the soft hyphen's, or the letter's before the point).
+    private func addPoint(
+        after g: Int, source: Int, _ kind: HyphenPoints.Kind, _ paragraph: Range<Int>, _ rule: LayoutConventions.HyphenRule,
+        into b: inout PreparedTextBuilder
+    ) {
+        let (width, face) = hyphen(after: source, paragraph, &b, rule)
+        b.hyphens.append(after: Int32(g), width: width, kind: kind, face: face)
+    }
+
+    /// The hyphen after grapheme `g`: its face and advance, rounded up to the rule's unit. In
+    /// the font of the text before a soft hyphen (the soft hyphen's own otherwise), or the
+    /// first font of that text's cascade with U+2010 (``LayoutConventions/HyphenRule/HyphenFont``),
+    /// at that text's size and letter spacing; once per font of the text
+    /// (`PreparedTextBuilder.hyphenWidths`).
+    private func hyphen(
+        after g: Int, _ paragraph: Range<Int>, _ b: inout PreparedTextBuilder, _ rule: LayoutConventions.HyphenRule
+    ) -> (width: Double, face: Font) {
         let source = g > paragraph.lowerBound && scratch.paragraph.firstScalar(g) == 0xAD ? g - 1 : g
         let local = Int(b.graphemeFonts[source])
         if local < b.hyphenWidths.count, let known = b.hyphenWidths[local] { return known }
-        var width = b.scales[local].points(units: Shaper.hyphenUnits(font: b.fontList[local].font))
+        let entry = b.fontList[local]
+        var font = entry.font
+        var width = entry.scale.points(units: Shaper.hyphenUnits(font: font))
+        if rule.hyphenFont == .styleCascade, entry.box == nil {
+            let (style, cascade) = b.groups[Int(entry.group)]
+            font = cascade.fonts.first { Shaper.hyphenScalar(font: $0) == 0x2010 } ?? cascade.primary
+            let scale = PreparedTextBuilder.FontEntry(font, style: style, group: entry.group, freeTypeScaling: b.scalesLikeFreeType).scale
+            width = scale.points(units: Shaper.hyphenUnits(font: font))
+        }
         if rule.widthUnit > 0 { width = (width / rule.widthUnit).rounded(.up) * rule.widthUnit }
         if local >= b.hyphenWidths.count { b.hyphenWidths += Array(repeating: nil, count: local + 1 - b.hyphenWidths.count) }
-        b.hyphenWidths[local] = width
-        return width
+        b.hyphenWidths[local] = (width, font)
+        return (width, font)
+    }
+
+    /// Whether the soft hyphen at grapheme `g` stands between two word characters, the one
+    /// before it (other soft hyphens skipped) not Han, Hangul or kana: where Pango shows its
+    /// hyphen (no word boundary after it, `break_inserts_hyphen`).
+    private static func isBetweenWordCharacters(_ g: Int, _ paragraph: Range<Int>, _ scripts: ParagraphScratch) -> Bool {
+        var before = g - 1
+        while before >= paragraph.lowerBound && scripts.firstScalar(before) == 0xAD { before -= 1 }
+        guard before >= paragraph.lowerBound, g + 1 < paragraph.upperBound else { return false }
+        return isWordCharacter(scripts.firstScalar(before)) && isWordCharacter(scripts.firstScalar(g + 1))
+            && !isCJK(scripts[before]) && !isCJK(scripts[g + 1])
+    }
+
+    /// Whether `script` is Han, Hangul, Hiragana or Katakana (no hyphen after a soft hyphen
+    /// there in Pango).
+    private static func isCJK(_ script: ScriptTag) -> Bool {
+        script == .han || script == .hangul || script == .hiragana || script == .katakana
+    }
+
+    /// Whether `c` is a letter, a combining mark or a decimal digit (what UAX #29 keeps in a
+    /// word).
+    @inline(__always)
+    static func isWordCharacter(_ c: UInt32) -> Bool {
+        if c >= 0x30 && c <= 0x39 { return true }
+        if isWordLetter(c) { return true }
+        return c >= 0x80 && Unicode.Scalar(c)?.properties.numericType == .decimal
     }
 
     /// Whether `c` continues a word for hyphenation: a letter or a combining mark.

@@ -400,7 +400,7 @@ extension TextPreparer {
             }
             let endsHere: Bool
             if isTab || g + 1 == range.upperBound || endsRun
-                || (b.flags[g].contains(.breakAfter) && !Self.shapesWholeRuns(segScript))
+                || (b.flags[g].contains(.breakAfter) && !Self.shapesWholeRuns(segScript) && !breaksInsideWord(g, b))
                 || b.flags[g + 1].contains(.continuesCluster)
                 || g + 1 - segStart >= Self.maximumSegmentClusters
             {
@@ -433,6 +433,18 @@ extension TextPreparer {
             applyPairKerning(input.text, at: boundary, script: scripts[boundary], into: &b)
         }
         scratch.kernBoundaries.removeAll(keepingCapacity: true)
+    }
+
+    /// Whether the break after grapheme `g` lies inside a word: after a soft hyphen followed by
+    /// more of the word, or at a dictionary point. The word is shaped whole there, as the
+    /// engines shape it (kerning and ligatures across the point; HarfBuzz hides U+00AD).
+    @inline(__always)
+    private func breaksInsideWord(_ g: Int, _ b: PreparedTextBuilder) -> Bool {
+        if b.hyphens.isEmpty && b.hyphenation.dictionary == nil {
+            return scratch.paragraph.firstScalar(g) == 0xAD && !b.flags[g + 1].contains(.hangingSpace)
+        }
+        return b.hyphens.kind(after: Int32(g)) == .dictionary
+            || (scratch.paragraph.firstScalar(g) == 0xAD && !b.flags[g + 1].contains(.hangingSpace))
     }
 
     /// A segment is shaped in pieces of at most this many clusters (with the pair kerning at

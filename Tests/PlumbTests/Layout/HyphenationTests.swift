@@ -225,3 +225,48 @@ import Testing
         }
     }
 }
+
+/// Each engine's soft-hyphen habits, as its oracle measured them (`Tests/Conformance/
+/// hyphens_pango.py`, `hyphens_chromium.py`; the numbers are Pango's and Chromium's).
+@Suite struct SoftHyphenHabitTests {
+    func starts(_ text: String, _ profile: Compatibility, _ families: [String], _ size: Double, _ width: Double,
+                _ mode: Hyphenation? = nil) -> [Int] {
+        var s = profiled(profile, families, size: size)
+        s.hyphenation = mode
+        return engine.layout(text, style: s, width: width).lines.map(\.scalarRange.lowerBound)
+    }
+
+    @Test func aHyphenThatDoesNotFitCutsTheWordInstead() {
+        // Pango cuts "cha‐" (47.54) rather than let "chan‐" (62.38) overflow 60; Blink cuts
+        // without a hyphen, past the soft hyphen ("tim\u{AD}e").
+        #expect(starts("chan\u{AD}ged", .pango, ["Noto Sans", "Noto Sans CJK SC"], 24, 60, .manual) == [0, 3])
+        #expect(starts("tim\u{AD}eout", .chromium, ["Noto Sans CJK SC"], 16, 40) == [0, 5])
+    }
+
+    @Test func pangoShowsNoHyphenAfterHanOrAtAWordBoundary() {
+        // 阶段 + U+00AD: no hyphen (Noto Sans CJK SC's U+2010 is a full em), so 更 fits too.
+        #expect(starts("阶段\u{AD}更新", .pango, ["Noto Sans CJK SC"], 15.25, 45, .manual) == [0, 3])
+        var s = profiled(.pango, ["DejaVu Sans"], size: 24)
+        s.hyphenation = .manual
+        let l = engine.layout("(\u{AD}effect", style: s, width: 40)
+        #expect(l.lines[0].hyphenWidth == 0)
+    }
+
+    @Test func kerningHoldsAcrossASoftHyphenInsideTheLine() {
+        // Pango: "A\u{AD}V" is as wide as "AV" (26.084 in DejaVu Sans 20).
+        let s = profiled(.pango, ["DejaVu Sans"], size: 20)
+        let shy = engine.layout("A\u{AD}V", style: s, width: 500).lines[0].usedWidth
+        let plain = engine.layout("AV", style: s, width: 500).lines[0].usedWidth
+        #expect(abs(shy - plain) < 1e-9)
+    }
+
+    @Test func blinksSoftHyphenHabits() {
+        // hyphens: none still shows a hyphen where a cut follows U+00AD, and a cut never falls
+        // right before one: "inv" | "a\u{AD}lid".
+        #expect(starts("inva\u{AD}lid", .chromium, ["DejaVu Sans", "Noto Sans CJK SC"], 24, 55, Hyphenation.none) == [0, 3])
+        // The hyphen after Han comes from the style's first font (Noto Sans, 5.48 px wide).
+        #expect(starts("等待標\u{AD}頭", .chromium, ["Noto Sans", "Noto Sans CJK SC"], 17, 60) == [0, 4])
+        // A soft hyphen before a space needs room for its hyphen: "d‐" does not stay.
+        #expect(starts("abcd\u{AD} efgh", .chromium, ["DejaVu Sans"], 15, 40) == [0, 3, 6])
+    }
+}

@@ -74,7 +74,7 @@ func monospaceText(
     }
     var hyphens = HyphenPoints()
     for point in points.sorted(by: { $0.after < $1.after }) {
-        hyphens.append(after: Int32(point.after), width: point.width, kind: point.kind)
+        hyphens.append(after: Int32(point.after), width: point.width, kind: point.kind, face: font)
     }
     return PreparedText(
         fonts: [use], graphemeStarts: starts, graphemeEnds: ends, advances: advances, flags: flags,
