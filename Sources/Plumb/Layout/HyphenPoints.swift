@@ -24,6 +24,9 @@ struct HyphenPoints: Sendable {
     /// Whether an overlong word may be cut right before a soft hyphen (Pango); Blink keeps a
     /// soft hyphen with the text before it, so a cut there moves one cluster back.
     var cutsBeforeSoftHyphens = true
+    /// Whether an overlong word's cut goes on past a position whose hyphen does not fit
+    /// (`LayoutConventions.HyphenRule.cutsGoPastUnfittingHyphens`).
+    var cutsGoPastUnfittingHyphens = false
 
     /// Graphemes after which a line end shows a hyphen, ascending.
     private(set) var graphemes: [Int32] = []

@@ -157,6 +157,9 @@ struct LineBreaker {
         @inline(__always)
         func forbidsCut(before g: Int32) -> Bool { hyphenSource?.hyphens.forbidsCut(before: g) ?? false }
 
+        /// Whether an overlong word's cut goes on past a position whose hyphen does not fit.
+        var cutsGoPastUnfittingHyphens: Bool { hyphenSource?.hyphens.cutsGoPastUnfittingHyphens ?? false }
+
         /// Whether the line ending after grapheme `g` ends at a dictionary point.
         func endsAtDictionaryPoint(_ g: Int32) -> Bool { hyphenSource?.hyphens.isDictionaryPoint(after: g) ?? false }
 
@@ -597,27 +600,45 @@ struct LineBreaker {
                 let continuesLine = !line.isEmpty
                 overflowsByHyphen = false
                 var g = unitStart
+                // The line as it last could end, its cut's hyphen included (clusters go on past
+                // a cut whose hyphen does not fit while they fit themselves).
+                var lastFit: Cursor? = nil
                 repeat {
                     var pen = line.pen
                     let adv = advance(of: g, at: line.x, v, &pen, onRuler: onRuler, direction)
                     let hangs = v.flags[Int(g)].contains(.hangingSpace)
-                    // A cut after g shows a hyphen there (Pango's cut points).
-                    let cutHyphen = g + 1 < unitEnd ? v.hyphenWidth(after: g) : 0
                     if (g > unitStart || continuesLine) && !hangs
                         && Width.overflows(
-                            lineStart: lineStart, x: line.x, advance: adv + cutHyphen, cutAdjustment: v.cutAdjustment(Int(g)),
+                            lineStart: lineStart, x: line.x, advance: adv, cutAdjustment: v.cutAdjustment(Int(g)),
                             limit: limit)
                     {
                         break
                     }
                     // A space hangs only if the line up to it fits (`TrailingSpaceRule.lastHangs`).
                     if g > unitStart && hangs && lastSpaceOnlyHangs && line.x > limit { break }
+                    // A cut after g shows a hyphen there (Pango's cut points, Blink's after U+00AD).
+                    let cutHyphen = g + 1 < unitEnd ? v.hyphenWidth(after: g) : 0
+                    let cutFits =
+                        cutHyphen == 0
+                        || !Width.overflows(
+                            lineStart: lineStart, x: line.x, advance: adv + cutHyphen, cutAdjustment: v.cutAdjustment(Int(g)),
+                            limit: limit)
+                    // Pango stops at the first cut whose hyphen does not fit.
+                    if !cutFits && (g > unitStart || continuesLine) && !v.cutsGoPastUnfittingHyphens { break }
                     line.x += adv
                     line.pen = pen
                     if !hangs { line.used = line.x }
                     line.mask |= PreparedText.fontBit(v.fonts[Int(g)])
                     g += 1
+                    if cutFits {
+                        lastFit = line
+                        lastFit?.end = g
+                    }
                 } while g < unitEnd
+                if g < unitEnd, let fit = lastFit, fit.end < g {
+                    g = fit.end
+                    line = fit
+                }
                 if g < unitEnd && g > unitStart {
                     // Blink keeps a soft hyphen with the text before it.
                     while g > unitStart + 1 && v.forbidsCut(before: g) {

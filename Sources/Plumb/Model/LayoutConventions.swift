@@ -86,6 +86,10 @@ struct LayoutConventions: Hashable, Sendable {
         /// hyphen habits: under `none` a cut right after U+00AD still shows the hyphen, a cut
         /// never falls right before one, and a final U+00AD needs room for its hyphen.
         var softHyphenBeforeSpacesShows = false
+        /// Whether an overlong word's cut goes on past a position whose hyphen does not fit
+        /// (Blink: the last position that fits wins); Pango stops at the first (its
+        /// `process_item` loop).
+        var cutsGoPastUnfittingHyphens = false
 
         /// The font a hyphen is drawn in.
         enum HyphenFont: Hashable, Sendable {
@@ -104,7 +108,8 @@ struct LayoutConventions: Hashable, Sendable {
         /// units, shown also where spaces follow the soft hyphen.
         static let css = HyphenRule(
             minimumWordLength: 5, minimumPrefix: 2, minimumSuffix: 2, hyphenatesCapitalizedEnglish: false,
-            widthUnit: LayoutConventions.blinkLayoutUnit, hyphenFont: .styleCascade, softHyphenBeforeSpacesShows: true)
+            widthUnit: LayoutConventions.blinkLayoutUnit, hyphenFont: .styleCascade, softHyphenBeforeSpacesShows: true,
+            cutsGoPastUnfittingHyphens: true)
         /// Pango 1.50: `insert-hyphens` off by default (the profile's conformance sets); on,
         /// hyphens at soft hyphens between word characters and at cuts inside words; no
         /// dictionaries.

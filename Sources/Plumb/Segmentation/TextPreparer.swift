@@ -299,6 +299,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         var builder = PreparedTextBuilder(first: runs[0], conventions: conventions, columns: &scratch.columns)
         if let hyphenation { builder.hyphenation = hyphenation }
         builder.hyphens.cutsBeforeSoftHyphens = !builder.hyphenation.rule.softHyphenBeforeSpacesShows
+        builder.hyphens.cutsGoPastUnfittingHyphens = builder.hyphenation.rule.cutsGoPastUnfittingHyphens
         defer {
             scratch.columns = builder.handBack()
             if utf8.count > Self.retainedScratchBytes { releaseLargeScratch() }

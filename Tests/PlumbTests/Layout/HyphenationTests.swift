@@ -264,6 +264,9 @@ import Testing
         // hyphens: none still shows a hyphen where a cut follows U+00AD, and a cut never falls
         // right before one: "inv" | "a\u{AD}lid".
         #expect(starts("inva\u{AD}lid", .chromium, ["DejaVu Sans", "Noto Sans CJK SC"], 24, 55, Hyphenation.none) == [0, 3])
+        // Its cut goes on past a soft hyphen whose hyphen does not fit ("tim\u{AD}e", 16 px of
+        // Noto Sans CJK SC's U+2010 would not); Pango's stops at the first.
+        #expect(starts("tim\u{AD}eout", .chromium, ["Noto Sans CJK SC"], 16, 40, Hyphenation.none) == [0, 5])
         // The hyphen after Han comes from the style's first font (Noto Sans, 5.48 px wide).
         #expect(starts("等待標\u{AD}頭", .chromium, ["Noto Sans", "Noto Sans CJK SC"], 17, 60) == [0, 4])
         // A soft hyphen before a space needs room for its hyphen: "d‐" does not stay.
