@@ -2,8 +2,9 @@
 /// Pango's `insert-hyphens`).
 ///
 /// Under every profile a line that ends at a hyphenation point shows a hyphen (U+2010 if the
-/// font has it, else "-", in the font of the text before it), and the hyphen's advance counts
-/// for the line's width. What each mode allows follows the profile's engine:
+/// font has it, else "-"; in the font of the text before it, under `chromium` in the style's
+/// cascade), and the hyphen's advance counts for the line's width. What each mode allows
+/// follows the profile's engine:
 ///
 /// | mode | `standard` (TextKit) | `chromium` (CSS `hyphens`) | `pango` (`insert-hyphens`) |
 /// |---|---|---|---|
