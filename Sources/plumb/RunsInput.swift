@@ -12,7 +12,8 @@ import Plumb
 ///
 /// A run is an object with `"text"` (a string) or `"attachment"` (an inline box), and any of
 /// the font fields, each overriding the cell's: `families` (array or comma-separated string),
-/// `size`, `weight`, `italic`, `letterSpacing`, `baselineOffset`, and `color` (drawing only).
+/// `size`, `weight`, `italic`, `letterSpacing`, `baselineOffset`, `language`, and `color`
+/// (drawing only).
 /// What cannot be read is an error for the line (an empty list, a run with neither or both of
 /// text and attachment, a field of the wrong type, a box without a width or height); unknown
 /// fields and an unusable colour are warnings. Numbers of the right type pass to the engine,
@@ -21,7 +22,7 @@ enum RunsField {
     /// The font fields a run may set.
     static let fontFields: Set<String> = [
         "families", "size", "weight", "italic", "letterSpacing", "baselineOffset", "color", "fontStretch", "fontFeatures",
-        "fontVariantNumeric", "fontVariations",
+        "fontVariantNumeric", "fontVariations", "language",
     ]
 
     /// Parses the value of `field` (`runs`, or `truncationToken` given as runs).
@@ -104,6 +105,9 @@ enum RunsField {
         case "italic":
             guard let b = value.boolValue else { return "\(field) must be true or false, not \(value.kindName)" }
             a.italic = b
+        case "language":
+            guard let tag = value.stringValue else { return "\(field) must be a string, not \(value.kindName)" }
+            a.language = tag
         case "fontStretch":
             guard let d = value.doubleValue else { return "\(field) must be a number, not \(value.kindName)" }
             a.width = d

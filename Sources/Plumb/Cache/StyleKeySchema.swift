@@ -202,6 +202,7 @@ extension TextAttributes: KeyEncodable {
         e.append(OptionalKey(width))
         e.append(OptionalKey(features))
         e.append(OptionalKey(variations))
+        e.append(OptionalKey(language))
     }
 }
 

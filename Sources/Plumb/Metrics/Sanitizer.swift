@@ -208,7 +208,9 @@ enum Sanitizer {
                 // resolved (`ResolvedStyle`: the dictionaries live in the Segmentation stage).
                 s.hyphenationLanguage = language
             } else {
-                warnings.append(.invalidValue(field: "language", description: "auto needs a language; only soft hyphens break words"))
+                warnings.append(
+                    .invalidValue(
+                        field: "language", description: "auto needs a language; only soft hyphens and runs with a language break words"))
             }
         }
         s.hyphenation = mode

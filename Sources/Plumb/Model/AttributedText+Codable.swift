@@ -4,7 +4,7 @@
 /// "baselineOffset", "id"}}`.
 extension AttributedText: Codable {
     private enum RunKey: String, CodingKey {
-        case text, attachment, families, size, weight, italic, letterSpacing, baselineOffset, color
+        case text, attachment, families, size, weight, italic, letterSpacing, baselineOffset, color, language
         case fontStretch, fontFeatures, fontVariantNumeric, fontVariations
     }
 
@@ -40,7 +40,8 @@ extension AttributedText: Codable {
                 letterSpacing: try run.decodeIfPresent(Double.self, forKey: .letterSpacing),
                 baselineOffset: try run.decodeIfPresent(Double.self, forKey: .baselineOffset) ?? 0,
                 color: try run.decodeIfPresent(String.self, forKey: .color),
-                width: try run.decodeIfPresent(Double.self, forKey: .fontStretch))
+                width: try run.decodeIfPresent(Double.self, forKey: .fontStretch),
+                language: try run.decodeIfPresent(String.self, forKey: .language))
             try Self.decodeFontValues(run, into: &attributes)
             switch (run.contains(.text), run.contains(.attachment)) {
             case (true, false):
@@ -90,6 +91,7 @@ extension AttributedText: Codable {
             try c.encodeIfPresent(a.width, forKey: .fontStretch)
             try c.encodeIfPresent(a.features.map(FontFeature.css), forKey: .fontFeatures)
             try c.encodeIfPresent(a.variations.map(FontVariation.css), forKey: .fontVariations)
+            try c.encodeIfPresent(a.language, forKey: .language)
         }
     }
 

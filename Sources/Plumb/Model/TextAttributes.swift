@@ -22,13 +22,18 @@ public struct TextAttributes: Hashable, Sendable {
     public var features: [FontFeature]?
     /// Variation axis settings; they replace the style's (``FontDescriptor/variations``).
     public var variations: [FontVariation]?
+    /// The run's language (BCP 47); it replaces the style's (``TextStyle/language``) for the
+    /// hyphenation dictionary of the run's words under ``Hyphenation/auto``.
+    public var language: String?
 
     /// Attributes overriding the given fields.
     public init(
         families: [String]? = nil, size: Double? = nil, weight: Int? = nil, italic: Bool? = nil,
         letterSpacing: Double? = nil, baselineOffset: Double = 0, color: String? = nil,
-        width: Double? = nil, features: [FontFeature]? = nil, variations: [FontVariation]? = nil
+        width: Double? = nil, features: [FontFeature]? = nil, variations: [FontVariation]? = nil,
+        language: String? = nil
     ) {
+        self.language = language
         self.width = width
         self.features = features
         self.variations = variations
@@ -44,6 +49,6 @@ public struct TextAttributes: Hashable, Sendable {
     /// No field that changes a layout is set (a colour may be).
     public var isLayoutNeutral: Bool {
         families == nil && size == nil && weight == nil && italic == nil && letterSpacing == nil
-            && baselineOffset == 0 && width == nil && features == nil && variations == nil
+            && baselineOffset == 0 && width == nil && features == nil && variations == nil && language == nil
     }
 }

@@ -206,7 +206,7 @@ extension TextAttributes {
         a.families == b.families && a.size.isSameValue(as: b.size) && a.weight == b.weight && a.italic == b.italic
             && a.letterSpacing.isSameValue(as: b.letterSpacing) && a.baselineOffset.isSameValue(as: b.baselineOffset)
             && a.color == b.color && a.width.isSameValue(as: b.width) && a.features == b.features
-            && a.variations == b.variations
+            && a.variations == b.variations && a.language == b.language
     }
 
     /// Hashes every field, every NaN alike.
@@ -221,6 +221,7 @@ extension TextAttributes {
         hasher.combineValue(width)
         hasher.combine(features)
         hasher.combine(variations)
+        hasher.combine(language)
     }
 }
 

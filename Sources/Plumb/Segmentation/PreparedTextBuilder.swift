@@ -10,6 +10,8 @@ struct PreparationRun {
     var baselineOffset: Double = 0
     /// The inline box the run stands for (one U+FFFC), sizes sanitized.
     var box: InlineBoxMetrics? = nil
+    /// The run's own language (`TextAttributes.language`; nil: the style's).
+    var language: String? = nil
 }
 
 /// A truncation token for the preparer: its UTF-8 bytes and runs (`byteEnd` relative to the
@@ -119,6 +121,9 @@ struct PreparedTextBuilder {
     var hyphens = HyphenPoints()
     /// What phase 3b looks for (the profile's default mode unless the style sets one).
     var hyphenation: HyphenationRequest
+    /// Per run of the text, the dictionary of its own language (`PreparationRun.language`)
+    /// under `auto`; empty when no run sets one.
+    var runDictionaries: [HyphenationDictionary?] = []
     /// The hyphen's advance and face per local font, as phase 3b first needs them.
     var hyphenWidths: [(width: Double, face: Font)?] = []
     /// Whether some grapheme so far is an inline box (`GraphemeFlags.inlineBox`): without one

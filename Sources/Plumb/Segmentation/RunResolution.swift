@@ -25,6 +25,7 @@ enum RunResolution {
         warnings: inout [MeasureWarning]
     ) -> PreparationRun {
         var run = base
+        run.language = a.language.map { String($0.trimmingCSSSpaces) }
         var font = styleFont
         var fontChanged = a.families != nil || a.weight != nil || a.italic != nil || a.width != nil
             || a.features != nil || a.variations != nil

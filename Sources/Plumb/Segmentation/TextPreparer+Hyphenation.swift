@@ -47,17 +47,26 @@ extension TextPreparer {
     ///
     /// - after a soft hyphen (U+00AD) that ends a break opportunity — under `none` the
     ///   opportunity goes, unless the rule keeps it (Pango, which then shows no hyphen);
-    /// - with a dictionary (`auto`), inside each word of letters without a soft hyphen, at the
-    ///   dictionary's points: new break opportunities;
+    /// - with a dictionary (`auto`: the word's run's language, else the style's), inside each
+    ///   word of letters without a soft hyphen, at the dictionary's points: new break
+    ///   opportunities;
     /// - with `hyphenatesCuts` (Pango), between two letters of a script other than Han,
     ///   Hangul and kana: not an opportunity, only where an overlong word is cut.
     ///
     /// - Complexity: O(graphemes) of the paragraph when it has a soft hyphen or the request
     ///   looks inside words; O(bytes / 8) to find that it has neither.
     func markHyphenationPoints(_ input: ParagraphInput, _ request: HyphenationRequest, into b: inout PreparedTextBuilder) {
-        guard request.looksInsideWords || Self.containsSoftHyphen(input.paragraph) else { return }
+        guard request.looksInsideWords || !b.runDictionaries.isEmpty || Self.containsSoftHyphen(input.paragraph) else { return }
         let range = input.graphemes
         let scalars = scratch.paragraph
+        // The dictionary of the run holding grapheme `g` (words come in order).
+        var run = input.firstRun
+        func dictionary(at g: Int, _ b: PreparedTextBuilder) -> HyphenationDictionary? {
+            guard !b.runDictionaries.isEmpty else { return request.dictionary }
+            let byte = Int(b.graphemeStart(g))
+            while run + 1 < input.runs.count && input.runs[run].byteEnd <= byte { run += 1 }
+            return b.runDictionaries[run]
+        }
         var g = range.lowerBound
         while g < range.upperBound {
             let c = scalars.firstScalar(g)
@@ -76,7 +85,7 @@ extension TextPreparer {
                 if !Self.isWordLetter(next) && next != 0xAD { hasDigit = true }
                 end += 1
             }
-            if !hasSoftHyphen && !hasDigit, let dictionary = request.dictionary {
+            if !hasSoftHyphen && !hasDigit, let dictionary = dictionary(at: g, b) {
                 addDictionaryPoints(g..<end, dictionary, request, input, into: &b)
             } else {
                 addWordPoints(g..<end, request, input, into: &b)

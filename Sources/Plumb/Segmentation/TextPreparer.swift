@@ -300,6 +300,10 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
         if let hyphenation { builder.hyphenation = hyphenation }
         builder.hyphens.cutsBeforeSoftHyphens = !builder.hyphenation.rule.softHyphenBeforeSpacesShows
         builder.hyphens.cutsGoPastUnfittingHyphens = builder.hyphenation.rule.cutsGoPastUnfittingHyphens
+        if builder.hyphenation.mode == .auto && builder.hyphenation.rule.hasDictionaries && runs.contains(where: { $0.language != nil }) {
+            let styleDictionary = builder.hyphenation.dictionary
+            builder.runDictionaries = runs.map { $0.language.map(HyphenationDictionaries.dictionary(for:)) ?? styleDictionary }
+        }
         defer {
             scratch.columns = builder.handBack()
             if utf8.count > Self.retainedScratchBytes { releaseLargeScratch() }

@@ -169,6 +169,25 @@ import Testing
         #expect(lineTexts(engine.layout("Hyphenation", style: s, width: 70)) == ["Hyphen", "ation"])
     }
 
+    @Test func eachRunHyphenatesInItsOwnLanguage() throws {
+        // The style's Russian patterns cannot hyphenate Latin words; the runs' own can.
+        var s = dejaVu(.standard, .auto)
+        s.language = "ru"
+        var text = AttributedText("Silbentrennung ", TextAttributes(language: "de"))
+        text.append("hyphenation", TextAttributes(language: "en-US"))
+        let l = engine.layout(text, style: s, width: 80)
+        #expect(lineTexts(l) == ["Silben", "trennung ", "hyphen", "ation"])
+        #expect(l.lines[0].hyphenWidth > 0 && l.lines[2].hyphenWidth > 0)
+        // Without the runs' languages both words are cut where they overflow, no hyphen.
+        let plain = engine.layout("Silbentrennung hyphenation", style: s, width: 80)
+        #expect(plain.lines.allSatisfy { $0.hyphenWidth == 0 })
+        #expect(lineTexts(plain) != lineTexts(l))
+        // The wire form.
+        let data = try JSONEncoder().encode(text)
+        #expect(try JSONDecoder().decode(AttributedText.self, from: data) == text)
+        #expect(String(decoding: data, as: UTF8.self).contains(#""language":"de""#))
+    }
+
     @Test func theDrawnHyphenEndsTheLine() throws {
         let s = dejaVu()
         let text = "extra\u{AD}ordinary"

@@ -214,6 +214,7 @@ import Testing
             .init("baselineOffset") { $0.baselineOffset = .nan }, .init("color") { $0.color = "red" },
             .init("width") { $0.width = .nan }, .init("features") { $0.features = [] },
             .init("variations") { $0.variations = [FontVariation("wdth", 80)] },
+            .init("language") { $0.language = "de" },
         ])
         Self.expectEveryFieldCounts(InlineBox(width: 1, height: 2), [
             .init("width") { $0.width = .nan }, .init("height") { $0.height = 1 }, .init("baselineOffset") { $0.baselineOffset = 1 },
