@@ -532,8 +532,8 @@ final class PreparedText: Sendable {
         }
 
         /// The bytes of the stored properties (a 24-byte token, an array, a reference, the
-        /// tab facts' number and array, the hyphen points' three arrays).
-        static let storedBytes = 80
+        /// tab facts' number and array, the hyphen points' five arrays and two flags).
+        static let storedBytes = 104
     }
 
     /// What a text with tabs records for its tab stops: the width of a space (CSS `tab-size`

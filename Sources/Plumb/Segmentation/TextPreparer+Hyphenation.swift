@@ -176,7 +176,7 @@ extension TextPreparer {
         // On the stack: no allocation per word (words are at most 250 scalars here).
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: word.count) { lower in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: word.count) { points in
-                for (i, g) in word.enumerated() { lower[i] = Self.lowercased(scalars.firstScalar(g)) }
+                for (i, g) in word.enumerated() { lower[i] = Self.lowercasedScalar(scalars.firstScalar(g)) }
                 guard dictionary.points(
                     of: UnsafeBufferPointer(lower), leftMinimum: rule.minimumPrefix, rightMinimum: rule.minimumSuffix,
                     into: points)
@@ -191,7 +191,7 @@ extension TextPreparer {
 
     /// `c` lowercased when that is one scalar (the dictionaries' patterns are lowercase).
     @inline(__always)
-    static func lowercased(_ c: UInt32) -> UInt32 {
+    static func lowercasedScalar(_ c: UInt32) -> UInt32 {
         if c < 0x80 { return c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
         guard let s = Unicode.Scalar(c) else { return c }
         let mapped = s.properties.lowercaseMapping.unicodeScalars
