@@ -39,6 +39,41 @@ final class HyphenationDictionary: @unchecked Sendable {  // read-only after ini
     }
 }
 
+/// One preparer's memo of dictionary answers: a word's lowercased scalars and the dictionary
+/// to the points found (exact keys: no hash stands for a word). Emptied when it holds
+/// ``capacity`` words, so its memory is bounded.
+///
+/// - Thread safety: one thread at a time, as the owning `TextPreparer`.
+final class HyphenationMemo: @unchecked Sendable {  // one thread at a time (its preparer's)
+    private struct Key: Hashable {
+        let dictionary: ObjectIdentifier
+        let word: [UInt32]
+        let left: Int
+        let right: Int
+    }
+    private var answers: [Key: [UInt8]?] = [:]
+    /// Words remembered at most.
+    static let capacity = 8192
+
+    /// `dictionary`'s points of `word` (as ``HyphenationDictionary/points(of:leftMinimum:rightMinimum:into:)``
+    /// writes them; nil: none), from the memo when this word was asked before.
+    ///
+    /// - Complexity: O(word length) on a hit; the dictionary's cost on a miss.
+    func points(
+        of word: UnsafeBufferPointer<UInt32>, in dictionary: HyphenationDictionary, leftMinimum: Int, rightMinimum: Int
+    ) -> [UInt8]? {
+        let key = Key(dictionary: ObjectIdentifier(dictionary), word: Array(word), left: leftMinimum, right: rightMinimum)
+        if let known = answers[key] { return known }
+        var points = [UInt8](repeating: 0, count: word.count)
+        let found = points.withUnsafeMutableBufferPointer {
+            dictionary.points(of: word, leftMinimum: leftMinimum, rightMinimum: rightMinimum, into: $0)
+        }
+        if answers.count >= Self.capacity { answers.removeAll(keepingCapacity: true) }
+        answers[key] = found ? points : nil
+        return found ? points : nil
+    }
+}
+
 /// The hyphenation dictionaries of this machine by language, each loaded once per process.
 ///
 /// A BCP 47 tag finds `hyph_<language>_<REGION>.dic`, then `hyph_<language>.dic`, then the

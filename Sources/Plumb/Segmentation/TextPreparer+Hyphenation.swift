@@ -77,15 +77,17 @@ extension TextPreparer {
             // A word: letters, marks, digits and soft hyphens (UAX #29 keeps letters and
             // digits together).
             var end = g
-            var hasSoftHyphen = false, hasDigit = false
+            var hasSoftHyphen = false, hasDigit = false, hasCJK = false
             while end < range.upperBound {
                 let next = scalars.firstScalar(end)
                 guard next == 0xAD || Self.isWordCharacter(next) else { break }
                 if next == 0xAD { hasSoftHyphen = true }
                 if !Self.isWordLetter(next) && next != 0xAD { hasDigit = true }
+                if next >= 0x1100 && Self.isCJK(scalars[end]) { hasCJK = true }
                 end += 1
             }
-            if !hasSoftHyphen && !hasDigit, let dictionary = dictionary(at: g, b) {
+            // No dictionary hyphenates Han, Hangul or kana (they break between characters).
+            if !hasSoftHyphen && !hasDigit && !hasCJK, let dictionary = dictionary(at: g, b) {
                 addDictionaryPoints(g..<end, dictionary, request, input, into: &b)
             } else {
                 addWordPoints(g..<end, request, input, into: &b)
@@ -173,19 +175,16 @@ extension TextPreparer {
         let scalars = scratch.paragraph
         let first = Unicode.Scalar(scalars.firstScalar(word.lowerBound)) ?? " "
         if request.isEnglish && !rule.hyphenatesCapitalizedEnglish && first.properties.isUppercase { return }
-        // On the stack: no allocation per word (words are at most 250 scalars here).
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: word.count) { lower in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: word.count) { points in
-                for (i, g) in word.enumerated() { lower[i] = Self.lowercasedScalar(scalars.firstScalar(g)) }
-                guard dictionary.points(
-                    of: UnsafeBufferPointer(lower), leftMinimum: rule.minimumPrefix, rightMinimum: rule.minimumSuffix,
-                    into: points)
-                else { return }
-                for (i, g) in word.enumerated() where points[i] != 0 && g + 1 < word.upperBound {
-                    b.flags[g].insert(.breakAfter)
-                    addPoint(after: g, source: g, .dictionary, input.graphemes, rule, into: &b)
-                }
-            }
+        // The word on the stack; the memo allocates only its key.
+        let points = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: word.count) { lower in
+            for (i, g) in word.enumerated() { lower[i] = Self.lowercasedScalar(scalars.firstScalar(g)) }
+            return hyphenationMemo.points(
+                of: UnsafeBufferPointer(lower), in: dictionary, leftMinimum: rule.minimumPrefix, rightMinimum: rule.minimumSuffix)
+        }
+        guard let points else { return }
+        for (i, g) in word.enumerated() where points[i] != 0 && g + 1 < word.upperBound {
+            b.flags[g].insert(.breakAfter)
+            addPoint(after: g, source: g, .dictionary, input.graphemes, rule, into: &b)
         }
     }
 
@@ -261,9 +260,19 @@ extension TextPreparer {
     }
 
     /// Whether `c` continues a word for hyphenation: a letter or a combining mark.
+    ///
+    /// - Complexity: O(1); a range check for Latin, Greek, Cyrillic, kana, Han and Hangul,
+    ///   else one Unicode property look-up.
     @inline(__always)
     static func isWordLetter(_ c: UInt32) -> Bool {
         if c < 0x80 { return (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
+        switch c {
+        case 0xC0...0x24F: return c != 0xD7 && c != 0xF7
+        case 0x391...0x3A9, 0x3AC...0x3CE, 0x400...0x481, 0x48A...0x52F, 0x3041...0x3096, 0x30A1...0x30FA,
+            0x4E00...0x9FFF, 0xAC00...0xD7A3:
+            return true
+        default: break
+        }
         guard let s = Unicode.Scalar(c) else { return false }
         switch s.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .nonspacingMark,

@@ -220,6 +220,10 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     @exclusivity(unchecked) var scratch = Scratch()
     #endif
 
+    /// The dictionaries' answers for words this preparer met (words repeat across cells, and
+    /// libhyphen allocates per call).
+    let hyphenationMemo = HyphenationMemo()
+
     /// Whether runs of one-grapheme words are stored as one word each
     /// (``mergeOneGraphemeWords(from:graphemeStart:into:)``); false only in tests, which
     /// compare the lines of both.
