@@ -119,7 +119,8 @@ enum GlyphPlacer {
                 var out: [PlacedGlyph] = []
                 var x = line.rect.x - (line.direction == .rightToLeft ? line.hangingWidth : 0)
                 // The hyphen of a line that breaks a word ends it: at its right in a
-                // left-to-right line, at its left in a right-to-left one.
+                // left-to-right line, at its left in a right-to-left one (there before any
+                // hanging spaces).
                 if line.direction == .rightToLeft {
                     placeHyphen(of: line, i, source, shaper, x: &x, into: &out)
                 }
@@ -133,7 +134,12 @@ enum GlyphPlacer {
                         placeFontRun(run, direction: direction, source, utf8, shaper, baseline: line.baseline, x: &x, into: &out)
                     }
                 }
-                if line.direction != .rightToLeft { placeHyphen(of: line, i, source, shaper, x: &x, into: &out) }
+                if line.direction != .rightToLeft {
+                    // Right after the visible content: hanging spaces after a soft hyphen stay
+                    // past it (Blink's "word\u{AD} ").
+                    var hyphenX = line.rect.x + line.usedWidth - line.hyphenWidth
+                    placeHyphen(of: line, i, source, shaper, x: &hyphenX, into: &out)
+                }
                 return out
             }
         }

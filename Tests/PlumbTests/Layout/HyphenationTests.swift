@@ -198,6 +198,14 @@ import Testing
         #expect(abs(last.x - (l.lines[0].usedWidth - l.lines[0].hyphenWidth)) < 1e-6)
         let hyphenOnly = engine.drawing("\u{2010}", style: s, width: 100).lines[0]
         #expect(last.glyph == hyphenOnly.first?.glyph)
+        // Blink's hyphen of a soft hyphen before a space sits right after the word, not after
+        // the hanging space.
+        let css = dejaVu(.chromium)
+        let spaced = "abcd\u{AD} efgh"
+        let cssLayout = engine.layout(spaced, style: css, width: 60)
+        #expect(cssLayout.lines[0].hyphenWidth > 0 && cssLayout.lines[0].hangingWidth > 0)
+        let cssLast = try #require(engine.drawing(spaced, style: css, width: 60).lines[0].last)
+        #expect(abs(cssLast.x - (cssLayout.lines[0].usedWidth - cssLayout.lines[0].hyphenWidth)) < 1e-6)
     }
 
     @Test func badHyphenationInputWarnsAndFallsBack() {
