@@ -108,6 +108,7 @@ struct ResultWriter: Sendable {
             out.endArray()
             out.field("baseline", line.baseline)
             out.field("usedWidth", line.usedWidth)
+            if line.hyphenWidth > 0 { out.field("hyphenWidth", line.hyphenWidth) }
             if line.direction == .rightToLeft { out.field("rtl", true) }
             out.endObject()
         }

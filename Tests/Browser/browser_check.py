@@ -319,6 +319,30 @@ def main():
     c.expect(all(abs(p - 261.3) <= 2 for p in points) and max(points) - min(points) <= 0.5,
              "decimal points line up at the decimal stop (centres %s, stop 260)" % [round(p, 1) for p in points])
 
+    # 9. Hyphenation: a line broken at a soft hyphen ends with a hyphen a reader sees (a dash:
+    # ink in the hyphen's advance, in a band of at most 3 pt around half the x-height), and a
+    # line that does not break a word has no ink past its used width.
+    text = "extra\u00adordinary extra\u00adordinary"
+    style = ["--families", "DejaVu Sans", "--size", "16", "--width", "70"]
+    img, _ = c.render("hyphens", text, style)
+    lines = c.geometry(text, style)
+    def ink_rows(box, x0, x1):
+        y0, y1 = px(box["rect"][1]), px(box["rect"][1] + box["rect"][3])
+        return [y for y in range(y0, min(img.height, y1)) if any(
+            darkness(img.getpixel((x, y))) >= 100 for x in range(px(x0), min(img.width, px(x1))))]
+    hyphenated = [b for b in lines if b.get("hyphenWidth", 0) > 0]
+    dashes = []
+    for b in hyphenated:
+        rows = ink_rows(b, b["usedWidth"] - b["hyphenWidth"] + 0.5, b["usedWidth"])
+        height = (max(rows) - min(rows) + 1) / SCALE if rows else 0
+        above = (px(b["baseline"]) - sum(rows) / len(rows)) / SCALE if rows else 0
+        dashes.append((round(height, 1), round(above, 1)))
+    c.expect(len(lines) == 4 and len(hyphenated) == 2 and all(0 < h <= 3 and 3 <= a <= 7 for h, a in dashes),
+             "lines broken at a soft hyphen end with a visible dash (height, above the baseline: %s)" % dashes)
+    plain = [b for b in lines if b.get("hyphenWidth", 0) == 0 and b["end"] < len(text)]
+    c.expect(all(not ink_rows(b, b["usedWidth"] + 0.5, b["usedWidth"] + 8) for b in plain),
+             "a line that breaks no word has no ink past its used width")
+
     print("%d check(s) failed" % len(c.failures) if c.failures else "all browser checks passed")
     return 1 if c.failures else 0
 
