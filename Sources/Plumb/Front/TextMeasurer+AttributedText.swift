@@ -54,6 +54,14 @@ extension TextMeasurer {
         let base = PreparationRun(byteEnd: 0, cascade: style.cascade, size: s.font.size, letterSpacing: s.letterSpacing)
         var runs = RunResolution.runs(of: text, fonts: fonts, base: base, font: s.font, warnings: &warnings)
         if runs.isEmpty { runs = [base] }
+        // A run's language only matters to `auto`: say once per language it has no dictionary.
+        if s.hyphenation == .auto && s.conventions.hyphens.hasDictionaries {
+            var warned = Set<String>()
+            for language in runs.compactMap(\.language) where !warned.contains(language) {
+                warned.insert(language)
+                if HyphenationDictionaries.dictionary(for: language) == nil { warnings.append(Sanitizer.noDictionary(for: language)) }
+            }
+        }
         return RichContent(
             runs: runs, ellipsis: base, key: key, warnings: warnings)
     }

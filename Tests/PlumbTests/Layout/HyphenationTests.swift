@@ -182,6 +182,11 @@ import Testing
         let plain = engine.layout("Silbentrennung hyphenation", style: s, width: 80)
         #expect(plain.lines.allSatisfy { $0.hyphenWidth == 0 })
         #expect(lineTexts(plain) != lineTexts(l))
+        // A run language without a dictionary says so (once), and hyphenates nothing.
+        var klingon = AttributedText("Silbentrennung ", TextAttributes(language: "tlh"))
+        klingon.append("Silbentrennung", TextAttributes(language: "tlh"))
+        let warned = engine.measure(klingon, style: s, width: 80)
+        #expect(warned.warnings.filter { $0.description.contains("no hyphenation dictionary for language \"tlh\"") }.count == 1)
         // The wire form.
         let data = try JSONEncoder().encode(text)
         #expect(try JSONDecoder().decode(AttributedText.self, from: data) == text)
