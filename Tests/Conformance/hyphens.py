@@ -621,8 +621,7 @@ def reclassify(misses, ctrl, theirs, mine):
 
 def print_stats(title, stats, file=sys.stdout):
     """One line per group: cases, line starts, heights, both, widths."""
-    order = ["all"] + sorted(k for k in stats if k.startswith("kind ")) + sorted(
-        k for k in stats if k.startswith("tag "))
+    order = indents.group_order(stats)
     print(title, file=file)
     for g in order:
         s = stats[g]
@@ -705,9 +704,7 @@ def markdown(title, report, note=""):
         out.append("### %s\n" % mode)
         out.append("| group | cases | line starts | heights | both | widths (of checked) |")
         out.append("|---|---:|---:|---:|---:|---:|")
-        order = ["all"] + sorted(k for k in stats if k.startswith("kind ")) + sorted(
-            k for k in stats if k.startswith("tag "))
-        for g in order:
+        for g in indents.group_order(stats):
             s = stats[g]
             out.append("| %s | %d | %.2f %% | %.2f %% | %.2f %% | %.2f %% of %d |" % (
                 g, s["cases"], 100.0 * s["starts"] / s["cases"], 100.0 * s["heights"] / s["cases"],

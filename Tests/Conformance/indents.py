@@ -475,6 +475,12 @@ def print_misses(misses, engine, show, file=sys.stdout, describe=describe, detai
             print(line, file=file)
 
 
+def group_order(stats):
+    """The groups of a score table as the reports list them: all, then kinds, then tags."""
+    return ["all"] + sorted(k for k in stats if k.startswith("kind ")) + sorted(
+        k for k in stats if k.startswith("tag "))
+
+
 def add_stats(total, stats):
     """`total` (None at first) with the counts of `stats` added, group by group: the figures
     over several scales."""

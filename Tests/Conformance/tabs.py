@@ -648,8 +648,7 @@ def reclassify(misses, ctrl, theirs, mine):
 
 def print_stats(title, stats, file=sys.stdout):
     """One line per group: cases, line starts, heights, both, line x, tab x."""
-    order = ["all"] + sorted(k for k in stats if k.startswith("kind ")) + sorted(
-        k for k in stats if k.startswith("tag "))
+    order = indents.group_order(stats)
     print(title, file=file)
     for g in order:
         s = stats[g]

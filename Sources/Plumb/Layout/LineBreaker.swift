@@ -588,7 +588,7 @@ struct LineBreaker {
                 if hyphen == 0 || !v.endsAtDictionaryPoint(unitEnd - 1) { beforeDictionaryPoint = here }
             } else if !line.isEmpty && !overflowsByHyphen {
                 // The line ends: where its hyphen fits, at a dictionary point it may use.
-                if let back = settledLineEnd(after: fitting, beforeDictionaryPoint, current: line, limit: limit) {
+                if let back = settledLineEnd(after: fitting, beforeDictionaryPoint, current: line, limit: limit, v) {
                     (line, unitStart, wordIndex) = (back.line, back.unitStart, back.wordIndex)
                 }
                 emit(endsParagraph: false, insideWord: policy == .characters && unitStart != wordStart)
@@ -728,13 +728,13 @@ struct LineBreaker {
     /// (`beforeDictionaryPoint`) fills at least `hyphenationFactor` of `limit`, there.
     @inline(__always)
     private func settledLineEnd(
-        after fitting: LineSnapshot?, _ beforeDictionaryPoint: LineSnapshot?, current: Cursor, limit: Double
+        after fitting: LineSnapshot?, _ beforeDictionaryPoint: LineSnapshot?, current: Cursor, limit: Double, _ v: Views
     ) -> LineSnapshot? {
         var back: LineSnapshot? = nil
         if let fitting, fitting.line.end != current.end { back = fitting }
         guard hyphenationFactor < 1, let word = beforeDictionaryPoint, !word.line.isEmpty else { return back }
         let end = back?.line.end ?? current.end
-        guard word.line.end != end, text.hyphenPoints.isDictionaryPoint(after: end - 1) else { return back }
+        guard word.line.end != end, v.endsAtDictionaryPoint(end - 1) else { return back }
         return word.line.used >= hyphenationFactor * limit ? word : back
     }
 

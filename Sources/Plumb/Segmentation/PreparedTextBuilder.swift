@@ -124,6 +124,8 @@ struct PreparedTextBuilder {
     /// Per run of the text, the dictionary of its own language (`PreparationRun.language`)
     /// under `auto`; empty when no run sets one.
     var runDictionaries: [HyphenationDictionary?] = []
+    /// Whether the paragraph being prepared has a U+00AD (phase 3b; read by phase 4).
+    var paragraphHasSoftHyphen = false
     /// The hyphen's advance and face per local font, as phase 3b first needs them.
     var hyphenWidths: [(width: Double, face: Font)?] = []
     /// Whether some grapheme so far is an inline box (`GraphemeFlags.inlineBox`): without one

@@ -56,7 +56,8 @@ extension TextPreparer {
     /// - Complexity: O(graphemes) of the paragraph when it has a soft hyphen or the request
     ///   looks inside words; O(bytes / 8) to find that it has neither.
     func markHyphenationPoints(_ input: ParagraphInput, _ request: HyphenationRequest, into b: inout PreparedTextBuilder) {
-        guard request.looksInsideWords || !b.runDictionaries.isEmpty || Self.containsSoftHyphen(input.paragraph) else { return }
+        b.paragraphHasSoftHyphen = Self.containsSoftHyphen(input.paragraph)
+        guard request.looksInsideWords || !b.runDictionaries.isEmpty || b.paragraphHasSoftHyphen else { return }
         let range = input.graphemes
         let scalars = scratch.paragraph
         // The dictionary of the run holding grapheme `g` (words come in order).
@@ -157,12 +158,7 @@ extension TextPreparer {
     }
 
     /// Whether Pango inserts a hyphen where a word is cut after a letter of `script`.
-    private static func hyphenatesCuts(after script: ScriptTag) -> Bool {
-        switch script {
-        case .han, .hangul, .hiragana, .katakana, .neutral: false
-        default: true
-        }
-    }
+    private static func hyphenatesCuts(after script: ScriptTag) -> Bool { script != .neutral && !isCJK(script) }
 
     /// A word's dictionary points: new break opportunities, each a point (see
     /// ``markHyphenationPoints(_:_:into:)``).

@@ -440,11 +440,10 @@ extension TextPreparer {
     /// engines shape it (kerning and ligatures across the point; HarfBuzz hides U+00AD).
     @inline(__always)
     private func breaksInsideWord(_ g: Int, _ b: PreparedTextBuilder) -> Bool {
-        if b.hyphens.isEmpty && b.hyphenation.dictionary == nil {
-            return scratch.paragraph.firstScalar(g) == 0xAD && !b.flags[g + 1].contains(.hangingSpace)
+        if b.paragraphHasSoftHyphen && scratch.paragraph.firstScalar(g) == 0xAD && !b.flags[g + 1].contains(.hangingSpace) {
+            return true
         }
-        return b.hyphens.kind(after: Int32(g)) == .dictionary
-            || (scratch.paragraph.firstScalar(g) == 0xAD && !b.flags[g + 1].contains(.hangingSpace))
+        return !b.hyphens.isEmpty && b.hyphens.kind(after: Int32(g)) == .dictionary
     }
 
     /// A segment is shaped in pieces of at most this many clusters (with the pair kerning at
