@@ -114,7 +114,8 @@ enum LayoutCommand {
             let range = converter.range(of: line)
             out.append("  \(offsets.rawValue) \(range.lowerBound)..<\(range.upperBound), width \(num(line.usedWidth))"
                 + (line.hangingWidth > 0 ? " (+\(num(line.hangingWidth)) hanging)" : "")
-                + (line.hyphenWidth > 0 ? " (hyphen \(num(line.hyphenWidth)))" : ""))
+                + (line.hyphenWidth > 0 ? " (hyphen \(num(line.hyphenWidth)))" : "")
+                + (line.justificationWidth > 0 ? " (justified +\(num(line.justificationWidth)))" : ""))
             out.append("  rect (x \(num(line.rect.x)), y \(num(line.rect.y)), w \(num(line.rect.width)), h \(num(line.rect.height))), baseline \(num(line.baseline))"
                 + (line.direction == .rightToLeft ? ", right to left" : ""))
             let natural = line.naturalHeight == line.rect.height ? "natural" : "natural \(num(line.naturalHeight)) → \(num(line.rect.height)) after multiple/min/max"

@@ -12,6 +12,8 @@ struct MeasureCommand {
         overview: "Measure JSON Lines of cells and print one result per line (blank lines are skipped).",
         options: StyleFields.options + [
             OptionSpec(name: "line-starts", kind: .flag, help: "Add \"lineStarts\": offsets where each line begins (see --offsets)."),
+            OptionSpec(name: "clusters", kind: .flag,
+                       help: "Add \"clusters\": per line, [start, end, minX, maxX] of each visible grapheme cluster (offsets as --offsets; x in points, justification included)."),
             OptionSpec(name: "lines", kind: .flag,
                        help: "Add \"lineBoxes\": start, end, rect, baseline and used width of each line; \"boxes\": each inline box's id, rect, line and offset (cells with boxes); \"token\": the truncation token's line and rect (truncated cells with a token)."),
             OptionSpec(name: "offsets", valueName: "unit", kind: .string,
@@ -104,11 +106,11 @@ struct MeasureCommand {
             throw args.invalidValue(of: "offsets", "unknown unit '\(unit)' (one of \(OffsetUnit.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         let writer = ResultWriter(
-            wantsStarts: args.flag("line-starts"), wantsBoxes: args.flag("lines"),
+            wantsStarts: args.flag("line-starts"), wantsBoxes: args.flag("lines"), wantsClusters: args.flag("clusters"),
             exactNumbers: args.flag("exact-numbers"), offsets: offsets)
         processor = ChunkProcessor(
             defaults: defaults,
-            measurer: BatchMeasurer(engineFuture: engineFuture, wantsLayouts: writer.wantsStarts || writer.wantsBoxes),
+            measurer: BatchMeasurer(engineFuture: engineFuture, wantsLayouts: writer.wantsStarts || writer.wantsBoxes || writer.wantsClusters),
             writer: writer)
         batchSize = args.int("batch-size") ?? Self.defaultBatchSize
     }

@@ -10,6 +10,8 @@ struct ResultWriter: Sendable {
     let wantsStarts: Bool
     /// `--lines`: line boxes, inline boxes and the truncation token's rect.
     let wantsBoxes: Bool
+    /// `--clusters`: each line's visible clusters with their extents.
+    var wantsClusters = false
     /// `--exact-numbers`: shortest round-trip numbers instead of 6 decimals.
     let exactNumbers: Bool
     /// `--offsets`: the unit of every offset written.
@@ -85,6 +87,31 @@ struct ResultWriter: Sendable {
         }
     }
 
+    /// `"clusters"`: per line, `[start, end, minX, maxX]` of each visible cluster in logical
+    /// order (offsets in the `--offsets` unit).
+    private func writeClusters(_ layout: TextLayout, to out: inout JSONWriter) {
+        let unit: TextOffsetUnit = switch offsets {
+        case .scalars: .scalars
+        case .utf8: .utf8
+        case .utf16: .utf16
+        }
+        out.key("clusters")
+        out.beginArray()
+        for i in layout.lines.indices {
+            out.beginArray()
+            for c in layout.clusters(onLine: i, unit: unit) {
+                out.beginArray()
+                out.write(c.range.lowerBound)
+                out.write(c.range.upperBound)
+                out.write(c.minX)
+                out.write(c.maxX)
+                out.endArray()
+            }
+            out.endArray()
+        }
+        out.endArray()
+    }
+
     /// `"lineStarts"` and `"lineBoxes"` (with `"boxes"` and `"token"`) as the options ask.
     private func write(_ layout: TextLayout, asksForToken: Bool, to out: inout JSONWriter) {
         let converter = OffsetUnit.Converter(offsets)
@@ -94,6 +121,7 @@ struct ResultWriter: Sendable {
             for line in layout.lines { out.write(converter.range(of: line).lowerBound) }
             out.endArray()
         }
+        if wantsClusters { writeClusters(layout, to: &out) }
         guard wantsBoxes else { return }
         out.key("lineBoxes")
         out.beginArray()
@@ -109,6 +137,7 @@ struct ResultWriter: Sendable {
             out.field("baseline", line.baseline)
             out.field("usedWidth", line.usedWidth)
             if line.hyphenWidth > 0 { out.field("hyphenWidth", line.hyphenWidth) }
+            if line.justificationWidth > 0 { out.field("justificationWidth", line.justificationWidth) }
             if line.direction == .rightToLeft { out.field("rtl", true) }
             out.endObject()
         }

@@ -178,7 +178,15 @@ enum StyleFields {
         StyleField(.heightLimit, option: "height-limit", valueName: "points", help: "Bounding height: an upper bound, lines that do not fit are dropped (0 = none).",
                    domain: .nonNegative) { r, v in r.style.heightLimit = v.double; return nil },
         .choice(.alignment, option: "alignment", valueName: "alignment",
-                help: "Where lines sit in the box (line rects only, never heights): natural, left, right or center. (default: natural)", \.alignment),
+                help: "Where lines sit in the box (line rects and, justified, cluster positions; never heights): natural, left, right, center or justified. (default: natural)", \.alignment),
+        StyleField(.lastLineAlignment, option: "last-line-alignment", valueName: "alignment",
+                   help: "The alignment of each paragraph's last line (CSS text-align-last): natural, left, right, center or justified. (default: natural when justified, else --alignment)") { r, v in
+            guard let value = TextAlignment(rawValue: v.string) else {
+                return "unknown lastLineAlignment '\(v.string)' (one of \(TextAlignment.allCases.map(\.rawValue).joined(separator: ", ")))"
+            }
+            r.style.lastLineAlignment = value
+            return nil
+        },
         .choice(.compatibility, option: "compatibility", valueName: "profile",
                 help: "Follow whose conventions where engines differ: standard, pango or chromium. (default: standard)", \.compatibility),
         StyleField(.tabInterval, option: "tab-interval", valueName: "points", help: "Tab stops every this many points, > 0. (default: \(LayoutCommand.num(TextStyle().tabInterval)))",

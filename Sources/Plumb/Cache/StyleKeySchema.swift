@@ -67,6 +67,7 @@ enum StyleKeySchema {
     /// nested property as `font.size`) that are deliberately in no key, with the reason.
     static let layoutNeutral: [String: String] = [
         "alignment": "moves lines inside the box; never changes a line break, a line count or a size",
+        "lastLineAlignment": "as alignment, for a paragraph's last line",
         "conventions": "resolved from compatibility, which is encoded",
         "language": "only hyphenation reads it, as hyphenationLanguage (encoded when it has a dictionary)",
     ]

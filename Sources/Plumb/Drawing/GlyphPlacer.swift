@@ -31,6 +31,8 @@ enum GlyphPlacer {
         case ellipsis(TextDirection)
         /// An inline box (grapheme index): blank, as wide as the box.
         case box(Int, width: Double)
+        /// Blank width a justified line adds between two clusters.
+        case stretch(Double)
     }
 
     /// Each line's drawing steps from left to right: the bidi runs of its pieces (head,
@@ -60,7 +62,9 @@ enum GlyphPlacer {
             case .ellipsis: items.append(.ellipsis(direction))
             case .graphemes(let range):
                 for run in visualRuns(range, p, utf8, paragraph: direction) {
-                    items += fontRuns(run.graphemes, direction: run.direction, tabs: tabs, source)
+                    items += fontRuns(
+                        run.graphemes, direction: run.direction, tabs: tabs, justification: source.justification(ofLine: i),
+                        source)
                 }
             }
         }
@@ -89,9 +93,13 @@ enum GlyphPlacer {
         var extents: [Int32: (minX: Double, maxX: Double)] = [:]
         var ellipsisX: Double? = nil
         var x = startX
+        // A cluster's extent holds the width a justified line added around it (the stretch
+        // items beside it are counted here instead).
+        let justification = source.justification(ofLine: i)
         func add(_ g: Int, _ width: Double) {
-            extents[Int32(g)] = (x, x + width)
-            x += width
+            let stretched = width + (justification.map { $0.extra(before: Int32(g)) + $0.extra(after: Int32(g)) } ?? 0)
+            extents[Int32(g)] = (x, x + stretched)
+            x += stretched
         }
         for item in items {
             switch item {
@@ -99,6 +107,7 @@ enum GlyphPlacer {
                 ellipsisX = x
                 x += source.ellipsis(ofLine: i).width
             case .tab(let g, let width), .box(let g, let width): add(g, width)
+            case .stretch: continue
             case .fontRun(let run, let d):
                 for g in d == .rightToLeft ? Array(run.reversed()) : Array(run) { add(g, p.advances[g]) }
             }
@@ -128,7 +137,7 @@ enum GlyphPlacer {
                     switch item {
                     case .ellipsis(let direction):
                         placeEllipsis(source, line: i, shaper, baseline: line.baseline, direction: direction, x: &x, into: &out)
-                    case .tab(_, let width), .box(_, let width):
+                    case .tab(_, let width), .box(_, let width), .stretch(let width):
                         x += width
                     case .fontRun(let run, let direction):
                         placeFontRun(run, direction: direction, source, utf8, shaper, baseline: line.baseline, x: &x, into: &out)
@@ -137,7 +146,7 @@ enum GlyphPlacer {
                 if line.direction != .rightToLeft {
                     // Right after the visible content: hanging spaces after a soft hyphen stay
                     // past it (Blink's "word\u{AD} ").
-                    var hyphenX = line.rect.x + line.usedWidth - line.hyphenWidth
+                    var hyphenX = line.rect.maxX - line.hyphenWidth
                     placeHyphen(of: line, i, source, shaper, x: &hyphenX, into: &out)
                 }
                 return out
@@ -182,11 +191,13 @@ enum GlyphPlacer {
         }
     }
 
-    /// One bidi run's font runs, tabs and boxes: in logical order, or from the last to the
-    /// first when it reads right to left. A font run never crosses a run of an attributed
-    /// text (each run was shaped alone).
+    /// One bidi run's font runs, tabs, boxes and justification stretches: in logical order, or
+    /// from the last to the first when it reads right to left. A font run never crosses a run
+    /// of an attributed text (each run was shaped alone), nor a place where a justified line
+    /// stretches.
     private static func fontRuns(
-        _ range: Range<Int32>, direction: TextDirection, tabs: [Int32: Double], _ source: DrawingSource
+        _ range: Range<Int32>, direction: TextDirection, tabs: [Int32: Double], justification: LineJustification?,
+        _ source: DrawingSource
     ) -> [DrawItem] {
         let p = source.prepared
         let blank: PreparedText.GraphemeFlags = [.tab, .inlineBox]
@@ -196,7 +207,9 @@ enum GlyphPlacer {
         // Starts read in order (a palette text derives each from a checkpoint otherwise).
         var cursor = PreparedText.GraphemeCursor(p.graphemeColumns)
         func startOf(_ k: Int) -> Int32 { cursor.bounds(k).start }
+        func stretch(_ w: Double) { if w != 0 { items.append(.stretch(w)) } }
         while g < end {
+            stretch(justification?.extra(before: Int32(g)) ?? 0)
             if p.flags[g].contains(.tab) {
                 items.append(.tab(g, width: tabs[Int32(g)] ?? 0))
                 g += 1
@@ -204,6 +217,7 @@ enum GlyphPlacer {
             }
             if p.flags[g].contains(.inlineBox) {
                 items.append(.box(g, width: p.advances[g]))
+                stretch(justification?.extra(after: Int32(g)) ?? 0)
                 g += 1
                 continue
             }
@@ -211,11 +225,13 @@ enum GlyphPlacer {
             let runEndByte = source.run(atByte: startOf(g)).map { Int32(source.runs[$0].byteEnd) } ?? .max
             var runEnd = g + 1
             while runEnd < end && p.flags[runEnd].isDisjoint(with: blank) && p.graphemeFonts[runEnd] == p.graphemeFonts[g]
-                && startOf(runEnd) < runEndByte
+                && startOf(runEnd) < runEndByte && justification?.stretches(Int32(runEnd - 1)) != true
+                && justification?.stretches(Int32(runEnd)) != true
             {
                 runEnd += 1
             }
             items.append(.fontRun(g..<runEnd, direction))
+            stretch(justification?.extra(after: Int32(runEnd - 1)) ?? 0)
             g = runEnd
         }
         return direction == .rightToLeft ? items.reversed() : items

@@ -101,6 +101,8 @@ struct DrawingSource: Sendable {
     /// Per line: the font and width of its "…" (truncated lines only; a text of several run
     /// styles takes the style at the truncation point).
     var lineEllipses: [(font: UInt8, width: Double)?] = []
+    /// Per line, how a justified line stretches (empty when no line is).
+    var justifications: [LineJustification?] = []
     /// An attributed text's runs as drawn (empty for plain text: one run at `fontSize`).
     var runs: [DrawingRun] = []
     /// The truncation token's runs (`TextStyle.truncationToken`), byte ends in the token's
@@ -122,6 +124,9 @@ struct DrawingSource: Sendable {
     func ellipsis(ofLine i: Int) -> (font: UInt8, width: Double) {
         (i < lineEllipses.count ? lineEllipses[i] : nil) ?? (prepared.ellipsisFont, prepared.ellipsisWidth)
     }
+
+    /// How line `i` stretches (`nil`: natural width).
+    func justification(ofLine i: Int) -> LineJustification? { i < justifications.count ? justifications[i] : nil }
 
     /// The index of the run holding UTF-8 offset `byte` (binary search), or nil for plain
     /// text.

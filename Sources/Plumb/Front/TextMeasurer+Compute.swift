@@ -11,6 +11,10 @@ struct PipelineResult: Sendable {
     /// The width lines were broken at, and where they sit in it (geometry only).
     var layoutWidth: LayoutWidth = .unmeasurable
     var alignment: TextAlignment = .natural
+    /// The alignment of each paragraph's last line (`TextStyle.resolvedLastLineAlignment`).
+    var lastLineAlignment: TextAlignment = .natural
+    /// Per line, how it is stretched when justified (empty when no line is).
+    var justifications: [LineJustification?] = []
     /// Where lines start and end in the box (geometry: the breaker has applied them).
     var indents = LineIndents.none
     /// The truncation token's text when the layout is truncated (its boxes are placed).
@@ -72,15 +76,19 @@ extension TextMeasurer {
                     layout.widestLine = 0
                 }
                 let size = Size(width: grid.ceil(layout.widestLine), height: grid.ceil(height))
-                return PipelineResult(
+                var result = PipelineResult(
                     measurement: TextMeasurement(
                         size: size, lineCount: layout.lineCount, isTruncated: layout.isTruncated,
                         warnings: warnings),
                     layout: layout, prepared: prepared, exactHeight: height, scale: scale,
                     fontSize: s.font.size, tabs: s.tabs.ruler(spaceWidth: prepared.tabFacts?.spaceWidth ?? 0),
                     layoutWidth: layoutWidth,
-                    alignment: style.style.alignment, indents: s.indents,
-                    token: layout.isTruncated ? style.style.truncationToken : nil)
+                    alignment: style.style.alignment, lastLineAlignment: style.style.resolvedLastLineAlignment,
+                    indents: s.indents, token: layout.isTruncated ? style.style.truncationToken : nil)
+                if needsLines && style.style.justifiesLines {
+                    result.justifications = Self.justifications(result, utf8, rule: s.conventions.justification)
+                }
+                return result
             }
         }
     }
@@ -245,7 +253,7 @@ extension TextMeasurer {
         // The box lines are aligned in: the layout width, or the widest line when unconstrained.
         let boxWidth: Double
         if case .points(let w) = r.layoutWidth { boxWidth = w } else { boxWidth = layout.widestLine }
-        let lines = layout.lines.map { line -> LayoutLine in
+        let lines = layout.lines.enumerated().map { (i, line) -> LayoutLine in
             let start = byteStart(line.broken)
             let end = line.broken.graphemeStart < line.broken.graphemeEnd
                 ? Int(prepared.graphemeEnds[Int(line.broken.graphemeEnd - 1)]) : start
@@ -262,23 +270,27 @@ extension TextMeasurer {
                     tail: index(tailStart)..<index(max(tailStart, tailEnd)), ellipsisWidth: t.ellipsisWidth)
             }
             let direction = prepared.paragraphs[Int(line.broken.paragraph)].direction
-            let x = Self.lineX(line.broken, prepared, r, box: boxWidth, direction: direction)
+            let stretch = r.justification(ofLine: i)?.width ?? 0
+            let x = Self.lineX(line.broken, prepared, r, box: boxWidth, direction: direction, stretch: stretch)
             return LayoutLine(
                 range: index(start)..<index(end), scalarRange: scalarStart..<scalarEnd,
                 utf8Range: start..<end, utf16Range: utf16Start..<utf16End,
-                rect: Rect(x: x, y: line.y, width: line.broken.usedWidth, height: line.height),
+                rect: Rect(x: x, y: line.y, width: line.broken.usedWidth + stretch, height: line.height),
                 usedWidth: line.broken.usedWidth, hangingWidth: line.broken.hangingWidth,
                 baseline: line.y + line.baselineOffset, naturalHeight: line.naturalHeight,
                 gapAfter: line.gapAfter, endsParagraph: line.broken.endsParagraph,
-                direction: direction, truncation: truncation, hyphenWidth: line.broken.hyphenWidth)
+                direction: direction, truncation: truncation, hyphenWidth: line.broken.hyphenWidth,
+                justificationWidth: stretch)
         }
         var result = TextLayout(text: text, measurement: r.measurement, lines: lines, exactHeight: r.exactHeight, scale: r.scale)
         let visual = Self.mixedDirectionLines(text, r, lines: lines)
         if !boxes.isEmpty {
             result.inlineBoxes = Self.placeBoxes(
-                boxes, in: text, layout: layout, lines: lines, prepared: prepared, tabs: r.tabs, visual: visual)
+                boxes, in: text, layout: layout, lines: lines, prepared: prepared, tabs: r.tabs, visual: visual,
+                justifications: r.justifications)
         }
-        result.caretMap = Self.caretMap(layout: layout, lines: lines, prepared: prepared, tabs: r.tabs, visual: visual)
+        result.caretMap = Self.caretMap(
+            layout: layout, lines: lines, prepared: prepared, tabs: r.tabs, visual: visual, justifications: r.justifications)
         if layout.isTruncated {
             result.truncationToken = Self.placeToken(
                 layout: layout, lines: lines, prepared: prepared, tabs: r.tabs, token: r.token, visual: visual)
@@ -289,13 +301,50 @@ extension TextMeasurer {
 
 extension TextMeasurer {
     /// A line's x in a box `box` wide: aligned between its start and end under `r`'s
-    /// indents (measured from the right in a right-to-left paragraph).
-    static func lineX(_ line: BrokenLine, _ prepared: PreparedText, _ r: PipelineResult, box: Double, direction: TextDirection) -> Double {
+    /// indents (measured from the right in a right-to-left paragraph); `stretch` is the width
+    /// justification added to it.
+    static func lineX(
+        _ line: BrokenLine, _ prepared: PreparedText, _ r: PipelineResult, box: Double, direction: TextDirection,
+        stretch: Double = 0
+    ) -> Double {
         let start = r.indents.start(of: line, in: prepared)
         let end = r.indents.end(box: box)
         let offset = direction == .rightToLeft ? box - end : start
-        return offset + TextAlignment.lineX(usedWidth: line.usedWidth, box: max(0, end - start), alignment: r.alignment, direction: direction)
+        return offset + TextAlignment.lineX(
+            usedWidth: line.usedWidth + stretch, box: max(0, end - start), alignment: r.alignment(of: line, prepared),
+            direction: direction)
     }
+
+    /// How each line of `r` is stretched: lines that are not their paragraph's last under
+    /// `alignment`, the last ones under `lastLineAlignment`, when it is `.justified`; a
+    /// truncated line never (its ellipsis ends it).
+    ///
+    /// - Complexity: O(graphemes of the justified lines).
+    static func justifications(
+        _ r: PipelineResult, _ utf8: UnsafeBufferPointer<UInt8>, rule: LayoutConventions.JustifyRule
+    ) -> [LineJustification?] {
+        guard let layout = r.layout, let prepared = r.prepared else { return [] }
+        let box: Double
+        if case .points(let w) = r.layoutWidth { box = w } else { box = layout.widestLine }
+        return layout.lines.map { line in
+            guard line.truncation == nil, r.alignment(of: line.broken, prepared) == .justified else { return nil }
+            let available = r.indents.width(box: box, start: r.indents.start(of: line.broken, in: prepared))
+            return LineJustification(line.broken, prepared, utf8, available: available, rule: rule)
+        }
+    }
+}
+
+extension PipelineResult {
+    /// The alignment of `line`: a paragraph's last line (or one ending at a mandatory break)
+    /// takes `lastLineAlignment`.
+    func alignment(of line: BrokenLine, _ prepared: PreparedText) -> TextAlignment {
+        let endsAtBreak = line.graphemeEnd > line.graphemeStart
+            && prepared.flags[Int(line.graphemeEnd - 1)].contains(.mandatoryBreakAfter)
+        return line.endsParagraph || endsAtBreak ? lastLineAlignment : alignment
+    }
+
+    /// How line `i` is stretched (`nil`: natural width).
+    func justification(ofLine i: Int) -> LineJustification? { i < justifications.count ? justifications[i] : nil }
 }
 
 /// Counts Unicode scalars and UTF-16 code units up to increasing UTF-8 offsets in one pass.

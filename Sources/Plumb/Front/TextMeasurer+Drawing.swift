@@ -21,6 +21,7 @@ extension DrawingSource {
             return ([line.broken.graphemeStart..<t.headEnd, t.tailStart..<t.tailEnd], true)
         }
         lineEllipses = layout.lines.map { line in line.truncation.map { ($0.ellipsisFont, $0.ellipsisWidth) } }
+        justifications = r.justifications
     }
 }
 

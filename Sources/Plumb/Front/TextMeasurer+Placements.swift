@@ -2,13 +2,13 @@
 extension TextMeasurer {
     /// Walks the visible clusters of a placed line in logical order (head, then tail of a
     /// truncated line) with their pen positions from the line's start — tabs to their stops,
-    /// the tail after the ellipsis — as the line breaker measured them. Returns where the
-    /// ellipsis starts on a truncated line.
+    /// the tail after the ellipsis — as the line breaker measured them, each cluster widened
+    /// by the line's `justification`. Returns where the ellipsis starts on a truncated line.
     ///
     /// - Complexity: O(graphemes shown on the line).
     @discardableResult
     static func walkPens(
-        of placed: PlacedLine, _ p: PreparedText, tabs: TabRuler,
+        of placed: PlacedLine, _ p: PreparedText, tabs: TabRuler, justification: LineJustification? = nil,
         _ visit: (_ g: Int32, _ start: Double, _ end: Double) -> Void
     ) -> Double? {
         let b = placed.broken
@@ -22,6 +22,7 @@ extension TextMeasurer {
             for g in range {
                 let start = x
                 x += tabAdvances[g] ?? p.advances[Int(g)]
+                if let j = justification { x += j.extra(before: g) + j.extra(after: g) }
                 visit(g, start, x)
             }
         }
@@ -66,7 +67,7 @@ extension TextMeasurer {
     /// - Complexity: O(graphemes shown).
     static func caretMap(
         layout: AssembledLayout, lines: [LayoutLine], prepared p: PreparedText, tabs: TabRuler,
-        visual: [Int: VisualExtents] = [:]
+        visual: [Int: VisualExtents] = [:], justifications: [LineJustification?] = []
     ) -> CaretMap {
         var map = CaretMap()
         map.clusters.reserveCapacity(p.graphemeStarts.count)
@@ -78,7 +79,8 @@ extension TextMeasurer {
                 let first = map.clusters.count
                 let line = lines[index]
                 let reordered = visual[index]?.graphemes
-                walkPens(of: placed, p, tabs: tabs) { g, start, x in
+                let justification = index < justifications.count ? justifications[index] : nil
+                walkPens(of: placed, p, tabs: tabs, justification: justification) { g, start, x in
                     var minX = line.direction == .rightToLeft ? line.rect.maxX - x : line.rect.x + start
                     var maxX = minX + (x - start)
                     if let extent = reordered?[g] { (minX, maxX) = extent }
@@ -148,7 +150,8 @@ extension TextMeasurer {
     /// - Complexity: O(log graphemes) per box, plus a walk of its line (`walkPens`).
     static func placeBoxes(
         _ boxes: [(utf8Offset: Int, box: InlineBox)], in text: String, layout: AssembledLayout,
-        lines: [LayoutLine], prepared: PreparedText, tabs: TabRuler, visual: [Int: VisualExtents] = [:]
+        lines: [LayoutLine], prepared: PreparedText, tabs: TabRuler, visual: [Int: VisualExtents] = [:],
+        justifications: [LineJustification?] = []
     ) -> [InlineBoxPlacement] {
         var placements: [InlineBoxPlacement] = []
         var lineIndex = 0
@@ -158,7 +161,10 @@ extension TextMeasurer {
             guard lineIndex < layout.lines.count, layout.lines[lineIndex].broken.graphemeStart <= g else { continue }
             let placed = layout.lines[lineIndex]
             var pen: Double? = nil
-            walkPens(of: placed, prepared, tabs: tabs) { k, start, _ in if k == g { pen = start } }
+            let justification = lineIndex < justifications.count ? justifications[lineIndex] : nil
+            walkPens(of: placed, prepared, tabs: tabs, justification: justification) { k, start, _ in
+                if k == g { pen = start + (justification?.extra(before: k) ?? 0) }
+            }
             guard let x = pen else { continue }  // hidden by truncation
             let line = lines[lineIndex]
             let width = prepared.advances[Int(g)]

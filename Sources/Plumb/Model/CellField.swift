@@ -83,6 +83,8 @@ public enum CellField: String, CaseIterable, CodingKey, Sendable {
     case compatibility
     /// `TextStyle.alignment`, by case name.
     case alignment
+    /// `TextStyle.lastLineAlignment`, by case name (`null`: the default).
+    case lastLineAlignment
     /// `TextStyle.truncationToken`: a string or runs.
     case truncationToken
     /// `DrawingOptions.usesLineFragmentOrigin`.
@@ -148,7 +150,7 @@ public enum CellField: String, CaseIterable, CodingKey, Sendable {
         case .italic, .indentEachLine, .usesLineFragmentOrigin, .usesFontLeading, .usesDeviceMetrics, .truncatesLastVisibleLine: .boolean
         case .lineBreakMode: .choice(LineBreakMode.allCases.map(\.rawValue))
         case .compatibility: .choice(Compatibility.allCases.map(\.rawValue))
-        case .alignment: .choice(TextAlignment.allCases.map(\.rawValue))
+        case .alignment, .lastLineAlignment: .choice(TextAlignment.allCases.map(\.rawValue))
         case .width, .scale, .size, .fontStretch, .lineSpacing, .minimumLineHeight, .maximumLineHeight, .lineHeightMultiple,
             .lineHeightEm, .paragraphSpacing, .paragraphSpacingBefore, .letterSpacing, .tabInterval, .heightLimit,
             .firstLineHeadIndent, .headIndent, .tailIndent, .hyphenationFactor:

@@ -49,6 +49,38 @@ struct LayoutConventions: Hashable, Sendable {
     var tabs: TabRule = .textKit
     /// What each hyphenation mode allows and how dictionary points are limited (TextKit's).
     var hyphens: HyphenRule = .textKit
+    /// Where a justified line stretches and which lines do (TextKit's as far as known).
+    var justification: JustifyRule = .textKit
+
+    /// How a justified line spreads its leftover width (`LineJustification`).
+    struct JustifyRule: Hashable, Sendable {
+        /// Where the leftover width goes.
+        var opportunities: Opportunities
+        /// Whether spaces take shares in proportion to their advances (Pango), else equal.
+        var sharesFollowSpaceWidths = false
+        /// Shares are whole multiples of 1/`unitsPerPoint` pt, whole points when the leftover
+        /// is (Pango units); 0: exact.
+        var unitsPerPoint = 0
+
+        /// The places a justified line stretches.
+        enum Opportunities: Hashable, Sendable {
+            /// After each space (U+0020, U+00A0); on a line without one, between its clusters
+            /// (Pango's `justify_words` then `justify_clusters`; TextKit letter-spaces a line
+            /// without spaces).
+            case spacesElseClusters
+            /// After each space and on both sides of CJK ideographs and symbols (Blink's
+            /// `text-justify: auto`); a line without any is not stretched.
+            case spacesAndIdeographs
+        }
+
+        /// TextKit (not measured here: no Apple system): equal shares at spaces, else between
+        /// clusters, exact.
+        static let textKit = JustifyRule(opportunities: .spacesElseClusters)
+        /// Blink: spaces and ideographs, equal shares.
+        static let css = JustifyRule(opportunities: .spacesAndIdeographs)
+        /// Pango 1.50: spaces by their widths, else clusters, in Pango units.
+        static let pango = JustifyRule(opportunities: .spacesElseClusters, sharesFollowSpaceWidths: true, unitsPerPoint: 1024)
+    }
 
     /// How hyphenation works in the profile's engine (`Hyphenation` has the table).
     struct HyphenRule: Hashable, Sendable {
@@ -341,7 +373,7 @@ extension LayoutConventions {
         lineFit: .exact(tolerance: exactFitTolerance), advanceScaling: .exact,
         scriptBracketPairing: .bracketsAndQuotes, shapesKanaWithKanji: false, reshapesLineEnds: false,
         shapingLanguage: .fromScript, loneEmojiTakesFamilyGlyph: false, synthesis: .fontconfig, lineHeights: .pango,
-        tabs: .pango, hyphens: .pango)
+        tabs: .pango, hyphens: .pango, justification: .pango)
 
     /// Chromium's (Blink's) conventions on Linux (measured): CSS `line-break: normal`, its
     /// ASCII table and space rule, FreeType advances, layout-unit line fitting, line ends
@@ -354,7 +386,7 @@ extension LayoutConventions {
         shapesKanaWithKanji: true, reshapesLineEnds: true, shapingLanguage: .document,
         loneEmojiTakesFamilyGlyph: true, fallbackFacesAreRegular: true, fallbackQuery: .characterOnly,
         synthesis: .skia, lineHeights: .blink(.familyFontsAboveScaleOne), indents: .cssTextIndent,
-        tabs: .css, hyphens: .css)
+        tabs: .css, hyphens: .css, justification: .css)
 }
 
 extension Compatibility {

@@ -12,7 +12,8 @@ public struct LayoutLine: Hashable, Sendable {
     /// An emoji outside the BMP is 2 units; a combining mark is 1.
     public var utf16Range: Range<Int>
     /// The line box: x from the style's alignment (0 for left-aligned lines), y includes all
-    /// spacing above, width = used width, height = line height (exact points, not rounded).
+    /// spacing above, width = used width plus `justificationWidth`, height = line height
+    /// (exact points, not rounded).
     /// Hanging whitespace lies after the rect in the paragraph's direction: to its right in a
     /// left-to-right paragraph, to its left in a right-to-left one.
     public var rect: Rect
@@ -38,4 +39,8 @@ public struct LayoutLine: Hashable, Sendable {
     /// hyphen or at a hyphenation point; 0: none). It is the end of `usedWidth`: drawn after
     /// the line's last cluster (`TextMeasurer.drawing` places its glyph).
     public var hyphenWidth: Double = 0
+    /// The width justification added to the line (`TextAlignment.justified`), spread over its
+    /// clusters as the profile's engine spreads it (the caret map and drawing place them); 0
+    /// for a line at its natural width. `usedWidth` stays the natural width the line broke at.
+    public var justificationWidth: Double = 0
 }

@@ -1,9 +1,8 @@
-/// Where each line sits horizontally in the layout box (`NSTextAlignment` without
-/// justification).
+/// Where each line sits horizontally in the layout box (`NSTextAlignment`, CSS `text-align`).
 ///
-/// Alignment moves lines, never changes them: heights, line breaks and cache keys do not
-/// depend on it. The box is the layout width (on the pixel grid), or the widest line when the
-/// width is unconstrained.
+/// Alignment moves lines and, when justified, the clusters inside them; it never changes a
+/// line break, a height, a measurement or a cache key. The box is the layout width (on the
+/// pixel grid), or the widest line when the width is unconstrained.
 public enum TextAlignment: String, Hashable, Sendable, CaseIterable {
     /// Left in a left-to-right paragraph, right in a right-to-left one. A paragraph's
     /// direction is that of its first strong character (UAX #9 P2–P3; left to right when it
@@ -15,6 +14,12 @@ public enum TextAlignment: String, Hashable, Sendable, CaseIterable {
     case right
     /// Every line centred in the box (its leftover width split evenly on both sides).
     case center
+    /// Every line but a paragraph's last spans the width between its indents: the leftover
+    /// width is spread over the line's justification opportunities as the profile's engine
+    /// spreads it (`LayoutLine.justificationWidth`); a paragraph's last line takes
+    /// `TextStyle.lastLineAlignment` (natural by default). A line without opportunities, or
+    /// one that overflows, stays natural.
+    case justified
 }
 
 extension TextAlignment {
@@ -26,7 +31,20 @@ extension TextAlignment {
         case .left: return 0
         case .right: return free
         case .center: return free / 2
-        case .natural: return direction == .rightToLeft ? free : 0
+        // A justified line that was stretched has no free width left; one that was not
+        // (no opportunity) sits where a natural line does.
+        case .natural, .justified: return direction == .rightToLeft ? free : 0
         }
     }
+}
+
+extension TextStyle {
+    /// The alignment of a paragraph's last line: `lastLineAlignment`, else natural after
+    /// justified lines (CSS `text-align-last: auto`, TextKit, Pango), else `alignment`.
+    var resolvedLastLineAlignment: TextAlignment {
+        lastLineAlignment ?? (alignment == .justified ? .natural : alignment)
+    }
+
+    /// Whether any line may be justified.
+    var justifiesLines: Bool { alignment == .justified || lastLineAlignment == .justified }
 }

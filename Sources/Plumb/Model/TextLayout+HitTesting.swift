@@ -231,3 +231,29 @@ extension TextLayout {
         Int(clusters.map(\.utf8Start).min() ?? 0)..<Int(clusters.map(\.utf8End).max() ?? 0)
     }
 }
+
+/// One visible grapheme cluster of a laid-out line: its text range and where it is drawn.
+public struct LayoutCluster: Hashable, Sendable {
+    /// The cluster's offsets in the unit asked for.
+    public var range: Range<Int>
+    /// Its horizontal extent in the text box (points): the pen before and after it, with any
+    /// width a justified line added around it (`LayoutLine.justificationWidth`).
+    public var minX: Double
+    public var maxX: Double
+}
+
+extension TextLayout {
+    /// The visible clusters of line `index` in logical order (head, then tail of a truncated
+    /// line) with their extents, as hit testing sees them: caret stops, per-character
+    /// highlights, a comparison with a browser's per-character rects.
+    ///
+    /// - Complexity: O(clusters on the line) in UTF-8; O(text) to convert to another unit.
+    public func clusters(onLine index: Int, unit: TextOffsetUnit = .utf16) -> [LayoutCluster] {
+        guard index >= 0, index < caretMap.lineClusters.count else { return [] }
+        return caretMap.lineClusters[index].map { k in
+            let c = caretMap.clusters[k]
+            let range = offset(utf8: Int(c.utf8Start), in: unit)..<offset(utf8: Int(c.utf8End), in: unit)
+            return LayoutCluster(range: range, minX: c.minX, maxX: c.maxX)
+        }
+    }
+}

@@ -120,7 +120,7 @@ extension TextStyle: Codable {
     /// (`"id"`, `"text"`, `"width"`) are ignored.
     ///
     /// - Throws: `DecodingError` for a wrong type, a non-integral `maxLines`/`weight`, or an
-    ///   unknown `lineBreakMode`, `compatibility` or `alignment` (the message lists the cases).
+    ///   unknown `lineBreakMode`, `compatibility`, `alignment` or `lastLineAlignment` (the message lists the cases).
     ///   Numbers are not range-checked here: measuring sanitises them with warnings, as for
     ///   any `TextStyle`.
     public init(from decoder: any Decoder) throws {
@@ -154,6 +154,9 @@ extension TextStyle: Codable {
         lineBreakMode = try c.decodeIfPresent(LineBreakMode.self, forKey: .lineBreakMode) ?? lineBreakMode
         compatibility = try c.decodeIfPresent(Compatibility.self, forKey: .compatibility) ?? compatibility
         alignment = try c.decodeIfPresent(TextAlignment.self, forKey: .alignment) ?? alignment
+        if c.contains(.lastLineAlignment) {
+            lastLineAlignment = try c.decodeIfPresent(TextAlignment.self, forKey: .lastLineAlignment)
+        }
         if c.contains(.heightLimit) { heightLimit = try c.decodeIfPresent(Double.self, forKey: .heightLimit) }
     }
 
@@ -187,6 +190,7 @@ extension TextStyle: Codable {
         try c.encodeIfPresent(heightLimit, forKey: .heightLimit)
         try c.encode(compatibility, forKey: .compatibility)
         try c.encode(alignment, forKey: .alignment)
+        try c.encodeIfPresent(lastLineAlignment, forKey: .lastLineAlignment)
     }
 }
 

@@ -96,8 +96,13 @@ public struct TextStyle: Hashable, Sendable {
     public var heightLimit: Double? = nil
     /// Whose conventions to follow where engines differ (default: Plumb's own).
     public var compatibility: Compatibility = .standard
-    /// Where lines sit in the box (x of each line's rect); never changes a height.
+    /// Where lines sit in the box (x of each line's rect; cluster positions when justified);
+    /// never changes a height.
     public var alignment: TextAlignment = .natural
+    /// The alignment of each paragraph's last line (CSS `text-align-last`; Pango's
+    /// `justify-last-line` is `.justified`). `nil`: natural when `alignment` is justified,
+    /// else `alignment` itself. Never changes a height.
+    public var lastLineAlignment: TextAlignment? = nil
     /// What a truncating line break mode puts where it cuts, instead of "…" (e.g. "… more"
     /// with "more" in bold: YYText's and TextKit's truncation token). Its fonts count for
     /// the height of its line; the layout gives its rect (`TextLayout.truncationToken`) for

@@ -162,7 +162,8 @@ extension TextStyle {
             && a.tabStops == b.tabStops && a.tabSize == b.tabSize
             && a.heightLimit.isSameValue(as: b.heightLimit) && a.maxLines == b.maxLines
             && a.lineBreakMode == b.lineBreakMode && a.options == b.options && a.compatibility == b.compatibility
-            && a.alignment == b.alignment && a.truncationToken == b.truncationToken
+            && a.alignment == b.alignment && a.lastLineAlignment == b.lastLineAlignment
+            && a.truncationToken == b.truncationToken
             && a.firstLineHeadIndent.isSameValue(as: b.firstLineHeadIndent) && a.headIndent.isSameValue(as: b.headIndent)
             && a.tailIndent.isSameValue(as: b.tailIndent) && a.indentEachLine == b.indentEachLine
             && a.language == b.language && a.hyphenation == b.hyphenation
@@ -189,6 +190,7 @@ extension TextStyle {
         hasher.combine(options)
         hasher.combine(compatibility)
         hasher.combine(alignment)
+        hasher.combine(lastLineAlignment)
         hasher.combine(truncationToken)
         hasher.combineValue(firstLineHeadIndent)
         hasher.combineValue(headIndent)

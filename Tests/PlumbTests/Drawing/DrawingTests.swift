@@ -109,6 +109,7 @@ import Testing
                     case .fontRun(let run, _): drawn += Array(run)
                     case .tab(let g, _), .box(let g, _): drawn.append(g)
                     case .ellipsis: ellipses += 1
+                    case .stretch: break
                     }
                 }
                 let visible = source.lineGraphemes[i].visible.flatMap { $0.map(Int.init) }

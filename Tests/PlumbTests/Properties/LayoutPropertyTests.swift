@@ -341,3 +341,49 @@ extension LayoutPropertyTests {
         }
     }
 }
+
+/// Justification (issue 27, item 4): it moves clusters, never a break or a height. Against the
+/// same cell left natural: the same measurement and line ranges; a stretched line spans the
+/// width between its indents, its clusters stay in order, touch and grow by what it added.
+extension LayoutPropertyTests {
+    @Test func justifyingChangesNoHeightAndNoBreak() {
+        let gen = Gen.zip(
+            Self.cells(text: Self.mixedText, widths: 30...400),
+            Gen.element(of: [TextAlignment?.none, .natural, .justified, .center]),
+            Gen.element(of: [0.0, 0, 12, -8]))
+        check("justification keeps heights and breaks", gen, iterations: 150) { cell, last, indent in
+            var natural = cell.style
+            natural.firstLineHeadIndent = max(0, indent)
+            natural.headIndent = max(0, -indent)
+            var justified = natural
+            justified.alignment = .justified
+            justified.lastLineAlignment = last
+            let a = engine.layout(cell.text, style: natural, width: cell.width, scale: cell.scale)
+            let b = engine.layout(cell.text, style: justified, width: cell.width, scale: cell.scale)
+            try propertyAssert(a.measurement == b.measurement, "measurement \(a.measurement) vs \(b.measurement)")
+            try propertyAssert(a.exactHeight == b.exactHeight, "height")
+            try propertyAssert(a.lines.map(\.utf8Range) == b.lines.map(\.utf8Range), "line ranges")
+            for (i, line) in b.lines.enumerated() {
+                try propertyAssert(line.justificationWidth >= 0 && line.justificationWidth.isFinite, "line \(i) stretch")
+                try propertyAssert(line.usedWidth == a.lines[i].usedWidth, "line \(i) used width")
+                try propertyAssert(abs(line.rect.width - line.usedWidth - line.justificationWidth) < 1e-9, "line \(i) rect")
+                let clusters = b.clusters(onLine: i, unit: .utf8)
+                let before = a.clusters(onLine: i, unit: .utf8)
+                try propertyAssert(clusters.map(\.range) == before.map(\.range), "line \(i) clusters")
+                guard line.justificationWidth > 0, line.direction == .leftToRight else { continue }
+                // From where the natural line starts (its indent) to the box's end; Pango's
+                // whole units lose up to one per gap.
+                let slack = cell.style.compatibility == .pango ? Double(clusters.count) / 1024 : 1e-6
+                try propertyAssert(
+                    abs(line.rect.x - a.lines[i].rect.x) < 1e-9 && abs(line.rect.maxX - cell.width) <= slack,
+                    "line \(i) spans \(line.rect) in \(cell.width), natural \(a.lines[i].rect)")
+                // Clusters that touched (a line in one direction) still do.
+                for (k, c) in clusters.enumerated() where k > 0 && abs(before[k].minX - before[k - 1].maxX) < 1e-6 {
+                    try propertyAssert(abs(c.minX - clusters[k - 1].maxX) < 1e-6, "line \(i) cluster \(k) does not touch")
+                }
+                let grown = zip(clusters, before).reduce(0.0) { $0 + ($1.0.maxX - $1.0.minX) - ($1.1.maxX - $1.1.minX) }
+                try propertyAssert(abs(grown - line.justificationWidth) < 1e-6, "line \(i) grew \(grown), added \(line.justificationWidth)")
+            }
+        }
+    }
+}

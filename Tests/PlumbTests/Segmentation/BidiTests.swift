@@ -70,7 +70,7 @@ import Testing
             for line in l.lines {
                 let free = 150 - line.usedWidth
                 let expected: Double = switch a {
-                case .left, .natural: 0
+                case .left, .natural, .justified: 0
                 case .right: free
                 case .center: free / 2
                 }
