@@ -64,6 +64,20 @@ struct StyleField: Sendable {
 
     /// A string field that names one case of `E`; an unknown name is an error listing the
     /// cases.
+    /// A field whose value is one of `E`'s names, stored in an optional (unset: the default).
+    static func optionalChoice<E: RawRepresentable & CaseIterable & Sendable>(
+        _ field: CellField, option: String, valueName: String, help: String,
+        _ path: WritableKeyPath<TextStyle, E?> & Sendable
+    ) -> StyleField where E.RawValue == String {
+        StyleField(field, option: option, valueName: valueName, help: help) { r, v in
+            guard let value = E(rawValue: v.string) else {
+                return "unknown \(field.rawValue) '\(v.string)' (one of \(E.allCases.map(\.rawValue).joined(separator: ", ")))"
+            }
+            r.style[keyPath: path] = value
+            return nil
+        }
+    }
+
     static func choice<E: RawRepresentable & CaseIterable & Sendable>(
         _ field: CellField, option: String, valueName: String, help: String,
         _ path: WritableKeyPath<TextStyle, E> & Sendable
@@ -179,14 +193,21 @@ enum StyleFields {
                    domain: .nonNegative) { r, v in r.style.heightLimit = v.double; return nil },
         .choice(.alignment, option: "alignment", valueName: "alignment",
                 help: "Where lines sit in the box (line rects and, justified, cluster positions; never heights): natural, left, right, center or justified. (default: natural)", \.alignment),
-        StyleField(.lastLineAlignment, option: "last-line-alignment", valueName: "alignment",
-                   help: "The alignment of each paragraph's last line (CSS text-align-last): natural, left, right, center or justified. (default: natural when justified, else --alignment)") { r, v in
-            guard let value = TextAlignment(rawValue: v.string) else {
-                return "unknown lastLineAlignment '\(v.string)' (one of \(TextAlignment.allCases.map(\.rawValue).joined(separator: ", ")))"
-            }
-            r.style.lastLineAlignment = value
-            return nil
-        },
+        .optionalChoice(.lastLineAlignment, option: "last-line-alignment", valueName: "alignment",
+                        help: "The alignment of each paragraph's last line (CSS text-align-last): natural, left, right, center or justified. (default: natural when justified, else --alignment)", \.lastLineAlignment),
+        .optionalChoice(.whiteSpace, option: "white-space", valueName: "mode",
+                        help: "CSS white-space: normal, nowrap, pre, pre-wrap, pre-line or break-spaces (nowrap and pre: no wrapping; collapsing is not done: a warning when the text has something to collapse). (default: pre-wrap)", \.whiteSpace),
+        .optionalChoice(.wordBreak, option: "word-break", valueName: "mode",
+                        help: "CSS word-break: normal, break-all (also between letters) or keep-all (not between CJK letters). (default: normal)", \.wordBreak),
+        .optionalChoice(.overflowWrap, option: "overflow-wrap", valueName: "mode",
+                        help: "CSS overflow-wrap: normal (not supported: a warning), break-word or anywhere. (default: break-word)", \.overflowWrap),
+        .optionalChoice(.lineBreak, option: "line-break", valueName: "mode",
+                        help: "CSS line-break: auto, loose, normal, strict (ICU's rules) or anywhere (between any two clusters). (default: auto)", \.lineBreak),
+        .optionalChoice(.textWrap, option: "text-wrap", valueName: "mode",
+                        help: "CSS text-wrap: wrap, nowrap, balance or pretty (the last two broken greedily, with a warning). (default: wrap)", \.textWrap),
+        StyleField(.lineClamp, option: "line-clamp", valueName: "n",
+                   help: "CSS -webkit-line-clamp: at most n lines, the last ending in an ellipsis (replaces --max-lines).",
+                   domain: .nonNegative) { r, v in r.style.lineClamp = v.int; return nil },
         .choice(.compatibility, option: "compatibility", valueName: "profile",
                 help: "Follow whose conventions where engines differ: standard, pango or chromium. (default: standard)", \.compatibility),
         StyleField(.tabInterval, option: "tab-interval", valueName: "points", help: "Tab stops every this many points, > 0. (default: \(LayoutCommand.num(TextStyle().tabInterval)))",

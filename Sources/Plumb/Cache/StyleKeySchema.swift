@@ -24,6 +24,9 @@ enum StyleKeySchema {
         // Hyphenation points are found when the text is prepared.
         sink.field("hyphenation", s.hyphenation)
         sink.field("hyphenationLanguage", OptionalKey(s.hyphenationLanguage))
+        // CSS breaking options change the break opportunities the preparer marks.
+        sink.field("lineBreak", s.lineBreak)
+        sink.field("wordBreak", s.wordBreak)
         // The token is prepared with the text (its widths and fonts), so it is shaping input.
         sink.field("truncationToken", OptionalKey(s.truncationToken))
     }
@@ -68,7 +71,11 @@ enum StyleKeySchema {
     static let layoutNeutral: [String: String] = [
         "alignment": "moves lines inside the box; never changes a line break, a line count or a size",
         "lastLineAlignment": "as alignment, for a paragraph's last line",
-        "conventions": "resolved from compatibility, which is encoded",
+        "whiteSpace": "resolved into options (usesLineFragmentOrigin), which are encoded; collapsing only warns",
+        "textWrap": "resolved into options (usesLineFragmentOrigin), which are encoded; balance and pretty only warn",
+        "overflowWrap": "only warns (normal is not supported)",
+        "lineClamp": "resolved into maxLines and lineBreakMode, which are encoded",
+        "conventions": "resolved from compatibility, lineBreak and wordBreak, which are encoded",
         "language": "only hyphenation reads it, as hyphenationLanguage (encoded when it has a dictionary)",
     ]
 }
@@ -123,6 +130,32 @@ extension Hyphenation: KeyEncodable {
         case .none: code = 0
         case .manual: code = 1
         case .auto: code = 2
+        }
+        e.append(code)
+    }
+}
+
+/// Stable codes.
+extension LineBreakStrictness: KeyEncodable {
+    func encode(into e: inout KeyEncoder) {
+        let code: UInt64 = switch self {
+        case .auto: 0
+        case .loose: 1
+        case .normal: 2
+        case .strict: 3
+        case .anywhere: 4
+        }
+        e.append(code)
+    }
+}
+
+/// Stable codes.
+extension WordBreak: KeyEncodable {
+    func encode(into e: inout KeyEncoder) {
+        let code: UInt64 = switch self {
+        case .normal: 0
+        case .breakAll: 1
+        case .keepAll: 2
         }
         e.append(code)
     }

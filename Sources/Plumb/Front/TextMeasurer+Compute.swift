@@ -55,6 +55,7 @@ extension TextMeasurer {
         var utf8Text = text
         return utf8Text.withUTF8 { utf8 in
             do {
+                if let mode = style.style.whiteSpace, let w = Sanitizer.whiteSpaceWarning(mode, utf8) { warnings.append(w) }
                 let prepared = preparedText(utf8, style: style, textKey: content?.key ?? textKey, content: content)
                 let deviceMetrics = s.options.contains(.usesDeviceMetrics)
                 var layout = LayoutAssembler.assemble(
@@ -107,8 +108,10 @@ extension TextMeasurer {
     ///
     /// - Complexity: O(words + lines) when tier 1 holds the prepared text (arithmetic only).
     func measureCell(_ text: String, style: ResolvedStyle, keys k: CellKeys, range: CachedResult?) -> TextMeasurement? {
+        // A white-space mode that may warn about the text is `compute`'s to answer.
         guard !style.sanitized.options.contains(.usesDeviceMetrics),
-            text.utf8.count <= configuration.maximumTextBytes
+            text.utf8.count <= configuration.maximumTextBytes,
+            style.style.whiteSpace.map({ $0 == .pre || $0 == .preWrap }) ?? true
         else { return nil }
         let width: LayoutWidth = k.layoutWidth == .infinity ? .unconstrained : .points(k.layoutWidth)
         // A streamed layout at the default scale borrows the style's line-height model and

@@ -45,6 +45,9 @@ struct SanitizedStyle: Hashable, Sendable {
     var hyphenationLanguage: String? = nil
     /// `TextStyle.hyphenationFactor` in 0...1 (1 where the profile reads no factor).
     var hyphenationFactor = 1.0
+    /// CSS `line-break` and `word-break` (resolved into `conventions`; here for the key).
+    var lineBreak = LineBreakStrictness.auto
+    var wordBreak = WordBreak.normal
 
     /// The tabs as the breaker and the geometry read them, once the text's space width is
     /// known (`PreparedText.TabFacts`).
@@ -180,7 +183,82 @@ enum Sanitizer {
         indents(style, into: &sanitized, warnings: &warnings)
         tabs(style, into: &sanitized, warnings: &warnings)
         hyphenation(style, into: &sanitized, warnings: &warnings)
+        wrapping(style, into: &sanitized, warnings: &warnings)
         return sanitized
+    }
+
+    /// The style's CSS wrapping resolved onto what the stages read: `lineClamp` as `maxLines`
+    /// with tail truncation, `nowrap` and `pre` (white-space or text-wrap) as lines broken
+    /// only at hard breaks, `line-break` as ICU's rules and `word-break` as break tailorings
+    /// (the conventions, so the preparer reads them as any rule; their fields are in the
+    /// shaping key). What Plumb does not do is a warning: `overflow-wrap: normal` (overlong
+    /// words are still cut), `text-wrap: balance` and `pretty` (greedy lines; balance keeps
+    /// Blink's line count, so its heights).
+    static func wrapping(_ style: TextStyle, into s: inout SanitizedStyle, warnings: inout [MeasureWarning]) {
+        if let clamp = style.lineClamp {
+            if clamp < 0 {
+                warnings.append(.invalidValue(field: "lineClamp", description: "\(clamp) is negative; ignored"))
+            } else if clamp > 0 {
+                s.maxLines = clamp
+                s.lineBreakMode = .truncatingTail
+            }
+        }
+        if style.whiteSpace.map({ !$0.wraps }) == true || style.textWrap == .nowrap {
+            s.options.remove(.usesLineFragmentOrigin)
+        }
+        switch style.lineBreak ?? .auto {
+        case .auto: break
+        case .loose: s.conventions.breakRules = .cssLineBreakLoose
+        case .normal: s.conventions.breakRules = .cssLineBreakNormal
+        case .strict: s.conventions.breakRules = .uax14
+        case .anywhere: s.conventions.breakTailoring.insert(.everyCluster)
+        }
+        switch style.wordBreak ?? .normal {
+        case .normal: break
+        case .breakAll: s.conventions.breakTailoring.insert(.betweenLetters)
+        case .keepAll: s.conventions.breakTailoring.insert(.keepsCJKWords)
+        }
+        s.lineBreak = style.lineBreak ?? .auto
+        s.wordBreak = style.wordBreak ?? .normal
+        if style.overflowWrap == .normal {
+            warnings.append(.invalidValue(field: "overflowWrap", description: "normal is not supported; overlong words are cut as with break-word"))
+        }
+        if let wrap = style.textWrap, wrap == .balance || wrap == .pretty {
+            warnings.append(.invalidValue(field: "textWrap", description: "\(wrap.rawValue) is not supported; lines are broken greedily (wrap)"))
+        }
+    }
+
+    /// The warning for a cell whose white-space mode would collapse something of its text
+    /// (see ``WhiteSpace``): Plumb measures it as written. `nil` when there is nothing to
+    /// collapse, where the measurement is exact.
+    ///
+    /// - Complexity: O(bytes).
+    static func whiteSpaceWarning(_ mode: WhiteSpace, _ utf8: UnsafeBufferPointer<UInt8>) -> MeasureWarning? {
+        let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), newline = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+        func isBreak(_ c: UInt8) -> Bool { c == newline || c == cr }
+        let found: Bool
+        switch mode {
+        case .pre, .preWrap: return nil
+        case .breakSpaces: found = utf8.contains(space)
+        case .normal, .nowrap, .preLine:
+            var previous: UInt8? = nil
+            var collapses = false
+            for c in utf8 {
+                let blank = c == space || c == tab
+                if c == tab || (mode != .preLine && isBreak(c))
+                    || blank && (previous == nil || previous == space || previous.map(isBreak) == true)
+                    || isBreak(c) && previous == space
+                {
+                    collapses = true
+                    break
+                }
+                previous = c
+            }
+            found = collapses || previous == space
+        }
+        guard found else { return nil }
+        let what = mode == .breakSpaces ? "spaces are measured hanging (as pre-wrap)" : "spaces and newlines are measured as written, not collapsed"
+        return .invalidValue(field: "whiteSpace", description: "\(mode.rawValue) is supported only for text without anything to collapse; \(what)")
     }
 
     /// The style's hyphenation resolved (see ``SanitizedStyle/hyphenation``): a factor not

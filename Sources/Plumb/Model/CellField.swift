@@ -85,6 +85,18 @@ public enum CellField: String, CaseIterable, CodingKey, Sendable {
     case alignment
     /// `TextStyle.lastLineAlignment`, by case name (`null`: the default).
     case lastLineAlignment
+    /// `TextStyle.whiteSpace`, spelled as in CSS (`"pre-line"`).
+    case whiteSpace
+    /// `TextStyle.wordBreak`, spelled as in CSS (`"keep-all"`).
+    case wordBreak
+    /// `TextStyle.overflowWrap`, spelled as in CSS (`"anywhere"`).
+    case overflowWrap
+    /// `TextStyle.lineBreak`, spelled as in CSS (`"strict"`).
+    case lineBreak
+    /// `TextStyle.textWrap`, spelled as in CSS (`"balance"`).
+    case textWrap
+    /// `TextStyle.lineClamp`: a number of lines.
+    case lineClamp
     /// `TextStyle.truncationToken`: a string or runs.
     case truncationToken
     /// `DrawingOptions.usesLineFragmentOrigin`.
@@ -146,11 +158,16 @@ public enum CellField: String, CaseIterable, CodingKey, Sendable {
         case .tabSize: .numberOrLength
         case .runs, .truncationToken: .runs
         case .families: .stringList
-        case .weight, .maxLines: .integer
+        case .weight, .maxLines, .lineClamp: .integer
         case .italic, .indentEachLine, .usesLineFragmentOrigin, .usesFontLeading, .usesDeviceMetrics, .truncatesLastVisibleLine: .boolean
         case .lineBreakMode: .choice(LineBreakMode.allCases.map(\.rawValue))
         case .compatibility: .choice(Compatibility.allCases.map(\.rawValue))
         case .alignment, .lastLineAlignment: .choice(TextAlignment.allCases.map(\.rawValue))
+        case .whiteSpace: .choice(WhiteSpace.allCases.map(\.rawValue))
+        case .wordBreak: .choice(WordBreak.allCases.map(\.rawValue))
+        case .overflowWrap: .choice(OverflowWrap.allCases.map(\.rawValue))
+        case .lineBreak: .choice(LineBreakStrictness.allCases.map(\.rawValue))
+        case .textWrap: .choice(TextWrap.allCases.map(\.rawValue))
         case .width, .scale, .size, .fontStretch, .lineSpacing, .minimumLineHeight, .maximumLineHeight, .lineHeightMultiple,
             .lineHeightEm, .paragraphSpacing, .paragraphSpacingBefore, .letterSpacing, .tabInterval, .heightLimit,
             .firstLineHeadIndent, .headIndent, .tailIndent, .hyphenationFactor:

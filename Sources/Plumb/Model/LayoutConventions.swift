@@ -61,6 +61,9 @@ struct LayoutConventions: Hashable, Sendable {
         /// Shares are whole multiples of 1/`unitsPerPoint` pt, whole points when the leftover
         /// is (Pango units); 0: exact.
         var unitsPerPoint = 0
+        /// The line's natural width is rounded up to this unit before the leftover is taken
+        /// (Blink's layout unit: the line's inline size is in layout units; 0: exact).
+        var lineWidthUnit = 0.0
 
         /// The places a justified line stretches.
         enum Opportunities: Hashable, Sendable {
@@ -77,7 +80,7 @@ struct LayoutConventions: Hashable, Sendable {
         /// clusters, exact.
         static let textKit = JustifyRule(opportunities: .spacesElseClusters)
         /// Blink: spaces and ideographs, equal shares.
-        static let css = JustifyRule(opportunities: .spacesAndIdeographs)
+        static let css = JustifyRule(opportunities: .spacesAndIdeographs, lineWidthUnit: blinkLayoutUnit)
         /// Pango 1.50: spaces by their widths, else clusters, in Pango units.
         static let pango = JustifyRule(opportunities: .spacesElseClusters, sharesFollowSpaceWidths: true, unitsPerPoint: 1024)
     }
@@ -201,11 +204,23 @@ struct LayoutConventions: Hashable, Sendable {
         case uax14
         /// ICU with CSS `line-break: normal` (`@lb=normal`): breaks before small kana.
         case cssLineBreakNormal
+        /// ICU with CSS `line-break: loose` (`@lb=loose`): also before iteration marks and
+        /// some CJK punctuation.
+        case cssLineBreakLoose
+
+        /// ICU's `lb` locale keyword for the rules (`nil`: its default rules).
+        var icuKeyword: String? {
+            switch self {
+            case .uax14: nil
+            case .cssLineBreakNormal: "normal"
+            case .cssLineBreakLoose: "loose"
+            }
+        }
     }
 
     /// Named tailorings of ICU's break opportunities, each measured against an engine.
     struct BreakTailoring: OptionSet, Hashable, Sendable {
-        let rawValue: UInt8
+        let rawValue: UInt16
         /// Unicode 15.1's LB19a: a curly quote between two East Asian characters may start or
         /// end a line (ICU 72 predates it).
         static let lb19aQuotes = BreakTailoring(rawValue: 1 << 0)
@@ -225,6 +240,14 @@ struct LayoutConventions: Hashable, Sendable {
         /// A break before and after every inline box, as CSS lays out an atomic inline (Blink);
         /// without it a box breaks like U+FFFC under UAX #14 (ICU, Pango).
         static let aroundInlineBoxes = BreakTailoring(rawValue: 1 << 6)
+        /// A break between every two clusters but before a hanging space (CSS
+        /// `line-break: anywhere`).
+        static let everyCluster = BreakTailoring(rawValue: 1 << 7)
+        /// A break between two letters or digits (CSS `word-break: break-all`).
+        static let betweenLetters = BreakTailoring(rawValue: 1 << 8)
+        /// No break between two CJK letters: ideographs, kana, Hangul (CSS `word-break:
+        /// keep-all`).
+        static let keepsCJKWords = BreakTailoring(rawValue: 1 << 9)
     }
 
     /// The font that shapes a run of spaces.

@@ -154,6 +154,12 @@ extension TextStyle: Codable {
         lineBreakMode = try c.decodeIfPresent(LineBreakMode.self, forKey: .lineBreakMode) ?? lineBreakMode
         compatibility = try c.decodeIfPresent(Compatibility.self, forKey: .compatibility) ?? compatibility
         alignment = try c.decodeIfPresent(TextAlignment.self, forKey: .alignment) ?? alignment
+        if c.contains(.whiteSpace) { whiteSpace = try c.decodeIfPresent(WhiteSpace.self, forKey: .whiteSpace) }
+        if c.contains(.wordBreak) { wordBreak = try c.decodeIfPresent(WordBreak.self, forKey: .wordBreak) }
+        if c.contains(.overflowWrap) { overflowWrap = try c.decodeIfPresent(OverflowWrap.self, forKey: .overflowWrap) }
+        if c.contains(.lineBreak) { lineBreak = try c.decodeIfPresent(LineBreakStrictness.self, forKey: .lineBreak) }
+        if c.contains(.textWrap) { textWrap = try c.decodeIfPresent(TextWrap.self, forKey: .textWrap) }
+        if c.contains(.lineClamp) { lineClamp = try c.decodeIfPresent(Int.self, forKey: .lineClamp) }
         if c.contains(.lastLineAlignment) {
             lastLineAlignment = try c.decodeIfPresent(TextAlignment.self, forKey: .lastLineAlignment)
         }
@@ -191,6 +197,12 @@ extension TextStyle: Codable {
         try c.encode(compatibility, forKey: .compatibility)
         try c.encode(alignment, forKey: .alignment)
         try c.encodeIfPresent(lastLineAlignment, forKey: .lastLineAlignment)
+        try c.encodeIfPresent(whiteSpace, forKey: .whiteSpace)
+        try c.encodeIfPresent(wordBreak, forKey: .wordBreak)
+        try c.encodeIfPresent(overflowWrap, forKey: .overflowWrap)
+        try c.encodeIfPresent(lineBreak, forKey: .lineBreak)
+        try c.encodeIfPresent(textWrap, forKey: .textWrap)
+        try c.encodeIfPresent(lineClamp, forKey: .lineClamp)
     }
 }
 

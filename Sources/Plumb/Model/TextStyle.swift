@@ -99,6 +99,20 @@ public struct TextStyle: Hashable, Sendable {
     /// Where lines sit in the box (x of each line's rect; cluster positions when justified);
     /// never changes a height.
     public var alignment: TextAlignment = .natural
+    /// CSS `white-space` (`nil`: `pre-wrap`); see ``WhiteSpace`` for what Plumb measures.
+    public var whiteSpace: WhiteSpace? = nil
+    /// CSS `word-break` (`nil`: `normal`).
+    public var wordBreak: WordBreak? = nil
+    /// CSS `overflow-wrap` (`nil`: `break-word`, UIKit's and Plumb's cutting of overlong
+    /// words).
+    public var overflowWrap: OverflowWrap? = nil
+    /// CSS `line-break` (`nil`: `auto`, the profile's rules).
+    public var lineBreak: LineBreakStrictness? = nil
+    /// CSS `text-wrap` (`nil`: `wrap`).
+    public var textWrap: TextWrap? = nil
+    /// CSS `-webkit-line-clamp`: at most this many lines, the last one ending in "…" when text
+    /// is cut off (`maxLines` with `.truncatingTail`, which it replaces). `nil` or 0: none.
+    public var lineClamp: Int? = nil
     /// The alignment of each paragraph's last line (CSS `text-align-last`; Pango's
     /// `justify-last-line` is `.justified`). `nil`: natural when `alignment` is justified,
     /// else `alignment` itself. Never changes a height.

@@ -163,6 +163,8 @@ extension TextStyle {
             && a.heightLimit.isSameValue(as: b.heightLimit) && a.maxLines == b.maxLines
             && a.lineBreakMode == b.lineBreakMode && a.options == b.options && a.compatibility == b.compatibility
             && a.alignment == b.alignment && a.lastLineAlignment == b.lastLineAlignment
+            && a.whiteSpace == b.whiteSpace && a.wordBreak == b.wordBreak && a.overflowWrap == b.overflowWrap
+            && a.lineBreak == b.lineBreak && a.textWrap == b.textWrap && a.lineClamp == b.lineClamp
             && a.truncationToken == b.truncationToken
             && a.firstLineHeadIndent.isSameValue(as: b.firstLineHeadIndent) && a.headIndent.isSameValue(as: b.headIndent)
             && a.tailIndent.isSameValue(as: b.tailIndent) && a.indentEachLine == b.indentEachLine
@@ -191,6 +193,12 @@ extension TextStyle {
         hasher.combine(compatibility)
         hasher.combine(alignment)
         hasher.combine(lastLineAlignment)
+        hasher.combine(whiteSpace)
+        hasher.combine(wordBreak)
+        hasher.combine(overflowWrap)
+        hasher.combine(lineBreak)
+        hasher.combine(textWrap)
+        hasher.combine(lineClamp)
         hasher.combine(truncationToken)
         hasher.combineValue(firstLineHeadIndent)
         hasher.combineValue(headIndent)

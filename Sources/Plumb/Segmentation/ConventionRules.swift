@@ -18,13 +18,65 @@ extension TextPreparer {
         if tailoring.contains(.aroundInlineBoxes) && b.hasInlineBoxes { addInlineBoxBreaks(graphemes: range, into: &b) }
         let blink: LayoutConventions.BreakTailoring = [.afterEverySpaceRun, .blinkASCIIPairs, .lb21aHebrewHyphen]
         let pango: LayoutConventions.BreakTailoring = [.afterSpacedHyphen, .afterPeriodFollowingSign]
-        guard range.count >= 2, !tailoring.isDisjoint(with: blink.union(pango)) else { return }
-        let ascii = ASCIIClusters(para: para, base: base, first: range.lowerBound, ends: b.graphemeEnds)
-        if !tailoring.isDisjoint(with: blink) {
-            addBlinkBreaks(tailoring, ascii, graphemes: range, into: &b)
+        guard range.count >= 2 else { return }
+        if !tailoring.isDisjoint(with: blink.union(pango)) {
+            let ascii = ASCIIClusters(para: para, base: base, first: range.lowerBound, ends: b.graphemeEnds)
+            if !tailoring.isDisjoint(with: blink) {
+                addBlinkBreaks(tailoring, ascii, graphemes: range, into: &b)
+            }
+            if !tailoring.isDisjoint(with: pango) {
+                addPangoBreaks(tailoring, ascii, graphemes: range, into: &b)
+            }
         }
-        if !tailoring.isDisjoint(with: pango) {
-            addPangoBreaks(tailoring, ascii, graphemes: range, into: &b)
+        let css: LayoutConventions.BreakTailoring = [.everyCluster, .betweenLetters, .keepsCJKWords]
+        if !tailoring.isDisjoint(with: css) {
+            applyCSSWordBreaking(tailoring, graphemes: range, firstScalars: firstScalars, into: &b)
+        }
+    }
+
+    /// The style's CSS breaking on top of the rules (a style option, not a profile's habit):
+    /// `line-break: anywhere` breaks between every two clusters (not before a space, which
+    /// hangs), `word-break: break-all` between two letters or digits, `keep-all` never between
+    /// two CJK letters (ideographs, kana, Hangul syllables and jamo).
+    ///
+    /// - Complexity: O(graphemes), one first-scalar property look-up per cluster.
+    private func applyCSSWordBreaking(
+        _ tailoring: LayoutConventions.BreakTailoring, graphemes range: Range<Int>, firstScalars: ParagraphScratch,
+        into b: inout PreparedTextBuilder
+    ) {
+        func scalar(_ g: Int) -> Unicode.Scalar { Unicode.Scalar(firstScalars.firstScalar(g)) ?? "\u{FFFD}" }
+        for g in range.lowerBound..<(range.upperBound - 1) where !b.flags[g + 1].contains(.hangingSpace) {
+            if tailoring.contains(.everyCluster) {
+                b.flags[g].insert(.breakAfter)
+                continue
+            }
+            if b.flags[g].contains(.hangingSpace) || b.flags[g].contains(.mandatoryBreakAfter) { continue }
+            let (a, c) = (scalar(g), scalar(g + 1))
+            if tailoring.contains(.betweenLetters), Self.isLetterOrDigit(a), Self.isLetterOrDigit(c) {
+                b.flags[g].insert(.breakAfter)
+            } else if tailoring.contains(.keepsCJKWords), Self.isCJKLetter(a), Self.isCJKLetter(c) {
+                b.flags[g].remove(.breakAfter)
+            }
+        }
+    }
+
+    /// A letter (L*) or a digit (Nd, Nl, No).
+    static func isLetterOrDigit(_ s: Unicode.Scalar) -> Bool {
+        switch s.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+            .decimalNumber, .letterNumber, .otherNumber:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// A CJK letter: a letter (L*) of the East Asian ranges (`ClusterClassifier.isCJK`):
+    /// ideographs, kana, Hangul; not their punctuation.
+    static func isCJKLetter(_ s: Unicode.Scalar) -> Bool {
+        switch s.properties.generalCategory {
+        case .otherLetter, .modifierLetter: ClusterClassifier.isCJK(s)
+        default: false
         }
     }
 

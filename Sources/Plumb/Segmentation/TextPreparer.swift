@@ -8,15 +8,17 @@
 /// - Thread safety: not thread-safe; use one per thread (`PreparerPool` lends them out).
 final class TextPreparer: @unchecked Sendable {  // one thread at a time (PreparerPool)
     let iterators: BreakIterators
-    /// ICU with CSS `line-break: normal` (the chromium profile), opened on first use.
-    var normalIterators: BreakIterators {
-        if let normalIteratorsIfOpened { return normalIteratorsIfOpened }
-        let opened = BreakIterators(locale: "en@lb=normal") ?? iterators
-        normalIteratorsIfOpened = opened
+    /// ICU's line breaking under `rules`: the default rules, or ICU with a CSS `line-break`
+    /// keyword (`@lb=normal`, the chromium profile's; `@lb=loose`), opened on first use.
+    func iterators(for rules: LayoutConventions.BreakRules) -> BreakIterators {
+        guard let keyword = rules.icuKeyword else { return iterators }
+        if let opened = keywordIterators[keyword] { return opened }
+        let opened = BreakIterators(locale: "en@lb=\(keyword)") ?? iterators
+        keywordIterators[keyword] = opened
         return opened
     }
-    /// `normalIterators` once opened.
-    private var normalIteratorsIfOpened: BreakIterators?
+    /// The keyword iterators opened so far, by `lb` value.
+    private var keywordIterators: [String: BreakIterators] = [:]
     private let shaper = Shaper()
     var shaperForInk: Shaper { shaper }
     private let segmentCache: SegmentCache
@@ -250,7 +252,7 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// Frees the per-grapheme scratch grown by a large text (it is allocated again on use).
     private func releaseLargeScratch() {
         iterators.releaseBuffers(over: Self.retainedScratchBytes)
-        if let normal = normalIteratorsIfOpened { normal.releaseBuffers(over: Self.retainedScratchBytes) }
+        for opened in keywordIterators.values { opened.releaseBuffers(over: Self.retainedScratchBytes) }
         scratch.columns.deallocate()
         scratch.paragraph.deallocate()
         scratch.lastLongSegment = nil

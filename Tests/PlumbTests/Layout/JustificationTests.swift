@@ -65,7 +65,8 @@ import Testing
         try #require(natural.lineCount == 2 && natural.lines[0].scalarRange == 0..<15)
         let n = natural.clusters(onLine: 0, unit: .scalars), j = justified.clusters(onLine: 0, unit: .scalars)
         let units = { (x: Double) in (x * 1024).rounded() }
-        let leftover = units(140 - natural.lines[0].usedWidth)
+        // Pango's leftover: the line's width less its glyphs, each in whole units.
+        let leftover = units(140) - Self.content(natural, line: 0).reduce(0) { $0 + units($1.maxX - $1.minX) }
         let wide = units(n[4].maxX - n[4].minX), narrow = units(n[9].maxX - n[9].minX)
         // justify_words: cumulative shares ⌊S·R/ΣS⌋ in whole units (the leftover is not whole points).
         #expect(leftover.truncatingRemainder(dividingBy: 1024) != 0)
@@ -94,7 +95,9 @@ import Testing
             if k > 0 && isCJK(g) && !(isCJK(g - 1) || scalars[g - 1] == " ") { opportunities += 1 }
             if k < n.count - 1 && (isCJK(g) || scalars[g] == " ") { opportunities += 1 }
         }
-        let share = (160 - natural.lines[0].usedWidth) / Double(opportunities)
+        // Blink's leftover: the available width less the line's width in whole layout units.
+        let lineUnits = (natural.lines[0].usedWidth * 64 - 1e-6).rounded(.up) / 64
+        let share = (160 - lineUnits) / Double(opportunities)
         #expect(abs(justified.lines[0].justificationWidth - share * Double(opportunities)) < 1e-9)
         var added = 0.0
         for (k, c) in n.enumerated() {

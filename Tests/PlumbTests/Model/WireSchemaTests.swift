@@ -58,6 +58,8 @@ import Testing
         style.tabSize = .spaces(4)
         style.language = "de"
         style.hyphenation = Hyphenation.none
+        (style.lastLineAlignment, style.whiteSpace, style.wordBreak) = (.center, .preLine, .keepAll)
+        (style.overflowWrap, style.lineBreak, style.textWrap, style.lineClamp) = (.anywhere, .strict, .balance, 2)
         for cell in [Cell(text: "a", style: style, width: 9), Cell(text: AttributedText("a", TextAttributes(weight: 700)), style: style, width: 9)] {
             let object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(cell)) as? [String: Any])
             let expected = Set(CellField.allCases.filter { $0.owner != .line }.map(\.rawValue))

@@ -1,0 +1,127 @@
+import Foundation
+@testable import Plumb
+import Testing
+
+/// CSS wrapping options (issue 27, item 5): where each one lets lines break, what it changes
+/// besides, and the warnings for what Plumb does not do.
+@Suite struct CSSWrappingTests {
+    static func layout(_ text: String, width: Double, _ edit: (inout TextStyle) -> Void) -> TextLayout {
+        var s = profiled(.chromium, ["Noto Sans", "Noto Sans CJK SC", "Noto Sans CJK KR"], size: 15)
+        edit(&s)
+        return engine.layout(text, style: s, width: width)
+    }
+
+    static func starts(_ l: TextLayout) -> [Int] { l.lines.map(\.scalarRange.lowerBound) }
+
+    @Test func keepAllBreaksCJKTextOnlyAtSpacesAndPunctuation() throws {
+        let text = "한국어 텍스트는 단어 단위로 줄바꿈합니다 그렇죠"
+        let scalars = Array(text.unicodeScalars)
+        let normal = Self.layout(text, width: 100) { _ in }
+        let keepAll = Self.layout(text, width: 100) { $0.wordBreak = .keepAll }
+        // Normal breaks inside Korean words; keep-all only after spaces.
+        #expect(Self.starts(normal).dropFirst().contains { scalars[$0 - 1] != " " })
+        for start in Self.starts(keepAll).dropFirst() { #expect(scalars[start - 1] == " ", "break at \(start)") }
+        #expect(keepAll.lineCount >= normal.lineCount)
+    }
+
+    @Test func breakAllBreaksBetweenLettersAndAnywhereBetweenAllClusters() throws {
+        let text = "The extraordinary international responsibility"
+        let normal = Self.layout(text, width: 100) { _ in }
+        let breakAll = Self.layout(text, width: 100) { $0.wordBreak = .breakAll }
+        let anywhere = Self.layout(text, width: 100) { $0.lineBreak = .anywhere }
+        for l in [breakAll, anywhere] {
+            // Every line but the last is filled: the next cluster would not fit.
+            for line in l.lines.dropLast() { #expect(line.usedWidth > 80, "\(line.scalarRange)") }
+            #expect(l.lineCount <= normal.lineCount)
+        }
+        // break-all keeps the rules around punctuation: no line starts with the comma.
+        let punctuated = Self.layout("abcdefghij, klmnopqrst", width: 70) { $0.wordBreak = .breakAll }
+        #expect(!Self.starts(punctuated).contains(10))
+        // Heights and lines follow the breaks: anywhere under the pango profile too.
+        var s = profiled(.pango, ["DejaVu Sans"], size: 15)
+        s.lineBreak = .anywhere
+        #expect(engine.layout(text, style: s, width: 100).lines.dropLast().allSatisfy { $0.usedWidth > 80 })
+    }
+
+    @Test func strictKeepsSmallKanaAndTheProlongedSoundMarkOffLineStarts() throws {
+        // ー and ょ start no line under strict; under normal (the chromium profile's) they may.
+        let text = String(repeating: "ちょっとコーヒー", count: 6)
+        let scalars = Array(text.unicodeScalars)
+        let small: Set<Unicode.Scalar> = ["ょ", "っ", "ー"]
+        var normalStarts = 0
+        for width in stride(from: 60.0, through: 200, by: 7) {
+            let strict = Self.layout(text, width: width) { $0.lineBreak = .strict }
+            for start in Self.starts(strict) { #expect(!small.contains(scalars[start]), "strict at \(width): \(start)") }
+            let normal = Self.layout(text, width: width) { _ in }
+            normalStarts += Self.starts(normal).filter { small.contains(scalars[$0]) }.count
+            let loose = Self.layout(text, width: width) { $0.lineBreak = .loose }
+            #expect(loose.lineCount <= strict.lineCount)
+        }
+        #expect(normalStarts > 0)
+    }
+
+    @Test func nowrapAndPreBreakOnlyAtHardBreaks() throws {
+        let text = "a line that would wrap at this width\nand a second one that would too"
+        for edit: (inout TextStyle) -> Void in [{ $0.whiteSpace = .nowrap }, { $0.whiteSpace = .pre }, { $0.textWrap = .nowrap }] {
+            let l = Self.layout(text, width: 80, edit)
+            #expect(Self.starts(l) == [0, 37])
+        }
+    }
+
+    @Test func lineClampIsMaxLinesWithTailTruncation() throws {
+        let text = "The extraordinary international responsibility of all of us, over several lines"
+        let clamped = Self.layout(text, width: 100) { $0.lineClamp = 2 }
+        let truncated = Self.layout(text, width: 100) {
+            $0.maxLines = 2
+            $0.lineBreakMode = .truncatingTail
+        }
+        #expect(clamped.lines == truncated.lines && clamped.measurement == truncated.measurement)
+        #expect(clamped.lineCount == 2 && clamped.measurement.isTruncated)
+        let bad = Self.layout(text, width: 100) { $0.lineClamp = -1 }
+        #expect(bad.measurement.warnings.contains { $0.description.contains("lineClamp") })
+    }
+
+    @Test func collapsingWhiteSpaceWarnsOnlyWhenSomethingWouldCollapse() throws {
+        func warns(_ text: String, _ mode: WhiteSpace) -> Bool {
+            Self.layout(text, width: 200) { $0.whiteSpace = mode }.measurement.warnings.contains {
+                $0.description.hasPrefix("whiteSpace")
+            }
+        }
+        #expect(!warns("one space between words", .normal))
+        #expect(warns("two  spaces", .normal) && warns(" leading", .normal) && warns("trailing ", .nowrap))
+        #expect(warns("a\nnewline", .normal) && !warns("a\nnewline", .preLine) && warns("a \nspace", .preLine))
+        #expect(warns("tab\there", .preLine) && !warns("two  spaces", .preWrap) && !warns("two  spaces", .pre))
+        #expect(warns("any space", .breakSpaces) && !warns("none", .breakSpaces))
+        // Nothing to collapse: the same answer as pre-wrap, no warning, cached as usual.
+        let plain = Self.layout("one space between words", width: 60) { _ in }
+        let normal = Self.layout("one space between words", width: 60) { $0.whiteSpace = .normal }
+        #expect(plain.lines == normal.lines && plain.measurement == normal.measurement)
+    }
+
+    @Test func unsupportedValuesWarnAndBadKeywordsAreErrors() throws {
+        let l = Self.layout("text", width: 100) {
+            $0.overflowWrap = .normal
+            $0.textWrap = .balance
+        }
+        let fields = l.measurement.warnings.map(\.description)
+        #expect(fields.contains { $0.hasPrefix("overflowWrap") } && fields.contains { $0.hasPrefix("textWrap") })
+        #expect(l.measurement.isFallback)
+        for json in [#"{"whiteSpace": "pre wrap"}"#, #"{"wordBreak": "break-word"}"#, #"{"lineBreak": "auto "}"#, #"{"textWrap": "stable"}"#] {
+            #expect(throws: DecodingError.self) { try JSONDecoder().decode(TextStyle.self, from: Data(json.utf8)) }
+        }
+        let decoded = try JSONDecoder().decode(
+            TextStyle.self, from: Data(#"{"whiteSpace": "pre-line", "wordBreak": "keep-all", "lineClamp": 3}"#.utf8))
+        #expect(decoded.whiteSpace == .preLine && decoded.wordBreak == .keepAll && decoded.lineClamp == 3)
+    }
+
+    @Test func breakingOptionsSplitTheShapingKey() throws {
+        var a = profiled(.chromium)
+        var b = a
+        b.wordBreak = .keepAll
+        #expect(engine.resolve(a).shapingFingerprint != engine.resolve(b).shapingFingerprint)
+        a.lineBreak = .strict
+        b = a
+        b.lineBreak = .loose
+        #expect(engine.resolve(a).shapingFingerprint != engine.resolve(b).shapingFingerprint)
+    }
+}
