@@ -230,9 +230,9 @@ import Testing
         #expect(try r.json(0)["height"] as? Double == r.json(1)["height"] as? Double)
         #expect(try box(0)["rtl"] == nil)
         #expect(try box(2)["rtl"] as? Bool == true)
-        let bad = try run(["measure", "--alignment", "justified"], input: Data())
+        let bad = try run(["measure", "--alignment", "justify"], input: Data())
         #expect(bad.status == 64)
-        #expect(bad.stderr.contains("unknown alignment 'justified' (one of natural, left, right, center)"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("unknown alignment 'justify' (one of natural, left, right, center, justified)"), "\(bad.stderr)")
     }
 
     @Test func commandLineDefaultsAndPerLineOverrides() throws {

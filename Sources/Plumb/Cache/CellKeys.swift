@@ -16,7 +16,7 @@ struct CellKeys: BitwiseCopyable {
     /// The content key: XXH3-128 of the UTF-8 text, or `contentKey(_:)` of attributed text.
     var text: CacheKey
     var keys: ResultKeys
-    /// The width on the device-pixel grid (`.infinity`: unconstrained).
+    /// The width on the profile's grid (`PixelGrid.snap`; `.infinity`: unconstrained).
     var layoutWidth: Double
     var scale: Double
 
@@ -28,12 +28,13 @@ struct CellKeys: BitwiseCopyable {
     ///   allocation-free.
     @inline(__always)
     static func plain(
-        _ text: borrowing String, cacheable: Bool, fingerprint: CacheKey, width: Double, scale: Double
+        _ text: borrowing String, cacheable: Bool, fingerprint: CacheKey, width: Double, scale: Double,
+        widthUnit: Double = 0
     ) -> CellKeys? {
         guard cacheable, !text.isEmpty, scale >= Sanitizer.minimumScale, scale <= Sanitizer.maximumScale,
             !width.isNaN, width > 0
         else { return nil }
-        let lw = PixelGrid.snap(.points(width), scale: scale)
+        let lw = PixelGrid.snap(.points(width), scale: scale, unit: widthUnit)
         let w: Double
         if width == .infinity { w = .infinity } else if case .points(let p) = lw { w = p } else { return nil }
         // The UTF-8 span borrows the string's storage: no copy and no retain (a retain would

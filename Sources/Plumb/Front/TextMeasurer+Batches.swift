@@ -44,6 +44,7 @@ extension TextMeasurer {
         reloadFontsIfChangedPeriodically()
         let resolved = resolve(style)
         let cacheable = resolved.isCacheable, fingerprint = resolved.layoutFingerprint
+        let widthUnit = resolved.sanitized.conventions.widthUnit
         var results = try texts.withUnsafeBufferPointer { buffer in
             // Read through a pointer: the key pass borrows each text instead of retaining it
             // (a retain writes the string's header, a line the other core then has to fetch).
@@ -51,7 +52,10 @@ extension TextMeasurer {
             nonisolated(unsafe) let texts = buffer
             return try BatchEngine(workers: workers, progress: progress).measure(
                 count: texts.count, cache: resultCache,
-                key: { i in CellKeys.plain(texts[i], cacheable: cacheable, fingerprint: fingerprint, width: width, scale: scale) },
+                key: { i in
+                    CellKeys.plain(
+                        texts[i], cacheable: cacheable, fingerprint: fingerprint, width: width, scale: scale, widthUnit: widthUnit)
+                },
                 measure: { i, k in self.measure(texts[i], style: resolved, width: width, scale: scale, keys: k, resultMissed: true) })
         }
         if cacheable && !resolved.warnings.isEmpty {

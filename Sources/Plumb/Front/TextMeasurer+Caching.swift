@@ -95,7 +95,9 @@ extension TextMeasurer {
     /// The keys of one plain cell measured with `style` (`CellKeys.plain`).
     @inline(__always)
     func cellKeys(_ text: String, style: ResolvedStyle, width: Double, scale: Double) -> CellKeys? {
-        CellKeys.plain(text, cacheable: style.isCacheable, fingerprint: style.layoutFingerprint, width: width, scale: scale)
+        CellKeys.plain(
+            text, cacheable: style.isCacheable, fingerprint: style.layoutFingerprint, width: width, scale: scale,
+            widthUnit: style.sanitized.conventions.widthUnit)
     }
 
     static func cached(_ m: TextMeasurement, layout: AssembledLayout, layoutWidth: Double, scale: Double) -> CachedResult? {

@@ -31,7 +31,8 @@ extension TextMeasurer {
         if let content, !content.warnings.isEmpty { warnings += content.warnings }
         let s = style.sanitized
         let scale = Sanitizer.scale(scale, warnings: &warnings)
-        let layoutWidth = PixelGrid.snap(Sanitizer.width(width, warnings: &warnings), scale: scale)
+        let layoutWidth = PixelGrid.snap(
+            Sanitizer.width(width, warnings: &warnings), scale: scale, unit: s.conventions.widthUnit)
         let grid = PixelGrid(scale: scale)
         let cascade = style.cascade
 

@@ -52,17 +52,18 @@ struct PixelGrid: Hashable, Sendable {
         return Double(Int64(x))
     }
 
-    /// Widths the engine treats identically snap to the device-pixel grid (down: a partial
-    /// pixel cannot hold ink); widths under one pixel are kept as they are. Inlined: every
-    /// cell's keys start with it (a warm hit too).
+    /// Widths the engine treats identically snap to the profile's grid (`unit` points,
+    /// `LayoutConventions.widthUnit`: Blink's 1/64-px layout unit, Pango's 1/1024-pt unit, or 0
+    /// for the device-pixel grid, down: a partial pixel cannot hold ink); widths under one
+    /// step are kept as they are. Inlined: every cell's keys start with it (a warm hit too).
     @inline(__always)
-    static func snap(_ width: LayoutWidth, scale: Double) -> LayoutWidth {
+    static func snap(_ width: LayoutWidth, scale: Double, unit: Double = 0) -> LayoutWidth {
         guard case .points(let w) = width else { return width }
-        let pixels = w * scale
+        let pixels = unit > 0 ? w / unit : w * scale
         guard pixels >= 1, pixels.isFinite else { return width }
         let nearest = PixelGrid.rounded(pixels)
         let snapped = abs(pixels - nearest) <= PixelGrid.tolerance ? nearest : PixelGrid.roundedDown(pixels)
-        return .points(snapped / scale)
+        return .points(unit > 0 ? snapped * unit : snapped / scale)
     }
 
     /// The nearest grid value (for positions that must line up, e.g. a layout width key).

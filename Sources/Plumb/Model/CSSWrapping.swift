@@ -9,11 +9,17 @@
 /// text has a space.
 /// Unset: `pre-wrap`, what the `chromium` profile's conformance sets measure.
 public enum WhiteSpace: String, CaseIterable, Hashable, Sendable, Codable {
+    /// Spaces and newlines collapse; lines wrap.
     case normal
+    /// Spaces and newlines collapse; lines do not wrap.
     case nowrap
+    /// Everything is kept; lines break only at newlines.
     case pre
+    /// Everything is kept; lines wrap, trailing spaces hang.
     case preWrap = "pre-wrap"
+    /// Spaces collapse, newlines are kept; lines wrap.
     case preLine = "pre-line"
+    /// As `pre-wrap`, with spaces that take room at a line's end and may wrap.
     case breakSpaces = "break-spaces"
 
     /// Whether lines wrap at the width (`nowrap` and `pre`: only at hard breaks).

@@ -51,6 +51,10 @@ struct LayoutConventions: Hashable, Sendable {
     var hyphens: HyphenRule = .textKit
     /// Where a justified line stretches and which lines do (TextKit's as far as known).
     var justification: JustifyRule = .textKit
+    /// The grid the box width snaps down to, in points: Blink's layout unit (a CSS width is
+    /// floored to 1/64 px), Pango's unit (1/1024 pt); 0: the device-pixel grid (UIKit's
+    /// cells sit on it).
+    var widthUnit = 0.0
 
     /// How a justified line spreads its leftover width (`LineJustification`).
     struct JustifyRule: Hashable, Sendable {
@@ -82,7 +86,8 @@ struct LayoutConventions: Hashable, Sendable {
         /// Blink: spaces and ideographs, equal shares.
         static let css = JustifyRule(opportunities: .spacesAndIdeographs, lineWidthUnit: blinkLayoutUnit)
         /// Pango 1.50: spaces by their widths, else clusters, in Pango units.
-        static let pango = JustifyRule(opportunities: .spacesElseClusters, sharesFollowSpaceWidths: true, unitsPerPoint: 1024)
+        static let pango = JustifyRule(
+            opportunities: .spacesElseClusters, sharesFollowSpaceWidths: true, unitsPerPoint: pangoUnitsPerPoint)
     }
 
     /// How hyphenation works in the profile's engine (`Hyphenation` has the table).
@@ -376,6 +381,8 @@ struct LayoutConventions: Hashable, Sendable {
     static let exactFitTolerance = 1e-6
     /// Blink's layout unit, 1/64 px.
     static let blinkLayoutUnit = 1.0 / 64
+    /// Pango units per point (`PANGO_SCALE`).
+    static let pangoUnitsPerPoint = 1024
 }
 
 extension LayoutConventions {
@@ -396,7 +403,7 @@ extension LayoutConventions {
         lineFit: .exact(tolerance: exactFitTolerance), advanceScaling: .exact,
         scriptBracketPairing: .bracketsAndQuotes, shapesKanaWithKanji: false, reshapesLineEnds: false,
         shapingLanguage: .fromScript, loneEmojiTakesFamilyGlyph: false, synthesis: .fontconfig, lineHeights: .pango,
-        tabs: .pango, hyphens: .pango, justification: .pango)
+        tabs: .pango, hyphens: .pango, justification: .pango, widthUnit: 1.0 / Double(pangoUnitsPerPoint))
 
     /// Chromium's (Blink's) conventions on Linux (measured): CSS `line-break: normal`, its
     /// ASCII table and space rule, FreeType advances, layout-unit line fitting, line ends
@@ -409,7 +416,7 @@ extension LayoutConventions {
         shapesKanaWithKanji: true, reshapesLineEnds: true, shapingLanguage: .document,
         loneEmojiTakesFamilyGlyph: true, fallbackFacesAreRegular: true, fallbackQuery: .characterOnly,
         synthesis: .skia, lineHeights: .blink(.familyFontsAboveScaleOne), indents: .cssTextIndent,
-        tabs: .css, hyphens: .css, justification: .css)
+        tabs: .css, hyphens: .css, justification: .css, widthUnit: blinkLayoutUnit)
 }
 
 extension Compatibility {

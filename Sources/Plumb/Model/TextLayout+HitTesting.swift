@@ -236,9 +236,10 @@ extension TextLayout {
 public struct LayoutCluster: Hashable, Sendable {
     /// The cluster's offsets in the unit asked for.
     public var range: Range<Int>
-    /// Its horizontal extent in the text box (points): the pen before and after it, with any
-    /// width a justified line added around it (`LayoutLine.justificationWidth`).
+    /// Its horizontal extent in the text box (points): the pen before it, with any width a
+    /// justified line added before it (`LayoutLine.justificationWidth`) …
     public var minX: Double
+    /// … and the pen after it, with the width added after it.
     public var maxX: Double
 }
 

@@ -306,7 +306,7 @@ extension LayoutLine {
             && a.rect == b.rect && a.usedWidth.isSameValue(as: b.usedWidth) && a.hangingWidth.isSameValue(as: b.hangingWidth)
             && a.baseline.isSameValue(as: b.baseline) && a.naturalHeight.isSameValue(as: b.naturalHeight)
             && a.gapAfter.isSameValue(as: b.gapAfter) && a.endsParagraph == b.endsParagraph && a.direction == b.direction && a.truncation == b.truncation
-            && a.hyphenWidth.isSameValue(as: b.hyphenWidth)
+            && a.hyphenWidth.isSameValue(as: b.hyphenWidth) && a.justificationWidth.isSameValue(as: b.justificationWidth)
     }
 
     /// Hashes every field, every NaN alike.
@@ -325,6 +325,7 @@ extension LayoutLine {
         hasher.combine(direction)
         hasher.combine(truncation)
         hasher.combineValue(hyphenWidth)
+        hasher.combineValue(justificationWidth)
     }
 }
 

@@ -209,3 +209,29 @@ import Testing
         #expect(ok.alignment == .justified && ok.lastLineAlignment == .center)
     }
 }
+
+/// The box width on each engine's grid (found by the justification oracle's fractional
+/// widths): Blink floors a CSS width to its 1/64-px layout unit and Pango takes it in 1/1024-pt
+/// units, so a line a fraction of a pixel narrower than the box fits; `standard` keeps UIKit's
+/// device-pixel grid.
+@Suite struct WidthGridTests {
+    @Test func fractionalWidthsSnapToTheEnginesGrid() throws {
+        let text = "Justified text spreads out"
+        for (profile, unit) in [(Compatibility.chromium, 1.0 / 64), (.pango, 1.0 / 1024)] {
+            let s = profiled(profile, ["DejaVu Sans"], size: 15)
+            let natural = engine.layout(text, style: s, width: .infinity, scale: 2).lines[0].usedWidth
+            // Just wide enough on the engine's grid, but below it on the half-point grid.
+            let width = ((natural / unit).rounded(.up) + 1) * unit
+            try #require((width * 2).rounded(.down) / 2 < natural, "\(profile): \(natural) is on the device grid")
+            let l = engine.layout(text, style: s, width: width, scale: 2)
+            #expect(l.lineCount == 1, "\(profile) at \(width): \(l.lines.map(\.scalarRange))")
+            #expect(engine.measure(text, style: s, width: width, scale: 2).lineCount == 1)
+        }
+        // UIKit's cells are on the device grid: the same width wraps.
+        let s = profiled(.standard, ["DejaVu Sans"], size: 15)
+        let natural = engine.layout(text, style: s, width: .infinity, scale: 2).lines[0].usedWidth
+        let width = ((natural * 64).rounded(.up) + 1) / 64
+        try #require((width * 2).rounded(.down) / 2 < natural)
+        #expect(engine.layout(text, style: s, width: width, scale: 2).lineCount == 2)
+    }
+}

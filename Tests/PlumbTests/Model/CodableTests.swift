@@ -156,6 +156,8 @@ import Testing
         style.tabSize = .length(20)
         style.language = "en"
         style.hyphenation = .auto
+        (style.lastLineAlignment, style.whiteSpace, style.wordBreak) = (.justified, .pre, .breakAll)
+        (style.overflowWrap, style.lineBreak, style.textWrap, style.lineClamp) = (.breakWord, .loose, .wrap, 1)
         let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(Cell(text: "a", style: style, width: 1))) as? [String: Any]
         let keys = Set(try #require(object).keys)
         #expect(keys.subtracting(["text"]) == listed.subtracting(["scale"]))
@@ -208,7 +210,7 @@ import Testing
         #expect(message(#"{"text":"a","lineBreakMode":"wrap"}"#)
             == "unknown lineBreakMode 'wrap' (one of wordWrapping, charWrapping, clipping, truncatingHead, truncatingMiddle, truncatingTail)")
         #expect(message(#"{"text":"a","compatibility":"webkit"}"#) == "unknown compatibility 'webkit' (one of standard, pango, chromium)")
-        #expect(message(#"{"text":"a","alignment":"justified"}"#)?.hasPrefix("unknown alignment 'justified'") == true)
+        #expect(message(#"{"text":"a","alignment":"justify"}"#)?.hasPrefix("unknown alignment 'justify'") == true)
         #expect(throws: DecodingError.self) { try decode(Cell.self, #"{"width":3}"#) }             // no text
         #expect(throws: DecodingError.self) { try decode(Cell.self, #"{"text":"a","maxLines":1.5}"#) }
         #expect(throws: DecodingError.self) { try decode(Cell.self, #"{"text":"a","size":"big"}"#) }

@@ -207,6 +207,10 @@ import Testing
             .init("truncationToken") { $0.truncationToken = AttributedText("…") },
             .init("language") { $0.language = "de" }, .init("hyphenation") { $0.hyphenation = .auto },
             .init("hyphenationFactor") { $0.hyphenationFactor = .nan },
+            .init("lastLineAlignment") { $0.lastLineAlignment = .justified }, .init("whiteSpace") { $0.whiteSpace = .pre },
+            .init("wordBreak") { $0.wordBreak = .keepAll }, .init("overflowWrap") { $0.overflowWrap = .anywhere },
+            .init("lineBreak") { $0.lineBreak = .loose }, .init("textWrap") { $0.textWrap = .nowrap },
+            .init("lineClamp") { $0.lineClamp = 2 },
         ])
         Self.expectEveryFieldCounts(TextAttributes(), [
             .init("families") { $0.families = [] }, .init("size") { $0.size = .nan }, .init("weight") { $0.weight = 1 },
@@ -236,7 +240,7 @@ import Testing
             .init("rect") { $0.rect = .zero }, .init("usedWidth") { $0.usedWidth = .nan }, .init("hangingWidth") { $0.hangingWidth = 9 },
             .init("baseline") { $0.baseline = 0 }, .init("naturalHeight") { $0.naturalHeight = 0 }, .init("gapAfter") { $0.gapAfter = 9 },
             .init("endsParagraph") { $0.endsParagraph.toggle() }, .init("direction") { $0.direction = .rightToLeft },
-            .init("hyphenWidth") { $0.hyphenWidth = .nan },
+            .init("hyphenWidth") { $0.hyphenWidth = .nan }, .init("justificationWidth") { $0.justificationWidth = .nan },
             .init("truncation") { $0.truncation = nil },
         ])
         let cluster = try #require(layout.caretMap.clusters.first)
