@@ -200,7 +200,7 @@ enum StyleFields {
         .optionalChoice(.wordBreak, option: "word-break", valueName: "mode",
                         help: "CSS word-break: normal, break-all (also between letters) or keep-all (not between CJK letters). (default: normal)", \.wordBreak),
         .optionalChoice(.overflowWrap, option: "overflow-wrap", valueName: "mode",
-                        help: "CSS overflow-wrap: normal (not supported: a warning), break-word or anywhere. (default: break-word)", \.overflowWrap),
+                        help: "CSS overflow-wrap: normal (an overlong word overflows its line), break-word or anywhere (cut between clusters). (default: break-word)", \.overflowWrap),
         .optionalChoice(.lineBreak, option: "line-break", valueName: "mode",
                         help: "CSS line-break: auto, loose, normal, strict (ICU's rules) or anywhere (between any two clusters). (default: auto)", \.lineBreak),
         .optionalChoice(.textWrap, option: "text-wrap", valueName: "mode",

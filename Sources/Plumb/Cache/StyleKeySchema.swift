@@ -64,6 +64,8 @@ enum StyleKeySchema {
         sink.field("tailIndent", s.tailIndent)
         sink.field("indentEachLine", s.indentEachLine)
         sink.field("hyphenationFactor", s.hyphenation == .auto ? s.hyphenationFactor : 1)
+        // `anywhere` breaks lines as `break-word` does (they differ in min-content only).
+        sink.field("overflowWrap", s.overflowWrap == .normal)
     }
 
     /// Stored properties of `TextStyle`, `FontDescriptor` and `SanitizedStyle` (by name; a
@@ -73,7 +75,6 @@ enum StyleKeySchema {
         "lastLineAlignment": "as alignment, for a paragraph's last line",
         "whiteSpace": "resolved into options (usesLineFragmentOrigin), which are encoded; collapsing only warns",
         "textWrap": "resolved into options (usesLineFragmentOrigin), which are encoded; balance and pretty only warn",
-        "overflowWrap": "only warns (normal is not supported)",
         "lineClamp": "resolved into maxLines and lineBreakMode, which are encoded",
         "conventions": "resolved from compatibility, lineBreak and wordBreak, which are encoded",
         "language": "only hyphenation reads it, as hyphenationLanguage (encoded when it has a dictionary)",

@@ -59,6 +59,10 @@ struct LineBreaker {
     /// dictionary point only when, ended at its last other break, it would fill less than this
     /// fraction of its width (1: always).
     var hyphenationFactor = 1.0
+    /// Whether a word wider than its line is cut between clusters (UIKit, CSS `overflow-wrap:
+    /// break-word`, Pango's `WRAP_WORD_CHAR`); false lets it overflow its own line whole (CSS
+    /// `overflow-wrap: normal`, Pango's `WRAP_WORD`).
+    var cutsOverlongWords = true
 
     /// A breaker of `text` into lines of `maxWidth` under `policy`, tabs on `tabs`.
     init(
@@ -593,6 +597,25 @@ struct LineBreaker {
                 }
                 emit(endsParagraph: false, insideWord: policy == .characters && unitStart != wordStart)
                 continue  // the unit starts the next line
+            } else if !cutsOverlongWords && policy == .words {
+                // CSS `overflow-wrap: normal`: the word overflows its own line whole (measured
+                // to its end: the first measure may have stopped once it could not fit).
+                var whole = m
+                if m.isPartial {
+                    pen = line.pen
+                    whole = measure(
+                        unitStart..<unitEnd, word: word, startingAt: wordStart, at: line.x, stoppingAbove: .infinity, v,
+                        pen: &pen, onRuler: onRuler, direction)
+                }
+                line.used = line.x + whole.width - whole.hanging + hyphen
+                line.x += whole.width
+                line.mask |= whole.mask
+                line.end = unitEnd
+                line.pen = pen
+                let nextWord = unitEnd == word.graphemeEnd && unitEnd == stored.graphemeEnd ? wordIndex + 1 : wordIndex
+                fitting = LineSnapshot(line: line, unitStart: unitEnd, wordIndex: nextWord)
+                beforeDictionaryPoint = fitting
+                overflowsByHyphen = false
             } else {
                 // Overlong: fill this line cluster by cluster (at least one), then go on. A
                 // line that would end at a hyphen that does not fit goes on into this unit

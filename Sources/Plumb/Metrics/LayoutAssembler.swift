@@ -227,6 +227,7 @@ enum LayoutAssembler {
         let tabs: TabSettings
         let indents: LineIndents
         let hyphenationFactor: Double
+        let cutsOverlongWords: Bool
 
         @inline(__always)
         init(_ style: borrowing SanitizedStyle) {
@@ -236,6 +237,7 @@ enum LayoutAssembler {
             tabs = style.tabs
             indents = style.indents
             hyphenationFactor = style.hyphenation == .auto ? style.hyphenationFactor : 1
+            cutsOverlongWords = style.overflowWrap != .normal
         }
     }
 
@@ -264,6 +266,7 @@ enum LayoutAssembler {
             lineLimit: lineLimit,
             indents: b.indents)
         breaker.hyphenationFactor = b.hyphenationFactor
+        breaker.cutsOverlongWords = b.cutsOverlongWords
         return breaker
     }
 

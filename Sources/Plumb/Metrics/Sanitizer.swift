@@ -48,6 +48,8 @@ struct SanitizedStyle: Hashable, Sendable {
     /// CSS `line-break` and `word-break` (resolved into `conventions`; here for the key).
     var lineBreak = LineBreakStrictness.auto
     var wordBreak = WordBreak.normal
+    /// CSS `overflow-wrap`: `normal` lets an overlong word overflow its line.
+    var overflowWrap = OverflowWrap.breakWord
 
     /// The tabs as the breaker and the geometry read them, once the text's space width is
     /// known (`PreparedText.TabFacts`).
@@ -191,9 +193,9 @@ enum Sanitizer {
     /// with tail truncation, `nowrap` and `pre` (white-space or text-wrap) as lines broken
     /// only at hard breaks, `line-break` as ICU's rules and `word-break` as break tailorings
     /// (the conventions, so the preparer reads them as any rule; their fields are in the
-    /// shaping key). What Plumb does not do is a warning: `overflow-wrap: normal` (overlong
-    /// words are still cut), `text-wrap: balance` and `pretty` (greedy lines; balance keeps
-    /// Blink's line count, so its heights).
+    /// shaping key), `overflow-wrap` as whether overlong words are cut. What Plumb does not do
+    /// is a warning: `text-wrap: balance` and `pretty` (greedy lines; balance keeps Blink's
+    /// line count, so its heights).
     static func wrapping(_ style: TextStyle, into s: inout SanitizedStyle, warnings: inout [MeasureWarning]) {
         if let clamp = style.lineClamp {
             if clamp < 0 {
@@ -220,9 +222,7 @@ enum Sanitizer {
         }
         s.lineBreak = style.lineBreak ?? .auto
         s.wordBreak = style.wordBreak ?? .normal
-        if style.overflowWrap == .normal {
-            warnings.append(.invalidValue(field: "overflowWrap", description: "normal is not supported; overlong words are cut as with break-word"))
-        }
+        s.overflowWrap = style.overflowWrap ?? .breakWord
         if let wrap = style.textWrap, wrap == .balance || wrap == .pretty {
             warnings.append(.invalidValue(field: "textWrap", description: "\(wrap.rawValue) is not supported; lines are broken greedily (wrap)"))
         }

@@ -41,7 +41,8 @@ public enum WordBreak: String, CaseIterable, Hashable, Sendable, Codable {
 
 /// CSS `overflow-wrap`: whether a word longer than the line is cut.
 public enum OverflowWrap: String, CaseIterable, Hashable, Sendable, Codable {
-    /// A word longer than the line overflows it (Pango's `WRAP_WORD`).
+    /// A word longer than the line overflows it whole, on a line of its own (Pango's
+    /// `WRAP_WORD`): the line is wider than the box, and so is the measured width.
     case normal
     /// A word longer than the line is cut between clusters (UIKit's word wrapping, Pango's
     /// `WRAP_WORD_CHAR`): Plumb's default.

@@ -95,6 +95,7 @@ import Testing
             "hyphenationLanguage": { ($0.hyphenation, $0.language) = (.auto, "en") },
             "hyphenationFactor": { ($0.hyphenationFactor, $0.language) = (0.5, "en") },
             "lineBreak": { $0.lineBreak = .loose }, "wordBreak": { $0.wordBreak = .breakAll },
+            "overflowWrap": { $0.overflowWrap = .normal },
         ]
         #expect(Set(variants.keys) == Set(Self.encodedNames), "every encoded field needs a variant here")
         let key = engine.resolve(base).layoutFingerprint

@@ -98,13 +98,27 @@ import Testing
         #expect(plain.lines == normal.lines && plain.measurement == normal.measurement)
     }
 
-    @Test func unsupportedValuesWarnAndBadKeywordsAreErrors() throws {
-        let l = Self.layout("text", width: 100) {
-            $0.overflowWrap = .normal
-            $0.textWrap = .balance
+    @Test func overflowWrapNormalLetsAnOverlongWordOverflowItsOwnLine() throws {
+        let text = "see pneumonoultramicroscopicsilicovolcanoconiosis here"
+        for profile in Compatibility.allCases {
+            var s = profiled(profile, ["DejaVu Sans"], size: 15)
+            let cut = engine.layout(text, style: s, width: 120)
+            s.overflowWrap = .normal
+            let l = engine.layout(text, style: s, width: 120)
+            // "see " | the word whole | "here": three lines, the middle one wider than the box.
+            #expect(Self.starts(l) == [0, 4, 50], "\(profile): \(Self.starts(l))")
+            #expect(l.lines[1].usedWidth > 120 && l.measurement.size.width > 120)
+            #expect(cut.lineCount > l.lineCount && cut.lines.allSatisfy { $0.usedWidth <= 120 + 1.0 / 64 })
+            #expect(engine.measure(text, style: s, width: 120) == l.measurement)
+            s.overflowWrap = .anywhere
+            #expect(engine.layout(text, style: s, width: 120).lines == cut.lines)
         }
+    }
+
+    @Test func unsupportedValuesWarnAndBadKeywordsAreErrors() throws {
+        let l = Self.layout("text", width: 100) { $0.textWrap = .balance }
         let fields = l.measurement.warnings.map(\.description)
-        #expect(fields.contains { $0.hasPrefix("overflowWrap") } && fields.contains { $0.hasPrefix("textWrap") })
+        #expect(fields.contains { $0.hasPrefix("textWrap") })
         #expect(l.measurement.isFallback)
         for json in [#"{"whiteSpace": "pre wrap"}"#, #"{"wordBreak": "break-word"}"#, #"{"lineBreak": "auto "}"#, #"{"textWrap": "stable"}"#] {
             #expect(throws: DecodingError.self) { try JSONDecoder().decode(TextStyle.self, from: Data(json.utf8)) }
