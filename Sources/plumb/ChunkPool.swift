@@ -48,6 +48,8 @@ struct ChunkOutput: Sendable {
     var bytes: [UInt8]
     var lines: Int
     var errors: Int
+    /// `--list`: the rows, placed by the main thread (`bytes` is empty then).
+    var list: [ListEntry] = []
 }
 
 /// What a worker does with a chunk: parse its lines, measure them (one engine batch call on
@@ -82,7 +84,12 @@ struct ChunkProcessor: Sendable {
 
     /// The answers of parsed cells, in order (waits for the engine if it is still being made).
     func answer(_ inputs: [CellInput]) -> ChunkOutput {
-        let (bytes, errors) = writer.format(measurer.measure(inputs))
+        let measured = measurer.measure(inputs)
+        if writer.wantsList {
+            let list = writer.listEntries(measured)
+            return ChunkOutput(bytes: [], lines: inputs.count, errors: list.count { $0.error != nil }, list: list)
+        }
+        let (bytes, errors) = writer.format(measured)
         return ChunkOutput(bytes: bytes, lines: inputs.count, errors: errors)
     }
 }

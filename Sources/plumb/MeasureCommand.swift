@@ -18,6 +18,8 @@ struct MeasureCommand {
                        help: "Add \"lineBoxes\": start, end, rect, baseline and used width of each line; \"boxes\": each inline box's id, rect, line and offset (cells with boxes); \"token\": the truncation token's line and rect (truncated cells with a token)."),
             OptionSpec(name: "offsets", valueName: "unit", kind: .string,
                        help: "The unit of lineStarts, lineBoxes and boxes offsets: scalars (Unicode scalars; an inline box is one), utf8 or utf16. (default: scalars)"),
+            OptionSpec(name: "list", kind: .flag,
+                       help: "Print each row of a virtualized list with its running offset, {\"id\", \"index\", \"start\", \"size\", \"end\"} (a row's \"extraHeight\" added, pixel-ceiled), and {\"total\", \"count\"} last."),
             OptionSpec(name: "exact-numbers", kind: .flag,
                        help: "Print every number in its shortest round-trip form instead of rounded to 6 decimals."),
             OptionSpec(name: "workers", valueName: "n", kind: .int, help: "Threads to measure with, ≥ 1, at most one per core. (default: every core)"),
@@ -71,6 +73,8 @@ struct MeasureCommand {
     var lastProgress: UInt64 = 0
     /// Lines read when the last progress line was printed.
     var lastProgressCount = 0
+    /// `--list`: places rows at their offsets, in input order.
+    var list: ListWriter?
 
     init(args: ParsedArguments) throws(UsageError) {
         self.args = args
@@ -105,13 +109,18 @@ struct MeasureCommand {
         guard let offsets = OffsetUnit(rawValue: unit) else {
             throw args.invalidValue(of: "offsets", "unknown unit '\(unit)' (one of \(OffsetUnit.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
-        let writer = ResultWriter(
+        var writer = ResultWriter(
             wantsStarts: args.flag("line-starts"), wantsBoxes: args.flag("lines"), wantsClusters: args.flag("clusters"),
             exactNumbers: args.flag("exact-numbers"), offsets: offsets)
-        processor = ChunkProcessor(
-            defaults: defaults,
-            measurer: BatchMeasurer(engineFuture: engineFuture, wantsLayouts: writer.wantsStarts || writer.wantsBoxes || writer.wantsClusters),
-            writer: writer)
+        writer.wantsList = args.flag("list")
+        if writer.wantsList && (writer.wantsStarts || writer.wantsBoxes || writer.wantsClusters) {
+            throw args.invalidValue(of: "list", "prints rows only: it takes no --line-starts, --lines or --clusters")
+        }
+        var measurer = BatchMeasurer(
+            engineFuture: engineFuture, wantsLayouts: writer.wantsStarts || writer.wantsBoxes || writer.wantsClusters)
+        measurer.wantsRowHeights = writer.wantsList
+        processor = ChunkProcessor(defaults: defaults, measurer: measurer, writer: writer)
+        list = writer.wantsList ? ListWriter(exactNumbers: writer.exactNumbers) : nil
         batchSize = args.int("batch-size") ?? Self.defaultBatchSize
     }
 
@@ -152,6 +161,7 @@ struct MeasureCommand {
         if !chunk.isEmpty { submit(chunk, to: pool) }
         drain(pool)
         pool?.close()
+        if list != nil { Output.standardOutput(list!.total()) }
         // A closing progress line when none was printed yet, the total was unknown or lines
         // were read since the last one (blank lines after the last batch).
         if args.flag("progress") && (lastProgress == 0 || total == nil || lastProgressCount != done + skipped) {
@@ -212,7 +222,13 @@ struct MeasureCommand {
     mutating func write(_ outputs: [ChunkOutput]) {
         // Whole chunks only: an interrupt waits for this write to finish (see Interruption).
         Interruption.whileWritingOutput {
-            for output in outputs { Output.standardOutput(output.bytes) }
+            for output in outputs {
+                if list != nil {
+                    Output.standardOutput(list!.format(output.list))
+                } else {
+                    Output.standardOutput(output.bytes)
+                }
+            }
         }
         for output in outputs {
             done += output.lines
@@ -286,6 +302,8 @@ struct MeasuredBatch {
     let batch: [CellInput]
     var measurements: [TextMeasurement?]
     var layouts: [TextLayout?]
+    /// `--list`: each row's height on its scale's grid with its `extraHeight` (`ListHeights`).
+    var rowHeights: [Double?] = []
 }
 
 /// Measures a chunk of `plumb measure`'s cells: the engine's batch calls per scale, plain and
@@ -295,6 +313,8 @@ struct BatchMeasurer: @unchecked Sendable {  // immutable; the engine is thread-
     /// The engine (the first chunks wait here, on their workers, until it is made).
     var engine: TextMeasurer { engineFuture.engine }
     let wantsLayouts: Bool
+    /// `--list`: row heights as `TextMeasurer.listHeights` gives them.
+    var wantsRowHeights = false
 
     /// Measures the valid cells of `batch` (lines with errors stay unmeasured).
     func measure(_ batch: [CellInput]) -> MeasuredBatch {
@@ -308,8 +328,17 @@ struct BatchMeasurer: @unchecked Sendable {  // immutable; the engine is thread-
         for i in batch.indices where batch[i].error == nil {
             byScale[batch[i].request.scale, default: []].append(i)
         }
+        if wantsRowHeights { measured.rowHeights = [Double?](repeating: nil, count: batch.count) }
         for (scale, indices) in byScale {
             let cells = indices.map { batch[$0].cell }
+            if wantsRowHeights {
+                // The engine's list rule: the text's height plus the row's extra, ceiled to
+                // the grid (ids: the rows' places in the batch, unique).
+                let rows = zip(indices, cells).map { ListRow(id: $0, cell: $1, extraHeight: batch[$0].request.extraHeight) }
+                if let list = try? engine.listHeights(for: rows, scale: scale, workers: 1) {
+                    for i in indices { measured.rowHeights[i] = list.height(of: i) }
+                }
+            }
             if wantsLayouts {
                 for (i, layout) in zip(indices, engine.layouts(for: cells, scale: scale, workers: 1)) {
                     measured.layouts[i] = layout

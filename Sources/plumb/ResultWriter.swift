@@ -12,6 +12,8 @@ struct ResultWriter: Sendable {
     let wantsBoxes: Bool
     /// `--clusters`: each line's visible clusters with their extents.
     var wantsClusters = false
+    /// `--list`: rows with running offsets instead of measurements (`ListWriter`).
+    var wantsList = false
     /// `--exact-numbers`: shortest round-trip numbers instead of 6 decimals.
     let exactNumbers: Bool
     /// `--offsets`: the unit of every offset written.
@@ -52,6 +54,18 @@ struct ResultWriter: Sendable {
             }
         }
         return (all, errors)
+    }
+
+    /// `--list`: each line's row, to be placed by `ListWriter` (which knows the offsets).
+    func listEntries(_ measured: MeasuredBatch) -> [ListEntry] {
+        measured.batch.indices.map { i in
+            let input = measured.batch[i]
+            let m = measured.measurements[i]
+            let error = input.error ?? m.flatMap(Self.tooLong) ?? (m != nil && measured.rowHeights[i] == nil ? "not measured" : nil)
+            return ListEntry(
+                id: input.id, line: input.line, size: error == nil ? measured.rowHeights[i] ?? 0 : 0, error: error,
+                fallback: m?.isFallback ?? false, warnings: input.warnings + (m?.warnings.map(\.description) ?? []))
+        }
     }
 
     /// A text over the size limit is an error for its line, not a stand-in height.
@@ -175,5 +189,78 @@ struct ResultWriter: Sendable {
             out.endObject()
         }
         out.endArray()
+    }
+}
+
+/// One row of `plumb measure --list` before its offset is known (workers make them; the main
+/// thread places them in input order).
+struct ListEntry: Sendable {
+    var id: JSONValue
+    var line: Int
+    /// The row's height on its grid (`ListHeights`' rule); 0 for a line with an error.
+    var size: Double
+    var error: String?
+    var fallback: Bool
+    var warnings: [String]
+}
+
+/// Writes `plumb measure --list`'s rows with their running offsets — `{"id", "index",
+/// "start", "size", "end"}`, the shape of TanStack Virtual's measurement items, from which
+/// React Native's `getItemLayout` (`length`, `offset`, `index`) follows — and the total last.
+/// A line with an error keeps its place (size 0) and says why.
+///
+/// - Thread safety: the main thread's; one per run.
+struct ListWriter {
+    let exactNumbers: Bool
+    private(set) var index = 0
+    private(set) var offset = 0.0
+    private var out = JSONWriter(reservingCapacity: 4096)
+
+    init(exactNumbers: Bool) {
+        self.exactNumbers = exactNumbers
+        out.roundsNumbers = !exactNumbers
+    }
+
+    /// The lines of `entries`, each ending in a newline.
+    ///
+    /// - Complexity: O(entries).
+    mutating func format(_ entries: [ListEntry]) -> [UInt8] {
+        var all: [UInt8] = []
+        for e in entries {
+            out.reset()
+            out.beginObject()
+            out.field("id", e.id)
+            out.field("index", index)
+            out.field("start", offset)
+            out.field("size", e.size)
+            offset += e.size
+            out.field("end", offset)
+            if let error = e.error {
+                out.field("line", e.line)
+                out.field("error", error)
+            }
+            if e.fallback { out.field("fallback", true) }
+            if !e.warnings.isEmpty {
+                out.key("warnings")
+                out.beginArray()
+                for w in e.warnings { out.write(w) }
+                out.endArray()
+            }
+            out.endObject()
+            all.append(contentsOf: out.bytes)
+            all.append(0x0A)
+            index += 1
+        }
+        return all
+    }
+
+    /// The closing line: `{"total": height, "count": rows}`.
+    mutating func total() -> [UInt8] {
+        out.reset()
+        out.beginObject()
+        out.field("total", offset)
+        out.field("count", index)
+        out.endObject()
+        return out.bytes + [0x0A]
     }
 }

@@ -107,6 +107,8 @@ struct CellRequest: Sendable {
     var style = TextStyle()
     var width: Double = 375
     var scale: Double = 2
+    /// `--list`: points added to the row's height (`ListRow.extraHeight`).
+    var extraHeight: Double = 0
 }
 
 enum StyleFields {
@@ -143,6 +145,11 @@ enum StyleFields {
                    domain: .positive(maximum: .infinity)) { r, v in r.width = v.double; return nil },
         StyleField(.scale, option: "scale", valueName: "scale", help: "Device pixels per point for rounding, 0.01–100. (default: \(LayoutCommand.num(CellRequest().scale)))",
                    domain: .closed(0.01...100)) { r, v in r.scale = v.double; return nil },
+        // JSON only: a row's own padding for `measure --list`.
+        StyleField(.extraHeight, option: nil, valueName: "", help: "") { r, v in
+            r.extraHeight = v.double
+            return nil
+        },
         StyleField(.lineSpacing, option: "line-spacing", valueName: "points", help: "Space between lines (n lines, n − 1 gaps).",
                    domain: .nonNegative) { r, v in r.style.lineSpacing = v.double; return nil },
         StyleField(.minimumLineHeight, option: "min-line-height", valueName: "points", help: "Minimum line height (0 = unset).",

@@ -1,4 +1,5 @@
 import Foundation
+import Plumb
 import Testing
 
 /// End-to-end tests of the built `plumb` binary: JSON Lines in, JSON Lines out. One at a time:
@@ -672,5 +673,42 @@ extension CLITests {
         // A window is 16,384 lines while the engine is made, then 4,096: one wait per half
         // window (128 chunks) at most, plus the drain at the end.
         #expect(waits < 1250 / 16, "\(pool)")
+    }
+}
+
+/// `measure --list` (issue 29, item 4): rows with running offsets a virtualizer takes as they
+/// are, the same heights as the library's `listHeights`, errors kept in place.
+extension CLITests {
+    @Test func listPrintsRunningOffsetsAndTheTotal() throws {
+        let texts = ["Hello there, a short message", "A longer message that wraps onto a second line at this width, surely", "三行目のメッセージ"]
+        let lines = [
+            #"{"id":"a","text":"\#(texts[0])","width":200,"extraHeight":20}"#,
+            #"{"id":7,"text":"\#(texts[1])","width":200,"extraHeight":12.25,"scale":3}"#,
+            #"{"id":"bad","text":"x","size":"big"}"#,
+            #"{"id":"c","text":"\#(texts[2])","width":90,"extraHeight":-500}"#,
+        ]
+        let r = try run(["measure", "--list", "--workers", "2", "--batch-size", "1"], input: Data((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(r.status == 1, "an error line makes the exit status 1")
+        #expect(r.lines.count == 5)
+        // The library's rule: text height + extra, ceiled to each row's grid, never below 0.
+        let cells = [Cell(text: texts[0], style: TextStyle(), width: 200), Cell(text: texts[1], style: TextStyle(), width: 200)]
+        let engine = TextMeasurer()
+        let a = try engine.listHeights(for: [ListRow(id: 0, cell: cells[0], extraHeight: 20)], scale: 2).totalHeight
+        let b = try engine.listHeights(for: [ListRow(id: 0, cell: cells[1], extraHeight: 12.25)], scale: 3).totalHeight
+        var start = 0.0
+        for (i, size) in [a, b, 0, 0].enumerated() {
+            let row = try r.json(i)
+            #expect(row["index"] as? Int == i)
+            #expect(abs((row["start"] as? Double ?? -1) - start) < 1e-6, "row \(i) start")
+            #expect(abs((row["size"] as? Double ?? -1) - size) < 1e-6, "row \(i) size")
+            start += size
+            #expect(abs((row["end"] as? Double ?? -1) - start) < 1e-6, "row \(i) end")
+        }
+        #expect(try r.json(0)["id"] as? String == "a" && r.json(1)["id"] as? Int == 7)
+        #expect((try r.json(2)["error"] as? String)?.contains("size") == true)
+        let total = try r.json(4)
+        #expect(abs((total["total"] as? Double ?? -1) - (a + b)) < 1e-6 && total["count"] as? Int == 4)
+        let both = try run(["measure", "--list", "--lines"], input: Data())
+        #expect(both.status == 64 && both.stderr.contains("--list"))
     }
 }

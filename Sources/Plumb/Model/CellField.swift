@@ -97,6 +97,9 @@ public enum CellField: String, CaseIterable, CodingKey, Sendable {
     case textWrap
     /// `TextStyle.lineClamp`: a number of lines.
     case lineClamp
+    /// Points added to the row's height by `plumb measure --list` (a list row's padding:
+    /// `ListRow.extraHeight`).
+    case extraHeight
     /// `TextStyle.truncationToken`: a string or runs.
     case truncationToken
     /// `DrawingOptions.usesLineFragmentOrigin`.
@@ -170,7 +173,7 @@ public enum CellField: String, CaseIterable, CodingKey, Sendable {
         case .textWrap: .choice(TextWrap.allCases.map(\.rawValue))
         case .width, .scale, .size, .fontStretch, .lineSpacing, .minimumLineHeight, .maximumLineHeight, .lineHeightMultiple,
             .lineHeightEm, .paragraphSpacing, .paragraphSpacingBefore, .letterSpacing, .tabInterval, .heightLimit,
-            .firstLineHeadIndent, .headIndent, .tailIndent, .hyphenationFactor:
+            .firstLineHeadIndent, .headIndent, .tailIndent, .hyphenationFactor, .extraHeight:
             .number
         }
     }
@@ -178,7 +181,7 @@ public enum CellField: String, CaseIterable, CodingKey, Sendable {
     /// The value the field sets.
     public var owner: Owner {
         switch self {
-        case .id, .scale: .line
+        case .id, .scale, .extraHeight: .line
         case .text, .runs, .width: .cell
         case .families, .size, .weight, .italic, .fontStretch, .fontFeatures, .fontVariantNumeric, .fontVariations,
             .fontOpticalSizing:
