@@ -26,7 +26,10 @@ plumb_breaker *plumb_breaker_open(const char *locale, int32_t *status) {
     if (!b) { *status = U_MEMORY_ALLOCATION_ERROR; return NULL; }
     b->line = ubrk_open(UBRK_LINE, locale, NULL, 0, &code);
     b->cj_is_id = strstr(locale, "lb=normal") != NULL;
-    b->line_fast_path = b->cj_is_id || strstr(locale, "lb=") == NULL;
+    /* The fast path implements the root rules (and lb=normal's CJ); ICU tailors Japanese and
+     * Chinese (line_normal_cj, line_loose_cj), so their iterators always ask ICU. */
+    int tailored = strncmp(locale, "ja", 2) == 0 || strncmp(locale, "zh", 2) == 0;
+    b->line_fast_path = (b->cj_is_id || strstr(locale, "lb=") == NULL) && !tailored;
     if (U_SUCCESS(code)) b->character = ubrk_open(UBRK_CHARACTER, locale, NULL, 0, &code);
     *status = plumb_status(code);
     if (U_FAILURE(code)) { plumb_breaker_close(b); return NULL; }

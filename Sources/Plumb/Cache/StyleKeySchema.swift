@@ -27,6 +27,7 @@ enum StyleKeySchema {
         // CSS breaking options change the break opportunities the preparer marks.
         sink.field("lineBreak", s.lineBreak)
         sink.field("wordBreak", s.wordBreak)
+        sink.field("breakLocale", OptionalKey(s.conventions.breakLocale))
         // The token is prepared with the text (its widths and fonts), so it is shaping input.
         sink.field("truncationToken", OptionalKey(s.truncationToken))
     }
@@ -76,8 +77,8 @@ enum StyleKeySchema {
         "whiteSpace": "resolved into options (usesLineFragmentOrigin), which are encoded; collapsing only warns",
         "textWrap": "resolved into options (usesLineFragmentOrigin), which are encoded; balance and pretty only warn",
         "lineClamp": "resolved into maxLines and lineBreakMode, which are encoded",
-        "conventions": "resolved from compatibility, lineBreak and wordBreak, which are encoded",
-        "language": "only hyphenation reads it, as hyphenationLanguage (encoded when it has a dictionary)",
+        "conventions": "resolved from compatibility, lineBreak and wordBreak, which are encoded (and breakLocale)",
+        "language": "read as hyphenationLanguage (encoded when it has a dictionary) and as breakLocale (encoded)",
     ]
 }
 

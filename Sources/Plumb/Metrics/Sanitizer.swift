@@ -222,10 +222,26 @@ enum Sanitizer {
         }
         s.lineBreak = style.lineBreak ?? .auto
         s.wordBreak = style.wordBreak ?? .normal
+        // Only a keyword's rules are tailored per locale (ICU's default rules are the root's);
+        // under `auto` only the languages the profile's engine tailors there.
+        if s.conventions.breakRules.icuKeyword != nil, let locale = breakLocale(style.language),
+            (style.lineBreak ?? .auto) != .auto || s.conventions.tailorsAutoLineBreaking.contains(locale)
+        {
+            s.conventions.breakLocale = locale
+        }
         s.overflowWrap = style.overflowWrap ?? .breakWord
         if let wrap = style.textWrap, wrap == .balance || wrap == .pretty {
             warnings.append(.invalidValue(field: "textWrap", description: "\(wrap.rawValue) is not supported; lines are broken greedily (wrap)"))
         }
+    }
+
+    /// The ICU locale of `language` (BCP 47) where ICU tailors line breaking under a CSS
+    /// `line-break` keyword: Japanese and Chinese (`line_normal_cj`, `line_loose_cj`: breaks
+    /// before 〜, ゠ and CJK hyphens); `nil` for any other language, whose rules are the root's.
+    static func breakLocale(_ language: String?) -> String? {
+        guard let tag = language?.trimmingCSSSpaces.lowercased(), !tag.isEmpty else { return nil }
+        let primary = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? tag
+        return ["ja", "zh"].contains(primary) ? primary : nil
     }
 
     /// The warning for a cell whose white-space mode would collapse something of its text

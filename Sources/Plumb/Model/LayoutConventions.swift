@@ -9,6 +9,9 @@
 struct LayoutConventions: Hashable, Sendable {
     /// Which ICU line-break rules give the base opportunities.
     var breakRules: BreakRules
+    /// The ICU locale whose tailored line-break rules apply with a `lb` keyword (`ja`, `zh`:
+    /// ICU's `line_normal_cj`, `line_loose_cj`), from the style's language; `nil`: none.
+    var breakLocale: String? = nil
     /// Tailorings applied over ICU's opportunities, in a fixed order (see `BreakTailoring`).
     var breakTailoring: BreakTailoring
     /// Which font shapes a run of spaces between clusters of different fonts.
@@ -55,6 +58,10 @@ struct LayoutConventions: Hashable, Sendable {
     /// floored to 1/64 px), Pango's unit (1/1024 pt); 0: the device-pixel grid (UIKit's
     /// cells sit on it).
     var widthUnit = 0.0
+    /// The languages whose tailored rules apply under `line-break: auto` (Blink: Chinese, not
+    /// Japanese, measured in Chromium with `lang`); with an explicit keyword every tailored
+    /// language's do.
+    var tailorsAutoLineBreaking: Set<String> = []
 
     /// How a justified line spreads its leftover width (`LineJustification`).
     struct JustifyRule: Hashable, Sendable {
@@ -416,7 +423,7 @@ extension LayoutConventions {
         shapesKanaWithKanji: true, reshapesLineEnds: true, shapingLanguage: .document,
         loneEmojiTakesFamilyGlyph: true, fallbackFacesAreRegular: true, fallbackQuery: .characterOnly,
         synthesis: .skia, lineHeights: .blink(.familyFontsAboveScaleOne), indents: .cssTextIndent,
-        tabs: .css, hyphens: .css, justification: .css, widthUnit: blinkLayoutUnit)
+        tabs: .css, hyphens: .css, justification: .css, widthUnit: blinkLayoutUnit, tailorsAutoLineBreaking: ["zh"])
 }
 
 extension Compatibility {

@@ -360,7 +360,7 @@ extension TextPreparer {
     func markBreakOpportunities(_ input: ParagraphInput, into b: inout PreparedTextBuilder) {
         let para = input.paragraph
         let base = input.base
-        let breaker = iterators(for: b.conventions.breakRules)
+        let breaker = iterators(for: b.conventions.breakRules, locale: b.conventions.breakLocale)
         let (offsets, hard) = breaker.lineBreaks(para)
         var g = input.graphemes.lowerBound
         let end = input.graphemes.upperBound

@@ -9,15 +9,17 @@
 final class TextPreparer: @unchecked Sendable {  // one thread at a time (PreparerPool)
     let iterators: BreakIterators
     /// ICU's line breaking under `rules`: the default rules, or ICU with a CSS `line-break`
-    /// keyword (`@lb=normal`, the chromium profile's; `@lb=loose`), opened on first use.
-    func iterators(for rules: LayoutConventions.BreakRules) -> BreakIterators {
+    /// keyword (`@lb=normal`, the chromium profile's; `@lb=loose`) in `locale` (its tailored
+    /// rules: Japanese and Chinese; else English), opened on first use.
+    func iterators(for rules: LayoutConventions.BreakRules, locale: String? = nil) -> BreakIterators {
         guard let keyword = rules.icuKeyword else { return iterators }
-        if let opened = keywordIterators[keyword] { return opened }
-        let opened = BreakIterators(locale: "en@lb=\(keyword)") ?? iterators
-        keywordIterators[keyword] = opened
+        let name = "\(locale ?? "en")@lb=\(keyword)"
+        if let opened = keywordIterators[name] { return opened }
+        let opened = BreakIterators(locale: name) ?? iterators
+        keywordIterators[name] = opened
         return opened
     }
-    /// The keyword iterators opened so far, by `lb` value.
+    /// The keyword iterators opened so far, by ICU locale name (`ja@lb=normal`).
     private var keywordIterators: [String: BreakIterators] = [:]
     private let shaper = Shaper()
     var shaperForInk: Shaper { shaper }

@@ -96,6 +96,7 @@ import Testing
             "hyphenationFactor": { ($0.hyphenationFactor, $0.language) = (0.5, "en") },
             "lineBreak": { $0.lineBreak = .loose }, "wordBreak": { $0.wordBreak = .breakAll },
             "overflowWrap": { $0.overflowWrap = .normal },
+            "breakLocale": { ($0.language, $0.lineBreak) = ("ja", .normal) },
         ]
         #expect(Set(variants.keys) == Set(Self.encodedNames), "every encoded field needs a variant here")
         let key = engine.resolve(base).layoutFingerprint

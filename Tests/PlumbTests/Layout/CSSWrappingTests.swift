@@ -139,3 +139,35 @@ import Testing
         #expect(engine.resolve(a).shapingFingerprint != engine.resolve(b).shapingFingerprint)
     }
 }
+
+/// The language selects ICU's tailored line breaking where ICU has it (issue 27, item 3):
+/// Japanese and Chinese under a CSS `line-break` keyword (`line_normal_cj`, `line_loose_cj`),
+/// and under `auto` what Blink does (measured in Chromium 156 with `lang`, the rows below):
+/// Chinese takes them, Japanese does not.
+@Suite struct LocaleLineBreakingTests {
+    static let text = "東京〜大阪〜名古屋〜ぁ東京ー大阪‐名古屋〜ゃ"
+
+    @Test func languagesBreakAsChromiumDoesWithLang() throws {
+        let root = [0, 3, 6, 8, 11, 14, 17, 19], cj = [0, 3, 6, 9, 12, 15, 18, 21]
+        let rows: [(String?, LineBreakStrictness?, [Int])] = [
+            (nil, nil, root), ("ja", nil, root), ("ja", .normal, cj), ("ja", .loose, cj), ("ja", .strict, root),
+            ("zh", nil, cj), ("zh-TW", nil, cj), ("zh-Hant", nil, cj), ("zh", .strict, root), ("zh", .loose, cj),
+            (nil, .loose, root), (nil, .normal, root), (nil, .strict, root), ("ko", nil, root), ("zh-CN", nil, cj),
+        ]
+        for (language, lineBreak, expected) in rows {
+            var s = profiled(.chromium, ["Noto Sans CJK JP"], size: 15)
+            (s.language, s.lineBreak) = (language, lineBreak)
+            let starts = engine.layout(Self.text, style: s, width: 47, scale: 1).lines.map(\.scalarRange.lowerBound)
+            #expect(starts == expected, "\(language ?? "-") \(lineBreak?.rawValue ?? "auto")")
+        }
+    }
+
+    @Test func onlyTailoredLanguagesSplitTheKey() throws {
+        let base = profiled(.chromium, ["Noto Sans CJK JP"], size: 15)
+        var german = base, japanese = base, chinese = base
+        (german.language, japanese.language, chinese.language) = ("de", "ja", "zh")
+        #expect(engine.resolve(german).shapingFingerprint == engine.resolve(base).shapingFingerprint)
+        #expect(engine.resolve(japanese).shapingFingerprint == engine.resolve(base).shapingFingerprint)
+        #expect(engine.resolve(chinese).shapingFingerprint != engine.resolve(base).shapingFingerprint)
+    }
+}
