@@ -63,6 +63,10 @@ struct LineBreaker {
     /// break-word`, Pango's `WRAP_WORD_CHAR`); false lets it overflow its own line whole (CSS
     /// `overflow-wrap: normal`, Pango's `WRAP_WORD`).
     var cutsOverlongWords = true
+    /// Whether a text that ends with a hard break has an empty last line after it (TextKit's
+    /// extra line fragment, Pango's empty last paragraph); CSS makes none (a preserved
+    /// newline at the end of a block ends its last line).
+    var endsWithEmptyLineAfterBreak = true
 
     /// A breaker of `text` into lines of `maxWidth` under `policy`, tabs on `tabs`.
     init(
@@ -115,6 +119,7 @@ struct LineBreaker {
         for (p, paragraph) in text.paragraphs.enumerated() {
             guard out.count < lineLimit else { break }
             if paragraph.wordStart == paragraph.wordEnd {
+                if p > 0 && p == text.paragraphs.count - 1 && !endsWithEmptyLineAfterBreak { break }
                 out.append(
                     BrokenLine(
                         graphemeStart: paragraph.graphemeStart,

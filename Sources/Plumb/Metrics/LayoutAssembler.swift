@@ -228,6 +228,7 @@ enum LayoutAssembler {
         let indents: LineIndents
         let hyphenationFactor: Double
         let cutsOverlongWords: Bool
+        let endsWithEmptyLineAfterBreak: Bool
 
         @inline(__always)
         init(_ style: borrowing SanitizedStyle) {
@@ -238,6 +239,7 @@ enum LayoutAssembler {
             indents = style.indents
             hyphenationFactor = style.hyphenation == .auto ? style.hyphenationFactor : 1
             cutsOverlongWords = style.overflowWrap != .normal
+            endsWithEmptyLineAfterBreak = style.conventions.endsWithEmptyLineAfterBreak
         }
     }
 
@@ -267,6 +269,7 @@ enum LayoutAssembler {
             indents: b.indents)
         breaker.hyphenationFactor = b.hyphenationFactor
         breaker.cutsOverlongWords = b.cutsOverlongWords
+        breaker.endsWithEmptyLineAfterBreak = b.endsWithEmptyLineAfterBreak
         return breaker
     }
 

@@ -62,6 +62,10 @@ struct LayoutConventions: Hashable, Sendable {
     /// Japanese, measured in Chromium with `lang`); with an explicit keyword every tailored
     /// language's do.
     var tailorsAutoLineBreaking: Set<String> = []
+    /// Whether a text ending with a hard break has an empty line after it (TextKit's extra
+    /// line fragment, Pango's empty last paragraph); Blink makes none (measured: a
+    /// `pre-wrap` div of "abc\n" is one line high).
+    var endsWithEmptyLineAfterBreak = true
 
     /// How a justified line spreads its leftover width (`LineJustification`).
     struct JustifyRule: Hashable, Sendable {
@@ -423,7 +427,8 @@ extension LayoutConventions {
         shapesKanaWithKanji: true, reshapesLineEnds: true, shapingLanguage: .document,
         loneEmojiTakesFamilyGlyph: true, fallbackFacesAreRegular: true, fallbackQuery: .characterOnly,
         synthesis: .skia, lineHeights: .blink(.familyFontsAboveScaleOne), indents: .cssTextIndent,
-        tabs: .css, hyphens: .css, justification: .css, widthUnit: blinkLayoutUnit, tailorsAutoLineBreaking: ["zh"])
+        tabs: .css, hyphens: .css, justification: .css, widthUnit: blinkLayoutUnit, tailorsAutoLineBreaking: ["zh"],
+        endsWithEmptyLineAfterBreak: false)
 }
 
 extension Compatibility {

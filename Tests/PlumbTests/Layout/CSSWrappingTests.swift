@@ -171,3 +171,17 @@ import Testing
         #expect(engine.resolve(chinese).shapingFingerprint != engine.resolve(base).shapingFingerprint)
     }
 }
+
+/// A final newline (found by the wrapping oracle's controls: every such case differed): Blink
+/// makes no empty line after it, TextKit and Pango do.
+@Suite struct FinalNewlineTests {
+    @Test func aFinalNewlineMakesNoLineInCSS() throws {
+        for (profile, lines) in [(Compatibility.chromium, [1, 2, 1]), (.standard, [2, 3, 2]), (.pango, [2, 3, 2])] {
+            let s = profiled(profile, ["DejaVu Sans"], size: 15)
+            let counts = ["abc\n", "abc\n\n", "\n"].map { engine.layout($0, style: s, width: 200).lineCount }
+            #expect(counts == lines, "\(profile): \(counts)")
+            let one = engine.measure("abc", style: s, width: 200)
+            #expect((engine.measure("abc\n", style: s, width: 200).height == one.height) == (profile == .chromium))
+        }
+    }
+}
