@@ -64,31 +64,34 @@ struct StyleField: Sendable {
 
     /// A string field that names one case of `E`; an unknown name is an error listing the
     /// cases.
-    /// A field whose value is one of `E`'s names, stored in an optional (unset: the default).
-    static func optionalChoice<E: RawRepresentable & CaseIterable & Sendable>(
-        _ field: CellField, option: String, valueName: String, help: String,
-        _ path: WritableKeyPath<TextStyle, E?> & Sendable
-    ) -> StyleField where E.RawValue == String {
-        StyleField(field, option: option, valueName: valueName, help: help) { r, v in
-            guard let value = E(rawValue: v.string) else {
-                return "unknown \(field.rawValue) '\(v.string)' (one of \(E.allCases.map(\.rawValue).joined(separator: ", ")))"
-            }
-            r.style[keyPath: path] = value
-            return nil
-        }
-    }
-
     static func choice<E: RawRepresentable & CaseIterable & Sendable>(
         _ field: CellField, option: String, valueName: String, help: String,
         _ path: WritableKeyPath<TextStyle, E> & Sendable
     ) -> StyleField where E.RawValue == String {
         StyleField(field, option: option, valueName: valueName, help: help) { r, v in
-            guard let value = E(rawValue: v.string) else {
-                return "unknown \(field.rawValue) '\(v.string)' (one of \(E.allCases.map(\.rawValue).joined(separator: ", ")))"
-            }
-            r.style[keyPath: path] = value
-            return nil
+            named(E.self, field, v) { r.style[keyPath: path] = $0 }
         }
+    }
+
+    /// As `choice`, for a field stored in an optional (unset: the engine's default).
+    static func optionalChoice<E: RawRepresentable & CaseIterable & Sendable>(
+        _ field: CellField, option: String, valueName: String, help: String,
+        _ path: WritableKeyPath<TextStyle, E?> & Sendable
+    ) -> StyleField where E.RawValue == String {
+        StyleField(field, option: option, valueName: valueName, help: help) { r, v in
+            named(E.self, field, v) { r.style[keyPath: path] = $0 }
+        }
+    }
+
+    /// Sets the case of `E` that `v` names, or returns the error listing the cases.
+    private static func named<E: RawRepresentable & CaseIterable>(
+        _: E.Type, _ field: CellField, _ v: FieldValue, _ set: (E) -> Void
+    ) -> String? where E.RawValue == String {
+        guard let value = E(rawValue: v.string) else {
+            return "unknown \(field.rawValue) '\(v.string)' (one of \(E.allCases.map(\.rawValue).joined(separator: ", ")))"
+        }
+        set(value)
+        return nil
     }
 }
 

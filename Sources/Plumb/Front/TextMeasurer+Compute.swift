@@ -254,9 +254,7 @@ extension TextMeasurer {
             let p = prepared.paragraphs[Int(paragraph)]
             return g < p.graphemeEnd ? Int(prepared.graphemeStarts[Int(g)]) : Int(p.byteEnd)
         }
-        // The box lines are aligned in: the layout width, or the widest line when unconstrained.
-        let boxWidth: Double
-        if case .points(let w) = r.layoutWidth { boxWidth = w } else { boxWidth = layout.widestLine }
+        let boxWidth = r.boxWidth(layout)
         let lines = layout.lines.enumerated().map { (i, line) -> LayoutLine in
             let start = byteStart(line.broken)
             let end = line.broken.graphemeStart < line.broken.graphemeEnd
@@ -328,8 +326,7 @@ extension TextMeasurer {
         _ r: PipelineResult, _ utf8: UnsafeBufferPointer<UInt8>, rule: LayoutConventions.JustifyRule
     ) -> [LineJustification?] {
         guard let layout = r.layout, let prepared = r.prepared else { return [] }
-        let box: Double
-        if case .points(let w) = r.layoutWidth { box = w } else { box = layout.widestLine }
+        let box = r.boxWidth(layout)
         return layout.lines.map { line in
             guard line.truncation == nil, r.alignment(of: line.broken, prepared) == .justified else { return nil }
             let available = r.indents.width(box: box, start: r.indents.start(of: line.broken, in: prepared))
@@ -345,6 +342,12 @@ extension PipelineResult {
         let endsAtBreak = line.graphemeEnd > line.graphemeStart
             && prepared.flags[Int(line.graphemeEnd - 1)].contains(.mandatoryBreakAfter)
         return line.endsParagraph || endsAtBreak ? lastLineAlignment : alignment
+    }
+
+    /// The box lines are aligned in: the layout width, or the widest line when unconstrained.
+    func boxWidth(_ layout: AssembledLayout) -> Double {
+        if case .points(let w) = layoutWidth { return w }
+        return layout.widestLine
     }
 
     /// How line `i` is stretched (`nil`: natural width).
