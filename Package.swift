@@ -18,6 +18,11 @@ let package = Package(
         .systemLibrary(
             name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig",
             providers: [.apt(["libfontconfig-dev"])]),
+        // The persistent result cache's storage (Debian's libsqlite3-dev; Decisions.md,
+        // "A persistent cache in SQLite").
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
         .target(
             name: "CXXHash", path: "Sources/CXXHash",
             cSettings: [.unsafeFlags(["-O3"])]),
@@ -39,7 +44,9 @@ let package = Package(
 
         .target(
             name: "Plumb",
-            dependencies: ["CHarfBuzz", "CFontconfig", "CXXHash", "CICUShim", "CSupport", "CFontDecode", "CHyphenShim"],
+            dependencies: [
+                "CHarfBuzz", "CFontconfig", "CXXHash", "CICUShim", "CSupport", "CFontDecode", "CHyphenShim", "CSQLite",
+            ],
             path: "Sources/Plumb"),
         // The SVG renderer: no C, only Plumb's public API (see Decisions.md, "Rendering as its
         // own product").

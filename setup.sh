@@ -20,6 +20,9 @@ PACKAGES=(
   libwoff-dev
   zlib1g-dev
   woff2
+  # The persistent result cache (issue 29, item 1): SQLite, and its shell for inspecting a file.
+  libsqlite3-dev
+  sqlite3
   # Hyphenation (issue 27, item 3): libhyphen and its pattern dictionaries.
   libhyphen-dev
   hyphen-en-us

@@ -24,6 +24,10 @@ struct MeasureCommand {
                        help: "Print every number in its shortest round-trip form instead of rounded to 6 decimals."),
             OptionSpec(name: "workers", valueName: "n", kind: .int, help: "Threads to measure with, ≥ 1, at most one per core. (default: every core)"),
             OptionSpec(name: "cache-budget", valueName: "bytes", kind: .int, help: "Memory for cached results, in bytes, ≥ 0. (default: \(TextMeasurer.Configuration().resultCacheBytes))"),
+            OptionSpec(name: "cache", valueName: "file", kind: .string,
+                       help: "Keep results in FILE (SQLite, created if missing) and answer from it: a later run, or another process sharing FILE, skips what was measured before. A file that cannot be used is a warning; the run measures without it."),
+            OptionSpec(name: "cache-file-budget", valueName: "bytes", kind: .int,
+                       help: "Bytes of --cache FILE's pages in use before its oldest results are evicted, ≥ 65536. (default: \(PersistentCacheConfiguration(path: "").budgetBytes))"),
             OptionSpec(name: "max-text-bytes", valueName: "bytes", kind: .int, help: "Longest text measured, in UTF-8 bytes; a longer cell is an error for its line. (default: \(TextMeasurer.Configuration().maximumTextBytes))"),
             OptionSpec(name: "batch-size", valueName: "n", kind: .int,
                        help: "Lines a worker parses, measures and formats together, ≥ 1. Output follows in input order, and a batch also ends when input pauses. (default: \(Self.defaultBatchSize))"),
@@ -88,6 +92,18 @@ struct MeasureCommand {
         if let budget = args.int("cache-budget") {
             guard budget >= 0 else { throw args.invalidValue(of: "cache-budget", "\(budget) is out of range (must be ≥ 0)") }
             config.resultCacheBytes = budget
+        }
+        if let path = args.string("cache") {
+            guard !path.isEmpty else { throw args.invalidValue(of: "cache", "the file name is empty") }
+            config.persistentCache = PersistentCacheConfiguration(path: path)
+            if let budget = args.int("cache-file-budget") {
+                guard budget >= 64 << 10 else {
+                    throw args.invalidValue(of: "cache-file-budget", "\(budget) is out of range (must be ≥ 65536)")
+                }
+                config.persistentCache?.budgetBytes = budget
+            }
+        } else if args.int("cache-file-budget") != nil {
+            throw args.invalidValue(of: "cache-file-budget", "needs --cache FILE")
         }
         for name in ["workers", "batch-size"] {
             if let n = args.int(name), n < 1 { throw args.invalidValue(of: name, "\(n) is out of range (must be ≥ 1)") }
@@ -167,12 +183,22 @@ struct MeasureCommand {
         if args.flag("progress") && (lastProgress == 0 || total == nil || lastProgressCount != done + skipped) {
             printProgress()
         }
+        finishPersistentCache()
         if args.flag("stats") { printStats(pool) }
         // The process exits once this returns: the engine's caches (every prepared text, its
         // segments and results) are left to the exit instead of being freed block by block
         // (`PreparedText` deinit, `free`, consolidation: a measurable share of a long run).
         _ = Unmanaged.passRetained(engine)
         return errors > 0 ? 1 : 0
+    }
+
+    /// Writes the results `--cache` still queues and prints the file's warnings on standard
+    /// error (one line each).
+    func finishPersistentCache() {
+        guard args.string("cache") != nil else { return }
+        engine.flushPersistentCache()
+        guard let status = engine.persistentCacheStatus else { return }
+        for warning in status.warnings { Output.standardError("plumb: warning: cache: \(warning)\n") }
     }
 
     /// The machine's cores (the engine's default worker count).
@@ -273,6 +299,9 @@ struct MeasureCommand {
         text += "stats: results: \(counts(s.results, misses: "misses (measured)")); bytes in use \(table.inUse), allocated \(table.allocated), budget \(s.results.budget)\n"
         text += "stats: prepared texts: \(counts(s.prepared)); bytes in use \(s.prepared.bytes), budget \(s.prepared.budget)\n"
         text += "stats: shaped segments: \(counts(s.segments)); bytes in use \(s.segments.bytes), budget \(s.segments.budget)\n"
+        if let p = engine.persistentCacheStatus {
+            text += "stats: cache file: \(p.mode), hits \(p.hits), misses \(p.misses), stored \(p.stored), evicted \(p.evicted), dropped \(p.dropped); bytes in use \(p.bytes), budget \(p.budget)\n"
+        }
         if let pool {
             text += "stats: workers: \(pool.workerCount) threads, \(pool.submitted) chunks of up to \(batchSize) lines, the main thread waited \(pool.waits) times\n"
         } else {

@@ -28,7 +28,8 @@ struct BatchEngine {
     }
 
     /// Measures `n` cells: keys and tier-2 hits in parallel → the first occurrence of each
-    /// missing key → the unique misses measured in parallel → copies to their duplicates.
+    /// missing key → those the persistent cache holds (`persistent`) → the unique misses
+    /// measured in parallel → copies to their duplicates.
     /// Every cell is counted once in `cache`'s statistics: a hit, a miss (one per distinct
     /// key), or a hit on a duplicate measured earlier in the batch.
     ///
@@ -39,7 +40,7 @@ struct BatchEngine {
     /// - Complexity: O(n) lookups plus the misses' measurements. Memory: the n results, plus
     ///   per-chunk lists of the misses' keys; a warm batch allocates nothing but its results.
     func measure(
-        count n: Int, cache: ResultCache,
+        count n: Int, cache: ResultCache, persistent: PersistentResultStore? = nil,
         key: @Sendable (Int) -> CellKeys?,
         measure: @Sendable (_ cell: Int, _ keysThatMissed: CellKeys?) -> TextMeasurement
     ) throws -> [TextMeasurement] {
@@ -56,7 +57,12 @@ struct BatchEngine {
         // touch the cache.
         let keyedUnique = misses.unique.reduce(0) { $0 + ($1.pointee.keys == nil ? 0 : 1) }
         cache.recordLookups(hits: misses.duplicates.count, misses: keyedUnique)
-        try measureMisses(misses.unique, into: &results, cache: cache, measure: measure)
+        var unique = misses.unique
+        if let persistent, keyedUnique > 0 {
+            unique = Self.answerStored(unique, into: &results, cache: cache, store: persistent)
+            progress?.add(misses.unique.count - unique.count)
+        }
+        try measureMisses(unique, into: &results, cache: cache, measure: measure)
         for (cell, first) in misses.duplicates {
             results[Int(cell)] = results[Int(first)]
         }
@@ -86,8 +92,36 @@ struct BatchEngine {
         return out.map { $0! }
     }
 
+    /// Answers the unique misses the persistent cache holds (one read transaction, on the
+    /// calling thread) as the first pass answers tier-2 hits, and copies them into tier 2;
+    /// returns the misses left to measure, in order.
+    ///
+    /// - Complexity: one lookup per keyed miss (`PersistentResultStore.load`).
+    private static func answerStored(
+        _ unique: [UnsafePointer<Miss>], into results: inout [TextMeasurement], cache: ResultCache,
+        store: PersistentResultStore
+    ) -> [UnsafePointer<Miss>] {
+        var keyed: [Int] = []
+        var keys: [CacheKey] = []
+        keyed.reserveCapacity(unique.count)
+        keys.reserveCapacity(unique.count)
+        for (m, miss) in unique.enumerated() {
+            guard let k = miss.pointee.keys else { continue }
+            keyed.append(m)
+            keys.append(k.keys.result)
+        }
+        var answered = [Bool](repeating: false, count: unique.count)
+        store.load(keys) { i, stored in
+            let miss = unique[keyed[i]].pointee
+            results[Int(miss.index)] = stored.measurement(scale: miss.keys!.scale)
+            cache.insert(stored, for: keys[i])
+            answered[keyed[i]] = true
+        }
+        return unique.indices.filter { !answered[$0] }.map { unique[$0] }
+    }
+
     /// Measures the unique misses (parallel) into `results`, each at its cell's index. The
-    /// first pass already missed tier 2 for these keys.
+    /// first pass already missed tier 2 (and the persistent cache) for these keys.
     private func measureMisses(
         _ unique: [UnsafePointer<Miss>], into results: inout [TextMeasurement], cache: ResultCache,
         measure: @Sendable (Int, CellKeys?) -> TextMeasurement

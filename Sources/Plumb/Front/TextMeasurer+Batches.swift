@@ -51,7 +51,7 @@ extension TextMeasurer {
             // The workers only read it, and only inside `withUnsafeBufferPointer`.
             nonisolated(unsafe) let texts = buffer
             return try BatchEngine(workers: workers, progress: progress).measure(
-                count: texts.count, cache: resultCache,
+                count: texts.count, cache: resultCache, persistent: persistentStore,
                 key: { i in
                     CellKeys.plain(
                         texts[i], cacheable: cacheable, fingerprint: fingerprint, width: width, scale: scale, widthUnit: widthUnit)
@@ -134,7 +134,7 @@ extension TextMeasurer {
         let boxRefs = boxes.map { Unmanaged.passUnretained($0) }
         var results = try withExtendedLifetime(boxes) {
             try BatchEngine(workers: workers, progress: progress).measure(
-                count: cells.count, cache: resultCache,
+                count: cells.count, cache: resultCache, persistent: persistentStore,
                 key: { i in
                     boxRefs[index[i]]._withUnsafeGuaranteedRef { self.keys(of: cells[i], style: $0.style, scale: scale) }
                 },

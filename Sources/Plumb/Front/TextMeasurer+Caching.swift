@@ -45,16 +45,20 @@ extension TextMeasurer {
                 ? hit.measurement(scale: k.scale)
                 : hit.measurement(scale: k.scale, warnings: style.warnings)
         }
-        return measureMissed(text, style: style, width: width, scale: scale, keys: k, runs: runs)
+        return measureMissed(
+            text, style: style, width: width, scale: scale, keys: k, runs: runs, readsPersistentCache: !resultMissed)
     }
 
     /// The cached path after the result key missed: the width range, then a layout (from
     /// tier 1 when it holds the text). Out of line, so a warm hit runs in a small frame (with
     /// the miss path inlined, hits are slower for the same instructions).
     @inline(never)
+    ///
+    /// - Parameter readsPersistentCache: look the result up in the persistent cache after
+    ///   the width range (false when a batch already looked it up there).
     private func measureMissed(
         _ text: String, style: ResolvedStyle, width: Double, scale: Double, keys k: CellKeys,
-        runs: AttributedText?
+        runs: AttributedText?, readsPersistentCache: Bool
     ) -> TextMeasurement {
         let keys = k.keys, w = k.layoutWidth, cleanScale = k.scale
         // Not counted: the range entry is an internal probe, and the cell's lookup was the one
@@ -62,9 +66,16 @@ extension TextMeasurer {
         let range = resultCache.value(for: keys.range, counted: false)
         if let range, range.isReusableAcrossWidths, range.widestLine <= w, w <= range.layoutWidth {
             resultCache.insert(range, for: keys.result)
+            persistentStore?.record(range, for: keys.result, style: style.layoutFingerprint)
             return style.warnings.isEmpty
                 ? range.measurement(scale: cleanScale)
                 : range.measurement(scale: cleanScale, warnings: style.warnings)
+        }
+        if readsPersistentCache, let store = persistentStore, let stored = store.value(for: keys.result) {
+            resultCache.insert(stored, for: keys.result)
+            return style.warnings.isEmpty
+                ? stored.measurement(scale: cleanScale)
+                : stored.measurement(scale: cleanScale, warnings: style.warnings)
         }
         let cellContent = runs.map { richContent($0, style: style, key: k.text) }
         if cellContent == nil, let m = measureCell(text, style: style, keys: k, range: range) { return m }
@@ -76,17 +87,20 @@ extension TextMeasurer {
         if r.measurement.warningCount == style.warnings.count, let layout = r.layout,
             let cached = Self.cached(r.measurement, layout: layout, layoutWidth: w, scale: cleanScale)
         {
-            insert(cached, keys: keys, range: range)
+            insert(cached, keys: keys, range: range, style: style.layoutFingerprint)
         }
         return r.measurement
     }
 
     /// Caches a cell's result, and its width-range entry unless `range` (the one found)
     /// already serves: one range entry per text and style, the first reusable layout keeps it
-    /// (a width change then costs one insert, not two).
+    /// (a width change then costs one insert, not two). The result (not the range entry)
+    /// also goes to the persistent cache's write queue, under `style` (the layout
+    /// fingerprint) so that `invalidate(style:)` reaches it there.
     @inline(__always)
-    func insert(_ cached: CachedResult, keys: ResultKeys, range: CachedResult?) {
+    func insert(_ cached: CachedResult, keys: ResultKeys, range: CachedResult?, style: CacheKey) {
         resultCache.insert(cached, for: keys.result)
+        persistentStore?.record(cached, for: keys.result, style: style)
         if range == nil || range?.isReusableAcrossWidths == false {
             resultCache.insert(cached, for: keys.range)
         }
@@ -123,7 +137,8 @@ extension TextMeasurer {
 
     /// Forgets the result of one cell.
     ///
-    /// Removes the cell's result and its width-range entry from tier 2, so the next
+    /// Removes the cell's result and its width-range entry from tier 2 (and its result from
+    /// the persistent cache, in its next write), so the next
     /// `measure` of it lays it out again (from its prepared text when tier 1 still has it).
     ///
     /// - Returns: whether a result was cached.
@@ -132,11 +147,13 @@ extension TextMeasurer {
     @discardableResult
     public func invalidate(text: String, style: TextStyle, width: Double, scale: Double = 2) -> Bool {
         guard let k = cellKeys(text, style: resolve(style), width: width, scale: scale) else { return false }
+        persistentStore?.remove(k.keys.result)
         resultCache.remove(k.keys.range)
         return resultCache.remove(k.keys.result)
     }
 
-    /// Empties every cache tier (fonts stay resolved).
+    /// Empties every in-memory cache tier (fonts stay resolved; the persistent cache keeps
+    /// its file: `removeAllPersistedResults()` empties it).
     ///
     /// - Complexity: O(slots) over every shard of every tier (the result table's memory stays
     ///   committed).
@@ -147,6 +164,29 @@ extension TextMeasurer {
         preparedCache.removeAll()
         preparedAdmission.reset()
         segmentCache.removeAll()
+    }
+
+    /// Empties the persistent cache's file (a no-op without one).
+    ///
+    /// - Complexity: one `DELETE` of every row, after the queued writes.
+    /// - Thread safety: safe from any thread; results measured meanwhile may be stored.
+    public func removeAllPersistedResults() {
+        persistentStore?.removeAll()
+    }
+
+    /// The persistent cache's mode, warnings and counters; nil when the configuration has
+    /// none.
+    ///
+    /// - Thread safety: safe from any thread; a snapshot.
+    public var persistentCacheStatus: PersistentCacheStatus? { persistentStore?.status }
+
+    /// Writes the results queued for the persistent cache now and waits for the write (they
+    /// are otherwise written within ~0.1 s, and when the engine is released). Call before the
+    /// process exits: a process ending without it loses what was queued, never the file.
+    ///
+    /// - Thread safety: safe from any thread.
+    public func flushPersistentCache() {
+        persistentStore?.flush()
     }
 
     /// Cache counters: tier 1 (segments, prepared texts) and tier 2 (results).

@@ -133,7 +133,7 @@ extension TextMeasurer {
                     m, brokeInsideWord: layout.brokeInsideWord, widestLine: layout.widestLine,
                     layoutWidth: k.layoutWidth, scale: k.scale)
             {
-                insert(cached, keys: k.keys, range: range)
+                insert(cached, keys: k.keys, range: range, style: style.layoutFingerprint)
             }
             return m
         }

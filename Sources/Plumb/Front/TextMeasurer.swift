@@ -39,6 +39,10 @@ public final class TextMeasurer: Sendable {
         /// stage is linear, but the memory a cell takes while it is prepared grows with it:
         /// issue 13).
         public var maximumTextBytes = 4 << 20
+        /// A file that keeps results across launches and processes (tier 3, SQLite; nil, the
+        /// default: results live as long as the engine). A file that cannot be used gives a
+        /// warning in `persistentCacheStatus` and the engine measures without it.
+        public var persistentCache: PersistentCacheConfiguration?
         /// The defaults above.
         public init() {}
     }
@@ -89,6 +93,8 @@ public final class TextMeasurer: Sendable {
     /// tier keeps its first part instead of flushing every entry before reuse).
     let preparedAdmission: ScanAdmission
     let resultCache: ResultCache
+    /// Tier 3: the persistent cache, when configured.
+    let persistentStore: PersistentResultStore?
     let pool: PreparerPool
     /// Engine version + ICU version + installed font set: part of every key, so an engine or
     /// font update never serves old results.
@@ -127,6 +133,9 @@ public final class TextMeasurer: Sendable {
         self.preparedCache = ClockCache(budgetBytes: configuration.preparedCacheBytes)
         self.preparedAdmission = ScanAdmission()
         self.resultCache = ResultCache(budgetBytes: configuration.resultCacheBytes)
+        self.persistentStore = configuration.persistentCache.map {
+            PersistentResultStore(path: $0.path, budgetBytes: $0.budgetBytes)
+        }
         self.pool = PreparerPool(locale: configuration.breakLocale, segmentCache: segmentCache, mergesWordRuns: mergesWordRuns)
         self.saltStorage = Atomic(Self.salt(fonts: fonts, locale: configuration.breakLocale))
         self.resolverID = Atomic(fonts.id)
@@ -260,7 +269,7 @@ public final class TextMeasurer: Sendable {
     }
 
     /// Forgets every cached result measured with `style` (later lookups use new keys; the old
-    /// entries age out of the tables).
+    /// entries age out of the tables, and the persistent cache deletes them in its next write).
     ///
     /// - Complexity: O(1) in the cache size: a style resolution and one dictionary update.
     /// - Thread safety: safe from any thread; a `ResolvedStyle` resolved before the call keeps
@@ -269,6 +278,7 @@ public final class TextMeasurer: Sendable {
         let (fonts, salt) = fontState.withLock { ($0.resolver, saltStorage.load(ordering: .relaxed)) }
         let base = ResolvedStyle(style, fonts: fonts, salt: salt).layoutFingerprint
         styleGenerations.withLock { $0[base, default: 0] += 1 }
+        persistentStore?.removeResults(ofStyle: base)
         resolvedStyles.invalidate()
     }
 

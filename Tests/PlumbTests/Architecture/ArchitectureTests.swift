@@ -13,7 +13,7 @@ import Testing
     /// The stages that may import C modules.
     /// (`Support` holds the lock that tells ThreadSanitizer about itself, through `CSupport`.)
     static let cEdges: Set<String> = ["Support", "Cache", "Fonts", "Shaping", "Segmentation", "Drawing"]
-    static let cModules = ["CHarfBuzz", "CFontconfig", "CICUShim", "CXXHash", "CSupport", "CHyphenShim"]
+    static let cModules = ["CHarfBuzz", "CFontconfig", "CICUShim", "CXXHash", "CSupport", "CHyphenShim", "CSQLite", "CFontDecode"]
 
     static let sourceRoot = repositoryRoot.appendingPathComponent("Sources/Plumb")
 
