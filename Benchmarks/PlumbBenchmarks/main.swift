@@ -182,6 +182,7 @@ if selected("batch warm, 40,000 rows") || selected("batch re-layout, 40,000 rows
 addBatchScenarios("40,000 rows, ", feed)
 
 let rows = (0..<100_000).map { (id: $0, text: texts[$0 % texts.count] + " #\($0 / texts.count)") }
+addPersistentCacheScenarios(rows.map(\.text), style: style)
 report.addExcludingTeardown("list of 100,000 rows ready (cold engine, all cores)", runs: max(1, runs / 2), cells: rows.count) { () -> AnyObject? in
     var config = TextMeasurer.Configuration()
     config.resultCacheBytes = 16 << 20

@@ -59,7 +59,7 @@ struct BatchEngine {
         cache.recordLookups(hits: misses.duplicates.count, misses: keyedUnique)
         var unique = misses.unique
         if let persistent, keyedUnique > 0 {
-            unique = Self.answerStored(unique, into: &results, cache: cache, store: persistent)
+            unique = answerStored(unique, into: &results, cache: cache, store: persistent)
             progress?.add(misses.unique.count - unique.count)
         }
         try measureMisses(unique, into: &results, cache: cache, measure: measure)
@@ -92,31 +92,35 @@ struct BatchEngine {
         return out.map { $0! }
     }
 
-    /// Answers the unique misses the persistent cache holds (one read transaction, on the
-    /// calling thread) as the first pass answers tier-2 hits, and copies them into tier 2;
+    /// Answers the unique misses the persistent cache holds (one read transaction per
+    /// reader) as the first pass answers tier-2 hits, and copies them into tier 2 (parallel);
     /// returns the misses left to measure, in order.
     ///
-    /// - Complexity: one lookup per keyed miss (`PersistentResultStore.load`).
-    private static func answerStored(
+    /// - Complexity: `PersistentResultStore.load` of the keyed misses, then O(1) per hit.
+    private func answerStored(
         _ unique: [UnsafePointer<Miss>], into results: inout [TextMeasurement], cache: ResultCache,
         store: PersistentResultStore
     ) -> [UnsafePointer<Miss>] {
-        var keyed: [Int] = []
-        var keys: [CacheKey] = []
-        keyed.reserveCapacity(unique.count)
-        keys.reserveCapacity(unique.count)
-        for (m, miss) in unique.enumerated() {
-            guard let k = miss.pointee.keys else { continue }
-            keyed.append(m)
-            keys.append(k.keys.result)
+        let positions = unique.indices.filter { unique[$0].pointee.keys != nil }
+        let keyed = positions.map { unique[$0] }
+        let stored = store.load(keyed.map { $0.pointee.keys!.keys.result })
+        let schedule = BatchSchedule(count: keyed.count, workers: workers, grain: 64, maxChunk: 1024)
+        results.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let out = buffer  // each cell's slot is written by one worker
+            keyed.withUnsafeBufferPointer { keyed in
+                nonisolated(unsafe) let keyed = keyed  // read-only during the loop
+                _ = Self.parallel(schedule, on: helpers) { range in
+                    for i in range {
+                        guard let value = stored[i], let keys = keyed[i].pointee.keys else { continue }
+                        out[Int(keyed[i].pointee.index)] = value.measurement(scale: keys.scale)
+                        cache.insert(value, for: keys.keys.result)
+                    }
+                    return true
+                }
+            }
         }
         var answered = [Bool](repeating: false, count: unique.count)
-        store.load(keys) { i, stored in
-            let miss = unique[keyed[i]].pointee
-            results[Int(miss.index)] = stored.measurement(scale: miss.keys!.scale)
-            cache.insert(stored, for: keys[i])
-            answered[keyed[i]] = true
-        }
+        for (i, value) in stored.enumerated() where value != nil { answered[positions[i]] = true }
         return unique.indices.filter { !answered[$0] }.map { unique[$0] }
     }
 

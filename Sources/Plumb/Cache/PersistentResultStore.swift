@@ -6,29 +6,36 @@ import Synchronization
 /// several processes (WAL mode: readers never wait for the writer).
 ///
 /// Table `results(key BLOB PRIMARY KEY, value BLOB, stamp INTEGER, style INTEGER) WITHOUT
-/// ROWID` with an index on `stamp`: `key` is the cell's 16-byte result key, `value` a
-/// ``PersistentRecord`` (the result and a checksum over key and result, so a damaged page
-/// SQLite does not notice is a miss, never a wrong answer), `stamp` the write batch that
-/// stored or last refreshed it (eviction removes the lowest), `style` the low word of the
-/// layout fingerprint (`invalidate(style:)` deletes by it). Table `meta` holds the file
-/// format (`PersistentResultStore.format`); a file of another format is rebuilt.
+/// ROWID`, one B-tree and no index (each index costs every insert a second B-tree write):
+/// `key` is the cell's 16-byte result key (big-endian, so the table's order is the keys'
+/// numeric order), `value` a ``PersistentRecord`` (the result and a checksum over key and
+/// result, so a damaged page SQLite does not notice is a miss, never a wrong answer), `stamp`
+/// the write batch that stored or last refreshed it, `style` the low word of the layout
+/// fingerprint (`invalidate(style:)` deletes by it). Table `meta` holds the file format
+/// (`PersistentResultStore.format`; a file of another format is rebuilt) and the oldest and
+/// newest stamps.
+///
+/// Lookups sort their keys: a batch asking for a large share of the file reads it as one
+/// ordered scan merged with its keys (~0.1 µs a row), a smaller one does a B-tree lookup per
+/// key in key order.
 ///
 /// Writes never run on the measuring threads: `record` appends to a bounded queue that a
 /// serial Dispatch queue writes in one transaction at most every `flushDelay` (or at once when
-/// the queue is long), then evicts down to 80 % of the budget when the file's pages in use
-/// exceed it. A hit whose stamp is in the older half of the file while the file is past half
-/// its budget is refreshed in the next write (second chance), so entries in use survive
-/// eviction.
+/// the queue is long). When the file's pages in use exceed the budget, the oldest stamps are
+/// deleted (a scan) until they are under 80 % of it. A hit whose stamp is in the older half
+/// while the file is past half its budget is refreshed in the next write (second chance), so
+/// entries in use survive eviction.
 ///
 /// Faults never fail a measurement: an unopenable, damaged or foreign file is rebuilt or
 /// bypassed, a read-only one is only read, a full or locked one stops or drops writes; each
 /// case adds one warning to `status`.
 ///
-/// - Thread safety: safe from any thread. Lookups share one read connection under a lock
-///   (a batch looks all its misses up in one transaction); writes have their own connection.
+/// - Thread safety: safe from any thread. Lookups use read connections (one per core, each
+///   under its lock; a batch looks all its misses up in one transaction per connection);
+///   writes have their own connection.
 final class PersistentResultStore: Sendable {
     /// The file format: bump when the tables or ``PersistentRecord`` change.
-    static let format = "plumb-results-1"
+    static let format = "plumb-results-2"
     /// How long results wait in the queue before a write (a server's stragglers still land).
     static let flushDelay = DispatchTimeInterval.milliseconds(100)
     /// Queue length that triggers a write at once.
@@ -39,7 +46,14 @@ final class PersistentResultStore: Sendable {
 
     let path: String
     let budgetBytes: Int
-    private let reader: Lock<Reader?>
+    /// Read connections, one per core (1, 2 or 4: a power of two for `ThreadStripe`).
+    private let readers: [ReaderSlot]
+
+    /// A read connection under its lock (a class: `Lock` cannot be an array element).
+    private final class ReaderSlot: Sendable {
+        let lock: Lock<Reader?>
+        init(_ reader: sending Reader?) { lock = Lock(reader) }
+    }
     private let writer: Lock<Writer?>
     private let pending = Lock(Pending())
     private let queue = DispatchQueue(label: "plumb.persistent-cache", qos: .utility)
@@ -48,6 +62,11 @@ final class PersistentResultStore: Sendable {
     private let refreshBelow = Atomic<Int64>(0)
     private let counters = Counters()
     private let usedBytes = Atomic<Int>(0)
+    /// Rows in the file, estimated from its pages in use (`bytesPerRow`).
+    private let estimatedRows = Atomic<Int>(0)
+    /// A row's share of the file's pages: key, value, stamp, style, SQLite's record and cell
+    /// headers, pages ~80 % full.
+    static let bytesPerRow = 100
 
     private final class Counters: Sendable {
         let hits = Atomic<Int>(0)
@@ -76,9 +95,18 @@ final class PersistentResultStore: Sendable {
         self.budgetBytes = max(budgetBytes, 64 << 10)
         var warnings: [String] = []
         let (reader, writer) = Self.open(path: path, warnings: &warnings)
-        self.reader = Lock(reader)
+        let cores = ProcessInfoLite.activeProcessorCount
+        let count = reader == nil ? 1 : cores >= 4 ? 4 : cores >= 2 ? 2 : 1
+        var readers = [ReaderSlot(reader)]
+        for _ in 1..<count { readers.append(ReaderSlot(try? Reader(path: path))) }
+        self.readers = readers
         self.writer = Lock(writer)
         notes.withLock { $0 = warnings }
+        // Before the first lookup: it chooses between point lookups and a scan by this.
+        if let used = try? reader?.db.usedBytes() {
+            usedBytes.store(used, ordering: .relaxed)
+            estimatedRows.store(used / Self.bytesPerRow, ordering: .relaxed)
+        }
         if writer != nil { queue.async { [weak self] in self?.withWriter { self?.updateBookkeeping($0) } } }
     }
 
@@ -89,47 +117,109 @@ final class PersistentResultStore: Sendable {
 
     // MARK: Lookups
 
-    /// The stored result for each key that has one: `found(i, result)` for `keys[i]`.
-    ///
-    /// - Complexity: one read transaction; per key a B-tree lookup (O(log n) pages, from
-    ///   SQLite's page cache when warm) and a checksum.
-    /// - Thread safety: safe from any thread; concurrent calls take turns on the read
-    ///   connection.
-    func load(_ keys: [CacheKey], found: (Int, CachedResult) -> Void) {
-        guard !keys.isEmpty else { return }
+    /// Batches asking for at least 1/`scanShare` of the file's rows scan it.
+    static let scanShare = 16
+    /// Keys per reader when a scan is split between readers (smaller scans stay on one).
+    static let keysPerScanPart = 4096
+
+    /// A key to look up and its place in the caller's array.
+    fileprivate struct Wanted {
+        var key: CacheKey
+        var index: Int
+    }
+
+    /// What one reader's part of a lookup found besides the results.
+    private struct PartOutcome: Sendable {
         var hits = 0
         var refresh: [CacheKey] = []
-        let threshold = refreshBelow.load(ordering: .relaxed)
-        let failure: SQLiteError? = reader.withLock { reader in
-            guard let r = reader else { return nil }
-            do {
-                try r.beginRead()
-                defer { r.endRead() }
-                for (i, key) in keys.enumerated() {
-                    guard let (value, stamp) = try r.value(for: key) else { continue }
-                    hits += 1
-                    if stamp < threshold { refresh.append(key) }
-                    found(i, value)
+        var failure: SQLiteError?
+    }
+
+    /// The stored result of each key (nil where the file has none, or none that passes its
+    /// checksum), in the keys' order.
+    ///
+    /// - Complexity: a sort of the keys, then one read transaction per reader used: per key
+    ///   a B-tree lookup (O(log n) pages, from SQLite's page cache when warm), or, for a batch
+    ///   of at least 1/16 of the file's rows, an ordered scan of the key range, split between
+    ///   the readers (one per core, at most 4) when the batch has more than 4,096 keys.
+    /// - Thread safety: safe from any thread; a small lookup uses the reader of the calling
+    ///   thread's stripe, so concurrent callers rarely wait for each other.
+    func load(_ keys: [CacheKey]) -> [CachedResult?] {
+        var out = [CachedResult?](repeating: nil, count: keys.count)
+        guard !keys.isEmpty else { return out }
+        var wanted = keys.enumerated().map { Wanted(key: $1, index: $0) }
+        wanted.sort { PersistentRecord.precedes($0.key, $1.key) }
+        let scanning = keys.count * Self.scanShare >= estimatedRows.load(ordering: .relaxed)
+        let parts = scanning ? max(1, min(readers.count, keys.count / Self.keysPerScanPart)) : 1
+        let outcomes = Lock<[PartOutcome]>([])
+        out.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let buffer = buffer  // each index is written by the part holding its key
+            wanted.withUnsafeBufferPointer { all in
+                nonisolated(unsafe) let all = all  // read-only while the parts run
+                let run = { @Sendable (part: Int, reader: Int) in
+                    let range = (all.count * part / parts)..<(all.count * (part + 1) / parts)
+                    let outcome = self.lookUp(
+                        UnsafeBufferPointer(rebasing: all[range]), scanning: scanning, on: self.readers[reader], into: buffer)
+                    outcomes.withLock { $0.append(outcome) }
                 }
-                return nil
-            } catch let e as SQLiteError {
-                if e.isCorrupt { reader = nil }
-                return e
-            } catch { return nil }
+                if parts == 1 {
+                    run(0, ThreadStripe.index(of: readers.count))
+                } else {
+                    DispatchQueue.concurrentPerform(iterations: parts) { run($0, $0) }
+                }
+            }
         }
+        let all = outcomes.withLock { $0 }
+        let hits = all.reduce(0) { $0 + $1.hits }
         counters.hits.add(hits, ordering: .relaxed)
         counters.misses.add(keys.count - hits, ordering: .relaxed)
-        if let failure { note(failure.isCorrupt ? "the file is damaged (\(failure)): no longer read" : "a lookup failed (\(failure)): measured instead") }
+        for failure in all.compactMap(\.failure) {
+            note(failure.isCorrupt ? "the file is damaged (\(failure)): no longer read" : "a lookup failed (\(failure)): measured instead")
+        }
+        let refresh = all.flatMap(\.refresh)
         if !refresh.isEmpty { enqueue { $0.refreshes += refresh } }
+        return out
     }
 
     /// The stored result for one key.
     ///
-    /// - Complexity and thread safety: as `load(_:found:)` for one key.
+    /// - Complexity and thread safety: as `load(_:)` for one key.
     func value(for key: CacheKey) -> CachedResult? {
-        var out: CachedResult?
-        load([key]) { _, v in out = v }
-        return out
+        load([key])[0]
+    }
+
+    /// One reader's part of `load`: the keys of `wanted` (sorted), their results written
+    /// into `out` at their indexes.
+    private func lookUp(
+        _ wanted: UnsafeBufferPointer<Wanted>, scanning: Bool, on slot: ReaderSlot,
+        into out: UnsafeMutableBufferPointer<CachedResult?>
+    ) -> PartOutcome {
+        let threshold = refreshBelow.load(ordering: .relaxed)
+        return slot.lock.withLock { reader -> PartOutcome in
+            var outcome = PartOutcome()
+            guard let r = reader else { return outcome }
+            func visit(_ w: Wanted, _ value: CachedResult, _ stamp: Int64) {
+                outcome.hits += 1
+                if stamp < threshold { outcome.refresh.append(w.key) }
+                out[w.index] = value
+            }
+            do {
+                try r.beginRead()
+                defer { r.endRead() }
+                if scanning {
+                    try r.scan(wanted, visit)
+                } else {
+                    for w in wanted {
+                        guard let (value, stamp) = try r.value(for: w.key) else { continue }
+                        visit(w, value, stamp)
+                    }
+                }
+            } catch let e as SQLiteError {
+                if e.isCorrupt { reader = nil }
+                outcome.failure = e
+            } catch {}
+            return outcome
+        }
     }
 
     // MARK: Writes
@@ -185,7 +275,7 @@ final class PersistentResultStore: Sendable {
 
     /// What the store is doing and has done.
     var status: PersistentCacheStatus {
-        let readable = reader.withLock { $0 != nil }
+        let readable = readers[0].lock.withLock { $0 != nil }
         let writable = writer.withLock { $0 != nil }
         return PersistentCacheStatus(
             path: path, mode: writable ? .readWrite : readable ? .readOnly : .bypassed,
@@ -233,11 +323,16 @@ final class PersistentResultStore: Sendable {
     private func updateBookkeeping(_ w: Writer) {
         do {
             var used = try w.usedBytes()
-            if used > budgetBytes {
-                counters.evicted.add(try w.evict(toFraction: Double(budgetBytes) * 0.8 / Double(used)), ordering: .relaxed)
+            // Stamps are write batches, so deleting the oldest share of the stamp range deletes
+            // about that share of the rows; a few rounds reach the target whatever the mix.
+            var rounds = 0
+            while used > budgetBytes * 8 / 10 && (rounds > 0 || used > budgetBytes) && rounds < 4 {
+                counters.evicted.add(try w.evict(keeping: Double(budgetBytes) * 0.8 / Double(used)), ordering: .relaxed)
                 used = try w.usedBytes()
+                rounds += 1
             }
             usedBytes.store(used, ordering: .relaxed)
+            estimatedRows.store(used / Self.bytesPerRow, ordering: .relaxed)
             refreshBelow.store(used * 2 >= budgetBytes ? try w.middleStamp() : 0, ordering: .relaxed)
         } catch let e as SQLiteError {
             note("bookkeeping failed (\(e))")
@@ -335,15 +430,39 @@ extension PersistentResultStore {
         let begin: SQLiteStatement
         let commit: SQLiteStatement
         let select: SQLiteStatement
+        let scanFrom: SQLiteStatement
 
         init(path: String) throws {
             db = try SQLiteDatabase(path: path, readOnly: true, create: false)
             db.setBusyTimeout(milliseconds: 50)
-            // 16 MiB of pages (SQLite's default is 2 MiB): ~150,000 results stay in memory.
-            try db.execute("PRAGMA cache_size = -16384")
+            // 8 MiB of pages per reader (SQLite's default is 2 MiB): a reader's share of a
+            // feed's rows stays in memory.
+            try db.execute("PRAGMA cache_size = -8192")
             begin = try db.prepare("BEGIN")
             commit = try db.prepare("COMMIT")
             select = try db.prepare("SELECT value, stamp FROM results WHERE key = ?1")
+            scanFrom = try db.prepare("SELECT key, value, stamp FROM results WHERE key >= ?1 ORDER BY key")
+        }
+
+        /// Reads the rows from the first of `wanted` (sorted by `PersistentRecord.precedes`) on
+        /// in key order, merged with `wanted`; stops after the last.
+        func scan(_ wanted: UnsafeBufferPointer<Wanted>, _ visit: (Wanted, CachedResult, Int64) -> Void) throws {
+            guard let first = wanted.first else { return }
+            var start = PersistentRecord.keyBytes(first.key)
+            try withUnsafeBytes(of: &start) { bytes in
+                scanFrom.bind(staticBytes: bytes, at: 1)
+                defer { scanFrom.reset() }
+                var j = 0
+                while j < wanted.count, try scanFrom.step() {
+                    guard let rowKey = PersistentRecord.key(scanFrom.blob(0)) else { continue }
+                    while j < wanted.count, PersistentRecord.precedes(wanted[j].key, rowKey) { j += 1 }
+                    guard j < wanted.count, wanted[j].key == rowKey else { continue }
+                    if let value = PersistentRecord.decode(scanFrom.blob(1), key: rowKey) {
+                        visit(wanted[j], value, scanFrom.int64(2))
+                    }
+                    j += 1
+                }
+            }
         }
 
         /// Starts a read transaction: every lookup until `endRead` sees one snapshot, and
@@ -386,29 +505,40 @@ extension PersistentResultStore {
         private let deleteStyle: SQLiteStatement
         private let deleteKey: SQLiteStatement
         private let newestStamp: SQLiteStatement
+        private let setNewest: SQLiteStatement
         private let evictOldest: SQLiteStatement
 
         init(path: String) throws {
             db = try SQLiteDatabase(path: path, readOnly: false, create: true)
             db.setBusyTimeout(milliseconds: 2000)
+            // 32 MiB of pages: the B-tree's inner pages and most leaves of a feed stay cached.
+            try db.execute("PRAGMA cache_size = -32768")
             // WAL: readers in any process never wait for a writer, and a process killed while
             // writing leaves the last committed state. NORMAL: a commit is durable across a
             // process crash (a power cut may lose the last ones: a cache's loss, not damage).
             _ = try db.text("PRAGMA journal_mode = WAL")
             try db.execute("PRAGMA synchronous = NORMAL")
+            // Checkpoints every 16 MiB of WAL rather than 4: each copies the changed pages
+            // into the file, so rarer ones write a page touched by several commits once.
+            try db.execute("PRAGMA wal_autocheckpoint = 4096")
             try db.execute("""
-                CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value NOT NULL) WITHOUT ROWID;
                 CREATE TABLE IF NOT EXISTS results(
                     key BLOB PRIMARY KEY, value BLOB NOT NULL, stamp INTEGER NOT NULL, style INTEGER NOT NULL
                 ) WITHOUT ROWID;
-                CREATE INDEX IF NOT EXISTS results_by_stamp ON results(stamp);
                 """)
-            insert = try db.prepare("INSERT OR REPLACE INTO results(key, value, stamp, style) VALUES (?1, ?2, ?3, ?4)")
+            // A key stored again (a width-range answer of a stored cell) keeps its value (the
+            // same bits) and takes the new stamp.
+            insert = try db.prepare("""
+                INSERT INTO results(key, value, stamp, style) VALUES (?1, ?2, ?3, ?4)
+                ON CONFLICT(key) DO UPDATE SET stamp = excluded.stamp
+                """)
             refresh = try db.prepare("UPDATE results SET stamp = ?1 WHERE key = ?2")
             deleteStyle = try db.prepare("DELETE FROM results WHERE style = ?1")
             deleteKey = try db.prepare("DELETE FROM results WHERE key = ?1")
-            newestStamp = try db.prepare("SELECT coalesce(max(stamp), 0) FROM results")
-            evictOldest = try db.prepare("DELETE FROM results WHERE key IN (SELECT key FROM results ORDER BY stamp LIMIT ?1)")
+            newestStamp = try db.prepare("SELECT value FROM meta WHERE name = 'newest'")
+            setNewest = try db.prepare("INSERT OR REPLACE INTO meta(name, value) VALUES ('newest', ?1)")
+            evictOldest = try db.prepare("DELETE FROM results WHERE stamp < ?1")
         }
 
         /// Checks the file's format, writing it into a new file and emptying a file of another
@@ -418,7 +548,14 @@ extension PersistentResultStore {
             guard found != PersistentResultStore.format else { return found }
             try db.execute("BEGIN IMMEDIATE")
             do {
-                try db.execute("DELETE FROM results")
+                try db.execute("DROP TABLE IF EXISTS results")
+                try db.execute("""
+                    CREATE TABLE results(
+                        key BLOB PRIMARY KEY, value BLOB NOT NULL, stamp INTEGER NOT NULL, style INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    DROP INDEX IF EXISTS results_by_stamp;
+                    DELETE FROM meta;
+                    """)
                 try db.execute("INSERT OR REPLACE INTO meta(name, value) VALUES ('format', '\(PersistentResultStore.format)')")
                 try db.execute("COMMIT")
             } catch {
@@ -435,10 +572,10 @@ extension PersistentResultStore {
         ) throws -> Int {
             try db.execute("BEGIN IMMEDIATE")
             do {
-                newestStamp.reset()
-                guard try newestStamp.step() else { throw SQLiteError(code: 1, message: "no stamp") }
-                let stamp = newestStamp.int64(0) + 1
-                newestStamp.reset()
+                let stamp = try newest() + 1
+                setNewest.bind(stamp, at: 1)
+                defer { setNewest.reset() }
+                try setNewest.step()
                 for style in deletedStyles {
                     deleteStyle.bind(Int64(bitPattern: style), at: 1)
                     try deleteStyle.step()
@@ -483,36 +620,45 @@ extension PersistentResultStore {
             }
         }
 
-        /// Bytes of the file's pages in use (pages minus free pages).
-        func usedBytes() throws -> Int {
-            let pages = try db.integer("PRAGMA page_count") ?? 0
-            let free = try db.integer("PRAGMA freelist_count") ?? 0
-            let size = try db.integer("PRAGMA page_size") ?? 4096
-            return Int((pages - free) * size)
+        /// Bytes of the file's pages in use.
+        func usedBytes() throws -> Int { try db.usedBytes() }
+
+        /// The newest stamp written (0 for a new file).
+        func newest() throws -> Int64 {
+            defer { newestStamp.reset() }
+            return try newestStamp.step() ? newestStamp.int64(0) : 0
         }
 
-        /// Deletes the oldest entries, keeping `fraction` of them; returns how many went.
-        func evict(toFraction fraction: Double) throws -> Int {
-            let count = try db.integer("SELECT count(*) FROM results") ?? 0
-            let remove = Int64((Double(count) * (1 - max(0, min(1, fraction)))).rounded(.up))
-            guard remove > 0 else { return 0 }
+        /// The oldest stamp that may be in the file (eviction deleted every older one).
+        func oldest() throws -> Int64 {
+            try db.integer("SELECT value FROM meta WHERE name = 'oldest'") ?? 1
+        }
+
+        /// Deletes the oldest stamps, keeping about `fraction` of the stamp range (a scan of
+        /// the table); returns the rows deleted.
+        func evict(keeping fraction: Double) throws -> Int {
             try db.execute("BEGIN IMMEDIATE")
             do {
-                evictOldest.bind(remove, at: 1)
-                defer { evictOldest.reset() }
+                let oldest = try oldest(), newest = try newest()
+                let span = Double(newest - oldest + 1) * (1 - max(0, min(1, fraction)))
+                let cut = min(newest + 1, oldest + max(1, Int64(span.rounded(.up))))
+                evictOldest.bind(cut, at: 1)
                 try evictOldest.step()
+                evictOldest.reset()
+                let removed = db.changes
+                try db.execute("INSERT OR REPLACE INTO meta(name, value) VALUES ('oldest', \(cut))")
                 try db.execute("COMMIT")
+                return removed
             } catch {
+                evictOldest.reset()
                 try? db.execute("ROLLBACK")
                 throw error
             }
-            return Int(remove)
         }
 
-        /// The stamp halfway between the oldest and the newest entry's.
+        /// The stamp halfway between the oldest and the newest.
         func middleStamp() throws -> Int64 {
-            let oldest = try db.integer("SELECT min(stamp) FROM results") ?? 0
-            let newest = try db.integer("SELECT max(stamp) FROM results") ?? 0
+            let oldest = try oldest(), newest = try newest()
             return oldest + (newest - oldest) / 2
         }
     }
@@ -525,8 +671,23 @@ enum PersistentRecord {
     typealias Bytes = (UInt64, UInt64, UInt64, UInt64, UInt64)
     typealias KeyBytes = (UInt64, UInt64)
 
-    /// The key's 16 bytes: low word, then high (little-endian on every platform Plumb runs).
-    static func keyBytes(_ key: CacheKey) -> KeyBytes { (key.low.littleEndian, key.high.littleEndian) }
+    /// The key's 16 bytes: high word, then low, big-endian, so that SQLite's byte order of
+    /// keys is `precedes`.
+    static func keyBytes(_ key: CacheKey) -> KeyBytes { (key.high.bigEndian, key.low.bigEndian) }
+
+    /// The key in 16 stored bytes (nil for another length).
+    static func key(_ bytes: UnsafeRawBufferPointer) -> CacheKey? {
+        guard bytes.count == 16 else { return nil }
+        return CacheKey(
+            low: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
+            high: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)))
+    }
+
+    /// The stored order of keys: by high word, then low word.
+    @inline(__always)
+    static func precedes(_ a: CacheKey, _ b: CacheKey) -> Bool {
+        a.high != b.high ? a.high < b.high : a.low < b.low
+    }
 
     static func encode(_ v: CachedResult, key: CacheKey) -> Bytes {
         let sizes = UInt64(v.heightPixels) | UInt64(v.widthPixels) << 32

@@ -59,6 +59,17 @@ final class SQLiteDatabase {
         guard status == SQLITE_OK else { throw error(status) }
     }
 
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// Bytes of the file's pages in use (pages minus free pages).
+    func usedBytes() throws -> Int {
+        let pages = try integer("PRAGMA page_count") ?? 0
+        let free = try integer("PRAGMA freelist_count") ?? 0
+        let size = try integer("PRAGMA page_size") ?? 4096
+        return Int((pages - free) * size)
+    }
+
     /// The first column of the first row of `sql` as text (a pragma's answer), or nil.
     func text(_ sql: String) throws -> String? {
         let s = try prepare(sql)
