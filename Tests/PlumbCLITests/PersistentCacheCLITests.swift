@@ -53,9 +53,10 @@ import Testing
         #expect(r.stderr.contains("plumb: warning: cache:") && r.stderr.contains("measuring without it"), "\(r.stderr)")
     }
 
-    /// SIGKILL while the writer commits every 0.1 s (three kills at different moments, so
-    /// some land inside a transaction): each leaves a file the next process opens without a
-    /// warning, answering every cell with the bytes of a run without the cache.
+    /// SIGKILL while the writer commits (once a second while cells arrive; three kills at
+    /// different moments, before, around and after commits): each leaves a file the next
+    /// process opens without a warning, answering every cell with the bytes of a run without
+    /// the cache.
     @Test func aProcessKilledWhileWritingLeavesAUsableFile() throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -63,7 +64,7 @@ import Testing
         // The feeder writes on after the kill: EPIPE for it, not SIGPIPE for the test process.
         signal(SIGPIPE, SIG_IGN)
         var next = 0
-        for delay in [0.6, 0.9, 1.3] {
+        for delay in [0.8, 1.4, 2.3] {
             let p = Process()
             p.executableURL = CLITests.binary
             p.arguments = ["measure", "--cache", cache]
