@@ -48,8 +48,11 @@ final class PersistentResultStore: Sendable {
 
     let path: String
     let budgetBytes: Int
-    /// Read connections, one per core (1, 2 or 4: a power of two for `ThreadStripe`).
+    /// Read connections, one per core (at most 4).
     private let readers: [ReaderSlot]
+    /// The reader the next small lookup takes (round robin: two threads looking up at once
+    /// take different readers).
+    private let nextReader = Atomic<Int>(0)
 
     /// A read connection under its lock (a class: `Lock` cannot be an array element).
     private final class ReaderSlot: Sendable {
@@ -98,7 +101,7 @@ final class PersistentResultStore: Sendable {
         var warnings: [String] = []
         let (reader, writer) = Self.open(path: path, warnings: &warnings)
         let cores = ProcessInfoLite.activeProcessorCount
-        let count = reader == nil ? 1 : cores >= 4 ? 4 : cores >= 2 ? 2 : 1
+        let count = reader == nil ? 1 : max(1, min(4, cores))
         var readers = [ReaderSlot(reader)]
         for _ in 1..<count { readers.append(ReaderSlot(try? Reader(path: path))) }
         self.readers = readers
@@ -144,8 +147,8 @@ final class PersistentResultStore: Sendable {
     ///   a B-tree lookup (O(log n) pages, from SQLite's page cache when warm), or, for a batch
     ///   of at least 1/16 of the file's rows, an ordered scan of the key range, split between
     ///   the readers (one per core, at most 4) when the batch has more than 4,096 keys.
-    /// - Thread safety: safe from any thread; a small lookup uses the reader of the calling
-    ///   thread's stripe, so concurrent callers rarely wait for each other.
+    /// - Thread safety: safe from any thread; small lookups take the readers in turn, so
+    ///   concurrent callers rarely wait for each other.
     func load(_ keys: [CacheKey]) -> [CachedResult?] {
         var out = [CachedResult?](repeating: nil, count: keys.count)
         guard !keys.isEmpty else { return out }
@@ -165,7 +168,7 @@ final class PersistentResultStore: Sendable {
                     outcomes.withLock { $0.append(outcome) }
                 }
                 if parts == 1 {
-                    run(0, ThreadStripe.index(of: readers.count))
+                    run(0, nextReader.add(1, ordering: .relaxed).oldValue % readers.count)
                 } else {
                     DispatchQueue.concurrentPerform(iterations: parts) { run($0, $0) }
                 }
