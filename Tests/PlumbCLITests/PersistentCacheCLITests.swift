@@ -53,6 +53,39 @@ import Testing
         #expect(r.stderr.contains("plumb: warning: cache:") && r.stderr.contains("measuring without it"), "\(r.stderr)")
     }
 
+    /// Two processes writing one file at once (overlapping cells): neither warns, both print
+    /// what a run without the file prints, and a third finds every cell of both.
+    @Test func twoProcessesShareOneFile() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cache = dir.appendingPathComponent("c.sqlite").path
+        let a = dir.appendingPathComponent("a.jsonl"), b = dir.appendingPathComponent("b.jsonl")
+        try Self.cells(900, from: 0).write(to: a)
+        try Self.cells(900, from: 600).write(to: b)
+        let runs = [a, b].map { file -> Process in
+            let p = Process()
+            p.executableURL = CLITests.binary
+            p.arguments = ["measure", "--cache", cache, file.path]
+            p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+            let err = Pipe()
+            p.standardError = err
+            return p
+        }
+        for p in runs { try p.run() }
+        var errors: [String] = []
+        for p in runs {
+            let e = (p.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            #expect(p.terminationStatus == 0)
+            errors.append(String(decoding: e, as: UTF8.self))
+        }
+        #expect(errors.allSatisfy { !$0.contains("warning") }, "\(errors)")
+        let both = Self.cells(1500, from: 0)
+        let third = try CLITests.run(["measure", "--cache", cache, "--stats"], input: both)
+        #expect(third.stdout == (try CLITests.run(["measure"], input: both)).stdout)
+        #expect(third.stderr.contains("cache file: readWrite, hits 1500, misses 0"), "\(third.stderr)")
+    }
+
     /// SIGKILL while the writer commits (once a second while cells arrive; three kills at
     /// different moments, before, around and after commits): each leaves a file the next
     /// process opens without a warning, answering every cell with the bytes of a run without
