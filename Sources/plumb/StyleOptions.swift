@@ -168,6 +168,7 @@ enum StyleFields {
         StyleField(.paragraphSpacingBefore, option: "paragraph-spacing-before", valueName: "points", help: "Space before each paragraph but the first.",
                    domain: .nonNegative) { r, v in r.style.paragraphSpacingBefore = v.double; return nil },
         StyleField(.letterSpacing, option: "letter-spacing", valueName: "points", help: "Added to every character's advance.") { r, v in r.style.letterSpacing = v.double; return nil },
+        StyleField(.wordSpacing, option: "word-spacing", valueName: "points", help: "Added to every space's and no-break space's advance but a first character's (CSS word-spacing).") { r, v in r.style.wordSpacing = v.double; return nil },
         StyleField(.firstLineHeadIndent, option: "first-line-head-indent", valueName: "points",
                    help: "Where each paragraph's first line starts (UIKit's firstLineHeadIndent; under chromium CSS text-indent plus head-indent, which may be negative).") { r, v in r.style.firstLineHeadIndent = v.double; return nil },
         StyleField(.headIndent, option: "head-indent", valueName: "points", help: "Where every other line starts (a hanging indent when above first-line-head-indent).",

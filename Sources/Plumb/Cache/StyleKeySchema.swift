@@ -20,6 +20,7 @@ enum StyleKeySchema {
         sink.field("font.variations", s.font.variations)
         sink.field("font.opticalSizing", s.font.opticalSizing)
         sink.field("letterSpacing", s.letterSpacing)
+        sink.field("wordSpacing", s.wordSpacing)
         sink.field("compatibility", s.compatibility)
         // Hyphenation points are found when the text is prepared.
         sink.field("hyphenation", s.hyphenation)

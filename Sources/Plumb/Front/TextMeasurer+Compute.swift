@@ -176,16 +176,17 @@ extension TextMeasurer {
             if let content {
                 return preparer.prepare(
                     utf8, runs: content.runs, ellipsis: content.ellipsis, token: style.token, conventions: s.conventions,
-                    hyphenation: s.hyphenationRequest)
+                    hyphenation: s.hyphenationRequest, wordSpacing: s.wordSpacing)
             }
             if let token = style.token {
                 let run = PreparationRun(
                     byteEnd: utf8.count, cascade: style.cascade, size: s.font.size, letterSpacing: s.letterSpacing)
                 return preparer.prepare(
-                    utf8, runs: [run], ellipsis: run, token: token, conventions: s.conventions, hyphenation: s.hyphenationRequest)
+                    utf8, runs: [run], ellipsis: run, token: token, conventions: s.conventions, hyphenation: s.hyphenationRequest,
+                    wordSpacing: s.wordSpacing)
             }
             return preparer.prepare(
-                utf8, cascade: style.cascade, size: s.font.size, letterSpacing: s.letterSpacing,
+                utf8, cascade: style.cascade, size: s.font.size, letterSpacing: s.letterSpacing, wordSpacing: s.wordSpacing,
                 conventions: s.conventions, hyphenation: s.hyphenationRequest)
         }
         preparedCache.insert(prepared, for: key, admitWhenFull: preparedAdmission.seenBefore)

@@ -10,6 +10,8 @@ struct SanitizedStyle: Hashable, Sendable {
     var paragraphSpacing: Double
     var paragraphSpacingBefore: Double
     var letterSpacing: Double
+    /// `TextStyle.wordSpacing`, finite and within the length limit (else 0, with a warning).
+    var wordSpacing = 0.0
     var tabInterval: Double
     var maxLines: Int
     var lineBreakMode: LineBreakMode
@@ -182,6 +184,11 @@ enum Sanitizer {
             compatibility: style.compatibility, conventions: style.compatibility.conventions,
             truncationToken: style.truncationToken)
         sanitized.lineHeightEm = length(style.lineHeightEm, "lineHeightEm")
+        if style.wordSpacing.isFinite && abs(style.wordSpacing) <= maximumLength {
+            sanitized.wordSpacing = style.wordSpacing
+        } else {
+            warnings.append(.invalidSpacing(field: "wordSpacing", value: style.wordSpacing))
+        }
         indents(style, into: &sanitized, warnings: &warnings)
         tabs(style, into: &sanitized, warnings: &warnings)
         hyphenation(style, into: &sanitized, warnings: &warnings)

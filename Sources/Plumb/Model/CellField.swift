@@ -52,6 +52,8 @@ public enum CellField: String, CaseIterable, CodingKey, Sendable {
     case paragraphSpacingBefore
     /// `TextStyle.letterSpacing`.
     case letterSpacing
+    /// `TextStyle.wordSpacing`.
+    case wordSpacing
     /// `TextStyle.tabInterval`.
     case tabInterval
     /// `TextStyle.tabStops`: an array of `{"location", "alignment"}` objects, or the list
@@ -172,7 +174,7 @@ public enum CellField: String, CaseIterable, CodingKey, Sendable {
         case .lineBreak: .choice(LineBreakStrictness.allCases.map(\.rawValue))
         case .textWrap: .choice(TextWrap.allCases.map(\.rawValue))
         case .width, .scale, .size, .fontStretch, .lineSpacing, .minimumLineHeight, .maximumLineHeight, .lineHeightMultiple,
-            .lineHeightEm, .paragraphSpacing, .paragraphSpacingBefore, .letterSpacing, .tabInterval, .heightLimit,
+            .lineHeightEm, .paragraphSpacing, .paragraphSpacingBefore, .letterSpacing, .wordSpacing, .tabInterval, .heightLimit,
             .firstLineHeadIndent, .headIndent, .tailIndent, .hyphenationFactor, .extraHeight:
             .number
         }

@@ -138,6 +138,7 @@ extension TextStyle: Codable {
         try number(.paragraphSpacing, &paragraphSpacing)
         try number(.paragraphSpacingBefore, &paragraphSpacingBefore)
         try number(.letterSpacing, &letterSpacing)
+        try number(.wordSpacing, &wordSpacing)
         try number(.tabInterval, &tabInterval)
         tabStops = try c.decodeIfPresent([TabStop].self, forKey: .tabStops) ?? tabStops
         if c.contains(.tabSize) { tabSize = try c.decodeIfPresent(TabSize.self, forKey: .tabSize) }
@@ -178,6 +179,7 @@ extension TextStyle: Codable {
         try c.encode(paragraphSpacing, forKey: .paragraphSpacing)
         try c.encode(paragraphSpacingBefore, forKey: .paragraphSpacingBefore)
         try c.encode(letterSpacing, forKey: .letterSpacing)
+        try c.encode(wordSpacing, forKey: .wordSpacing)
         try c.encode(tabInterval, forKey: .tabInterval)
         try c.encode(tabStops, forKey: .tabStops)
         try c.encodeIfPresent(tabSize, forKey: .tabSize)

@@ -30,6 +30,11 @@ public struct TextStyle: Hashable, Sendable {
     /// Added to every grapheme cluster's advance (UIKit's `kern`); may be negative, but a
     /// cluster's advance never drops below 0.
     public var letterSpacing: Double = 0
+    /// Added to the advance of every space (U+0020) and no-break space (U+00A0) but one that
+    /// starts the text: CSS `word-spacing` (in points; may be negative, but an advance never
+    /// drops below 0). UIKit and Pango have no such setting; every profile applies it as Blink
+    /// does.
+    public var wordSpacing: Double = 0
     /// Tab stops every `tabInterval` points (TextKit's `defaultTabInterval`; 28 by default),
     /// after the last of ``tabStops``. Counted from the box's leading edge under `standard`
     /// and `pango` (where it is a tab array of one stop), and under `chromium` from the content

@@ -159,6 +159,7 @@ extension TextStyle {
             && a.paragraphSpacing.isSameValue(as: b.paragraphSpacing)
             && a.paragraphSpacingBefore.isSameValue(as: b.paragraphSpacingBefore)
             && a.letterSpacing.isSameValue(as: b.letterSpacing) && a.tabInterval.isSameValue(as: b.tabInterval)
+            && a.wordSpacing.isSameValue(as: b.wordSpacing)
             && a.tabStops == b.tabStops && a.tabSize == b.tabSize
             && a.heightLimit.isSameValue(as: b.heightLimit) && a.maxLines == b.maxLines
             && a.lineBreakMode == b.lineBreakMode && a.options == b.options && a.compatibility == b.compatibility
@@ -183,6 +184,7 @@ extension TextStyle {
         hasher.combineValue(paragraphSpacing)
         hasher.combineValue(paragraphSpacingBefore)
         hasher.combineValue(letterSpacing)
+        hasher.combineValue(wordSpacing)
         hasher.combineValue(tabInterval)
         hasher.combine(tabStops)
         hasher.combine(tabSize)

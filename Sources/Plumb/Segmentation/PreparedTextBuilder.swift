@@ -66,7 +66,7 @@ struct PreparedTextBuilder {
             upem = font.upem
             strikePPEM = font.bitmapStrikePPEM
             size = style.size
-            letterSpacing = style.letterSpacing
+            letterSpacing = style.letterSpacing + style.extraSpacing
             baselineOffset = style.baselineOffset
             freeTypeXScale = ((size * AdvanceScale.fixed26Dot6).rounded() * AdvanceScale.fixed16Dot16 / font.upem).rounded()
             self.group = group
@@ -86,6 +86,9 @@ struct PreparedTextBuilder {
         var letterSpacing: Double
         var baselineOffset: Double
         var box: InlineBoxMetrics?
+        /// Spacing added to the letter spacing of this style's word separators (phase 4b's
+        /// entries; 0 for a run's own style).
+        var extraSpacing = 0.0
     }
 
     /// The current run's cascade, size and letter spacing (the first run's until
@@ -344,6 +347,33 @@ struct PreparedTextBuilder {
         let local = localIndex(of: cascade.fonts[i])
         cascadeLocal[i] = local
         return local
+    }
+
+    /// `TextStyle.wordSpacing` (phase 4b; 0: no phase 4b).
+    var wordSpacing = 0.0
+
+    /// The local entry of local font `local` with the word spacing added to its letter
+    /// spacing (a run style of its own), adding it on first use; `local` itself when the
+    /// table is full or `local` is such an entry already.
+    mutating func wordSpacedIndex(of local: UInt8) -> UInt8 {
+        let entry = fontList[Int(local)]
+        guard entry.box == nil else { return local }
+        let base = groups[Int(entry.group)]
+        guard base.style.extraSpacing == 0 else { return local }
+        var style = base.style
+        style.extraSpacing = wordSpacing
+        let group: Int32
+        if let known = groups.firstIndex(where: { $0.style == style }) {
+            group = Int32(known)
+        } else {
+            group = Int32(groups.count)
+            groups.append((style, base.cascade))
+        }
+        for i in fontList.indices where fontList[i].id == entry.id && fontList[i].group == group { return UInt8(i) }
+        guard fontList.count < 255 else { return local }
+        fontList.append(FontEntry(entry.font, style: style, group: group, box: nil, freeTypeScaling: scalesLikeFreeType))
+        scales.append(fontList[fontList.count - 1].scale)
+        return UInt8(fontList.count - 1)
     }
 
     /// The local index of `font` in the current run's style, adding it on first use (at most

@@ -50,6 +50,7 @@ extension TextPreparer {
             markBreakOpportunities(input, into: &b)
             markHyphenationPoints(input, b.hyphenation, into: &b)
             shapeSegments(input, into: &b)
+            if b.wordSpacing != 0 { applyWordSpacing(input, into: &b) }
             buildWords(input, into: &b)
             recordRunEnds(input, wordStart: wordStart, into: &b)
         } else {
@@ -456,6 +457,26 @@ extension TextPreparer {
     @inline(__always)
     private func endsRunBefore(_ g: Int, _ input: ParagraphInput, _ b: PreparedTextBuilder) -> Bool {
         input.runEnds.count > 1 && input.runEnds.contains(b.graphemeEnds[g - 1])
+    }
+
+    // MARK: 4b. Word spacing
+
+    /// Phase 4b: gives every word separator (U+0020, U+00A0) but one starting the text the
+    /// style's word spacing, as Blink adds CSS `word-spacing` after shaping: its grapheme
+    /// moves to its font's word-spaced entry (`PreparedTextBuilder.wordSpacedIndex(of:)`),
+    /// whose advances carry the extra spacing, so every later read of the advance (words,
+    /// lines, the caret map, drawing) sees it. Segments were shaped before: kerning and
+    /// ligatures are the text's own.
+    func applyWordSpacing(_ input: ParagraphInput, into b: inout PreparedTextBuilder) {
+        let text = input.text
+        for g in input.graphemes {
+            let start = Int(b.graphemeStart(g))
+            guard start > 0, b.graphemeEnds[g] - Int32(start) <= 2, b.flags[g].isDisjoint(with: [.inlineBox, .tab]) else { continue }
+            let isSeparator = text[start] == 0x20 && b.graphemeEnds[g] == Int32(start + 1)
+                || (text[start] == 0xC2 && b.graphemeEnds[g] == Int32(start + 2) && text[start + 1] == 0xA0)
+            guard isSeparator else { continue }
+            b.graphemeFonts[g] = b.wordSpacedIndex(of: b.graphemeFonts[g])
+        }
     }
 
     // MARK: 5. Words

@@ -286,10 +286,12 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     ///   not in the cache, HarfBuzz (timings: Decisions.md, "Timings from code comments").
     func prepare(
         _ utf8: UnsafeBufferPointer<UInt8>, cascade: ResolvedCascade, size: Double,
-        letterSpacing: Double, conventions: LayoutConventions = .standard, hyphenation: HyphenationRequest? = nil
+        letterSpacing: Double, wordSpacing: Double = 0, conventions: LayoutConventions = .standard,
+        hyphenation: HyphenationRequest? = nil
     ) -> PreparedText {
         let run = PreparationRun(byteEnd: utf8.count, cascade: cascade, size: size, letterSpacing: letterSpacing)
-        return prepare(utf8, runs: [run], ellipsis: run, conventions: conventions, hyphenation: hyphenation)
+        return prepare(
+            utf8, runs: [run], ellipsis: run, conventions: conventions, hyphenation: hyphenation, wordSpacing: wordSpacing)
     }
 
     /// Prepares `utf8` (valid UTF-8) in runs of character styles: breaks over each whole
@@ -299,12 +301,15 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
     /// - Parameter runs: ascending, the last one ending at `utf8.count`; not empty.
     /// - Parameter hyphenation: where words break with a hyphen (nil: the profile's default
     ///   mode, no dictionary).
+    /// - Parameter wordSpacing: added to every word separator's advance (phase 4b).
     /// - Complexity: O(n) in the text length, as the one-run call.
     func prepare(
         _ utf8: UnsafeBufferPointer<UInt8>, runs: [PreparationRun], ellipsis: PreparationRun,
-        token: TokenInput? = nil, conventions: LayoutConventions, hyphenation: HyphenationRequest? = nil
+        token: TokenInput? = nil, conventions: LayoutConventions, hyphenation: HyphenationRequest? = nil,
+        wordSpacing: Double = 0
     ) -> PreparedText {
         var builder = PreparedTextBuilder(first: runs[0], conventions: conventions, columns: &scratch.columns)
+        builder.wordSpacing = wordSpacing
         if let hyphenation { builder.hyphenation = hyphenation }
         builder.hyphens.cutsBeforeSoftHyphens = !builder.hyphenation.rule.softHyphenBeforeSpacesShows
         builder.hyphens.cutsGoPastUnfittingHyphens = builder.hyphenation.rule.cutsGoPastUnfittingHyphens
@@ -358,7 +363,8 @@ final class TextPreparer: @unchecked Sendable {  // one thread at a time (Prepar
             baselineOffset: ellipsis.baselineOffset, box: ellipsis.box)
         if builder.groups.count > 1 || builder.groups.first?.style != ellipsisStyle {
             for (style, cascade) in builder.groups {
-                guard style.box == nil else {
+                // A word separator's entry: "…" after it takes its run's own spacing.
+                guard style.box == nil, style.extraSpacing == 0 else {
                     byGroup.append(GroupEllipsis(font: 0, width: 0, isSet: false))
                     continue
                 }

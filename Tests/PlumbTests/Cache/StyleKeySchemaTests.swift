@@ -74,6 +74,7 @@ import Testing
             "font.families": { $0.font.families = ["Noto Sans CJK SC", "Noto Sans"] },
             "font.size": { $0.font.size = 15.5 }, "font.weight": { $0.font.weight = 700 },
             "font.italic": { $0.font.italic = true }, "letterSpacing": { $0.letterSpacing = 0.5 },
+            "wordSpacing": { $0.wordSpacing = 3 },
             "compatibility": { $0.compatibility = .pango },
             "lineSpacing": { $0.lineSpacing = 1 }, "minimumLineHeight": { $0.minimumLineHeight = 30 },
             "maximumLineHeight": { $0.maximumLineHeight = 10 }, "lineHeightMultiple": { $0.lineHeightMultiple = 1.2 },

@@ -198,6 +198,7 @@ import Testing
             .init("lineHeightMultiple") { $0.lineHeightMultiple = 1 }, .init("lineHeightEm") { $0.lineHeightEm = 1 },
             .init("paragraphSpacing") { $0.paragraphSpacing = 1 }, .init("paragraphSpacingBefore") { $0.paragraphSpacingBefore = 1 },
             .init("letterSpacing") { $0.letterSpacing = 1 }, .init("tabInterval") { $0.tabInterval = 1 },
+            .init("wordSpacing") { $0.wordSpacing = 2 },
             .init("tabStops") { $0.tabStops = [TabStop(location: .nan)] }, .init("tabSize") { $0.tabSize = .spaces(.nan) },
             .init("firstLineHeadIndent") { $0.firstLineHeadIndent = .nan }, .init("headIndent") { $0.headIndent = 1 },
             .init("tailIndent") { $0.tailIndent = -1 }, .init("indentEachLine") { $0.indentEachLine = true },
