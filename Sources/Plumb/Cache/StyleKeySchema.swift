@@ -68,6 +68,7 @@ enum StyleKeySchema {
         sink.field("hyphenationFactor", s.hyphenation == .auto ? s.hyphenationFactor : 1)
         // `anywhere` breaks lines as `break-word` does (they differ in min-content only).
         sink.field("overflowWrap", s.overflowWrap == .normal)
+        sink.field("balancesLines", s.balancesLines)
     }
 
     /// Stored properties of `TextStyle`, `FontDescriptor` and `SanitizedStyle` (by name; a
@@ -76,7 +77,8 @@ enum StyleKeySchema {
         "alignment": "moves lines inside the box; never changes a line break, a line count or a size",
         "lastLineAlignment": "as alignment, for a paragraph's last line",
         "whiteSpace": "resolved into options (usesLineFragmentOrigin), which are encoded; collapsing only warns",
-        "textWrap": "resolved into options (usesLineFragmentOrigin), which are encoded; balance and pretty only warn",
+        "textWrap": "resolved into options (usesLineFragmentOrigin) and balancesLines, which are encoded; pretty only warns",
+        "balanceSpaceWidth": "a space of the primary font at the size: the fonts (salt) and font fields are encoded",
         "lineClamp": "resolved into maxLines and lineBreakMode, which are encoded",
         "conventions": "resolved from compatibility, lineBreak and wordBreak, which are encoded (and breakLocale)",
         "language": "read as hyphenationLanguage (encoded when it has a dictionary) and as breakLocale (encoded)",

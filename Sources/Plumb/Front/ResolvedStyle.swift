@@ -36,6 +36,11 @@ extension ResolvedStyle {
         }
         let cascade = fonts.cascade(for: s.font, fallback: s.conventions.fallbackQuery)
         warnings.append(contentsOf: cascade.warnings)
+        if s.balancesLines {
+            let primary = cascade.primary
+            let units = Shaper.nominalAdvance(of: CollectionOfOne(Unicode.Scalar(0x20)), font: primary)
+            s.balanceSpaceWidth = primary.upem > 0 ? Double(units) * s.font.size / primary.upem : 0
+        }
         let token = Self.resolveToken(s.truncationToken, sanitized: s, cascade: cascade, fonts: fonts, warnings: &warnings)
         self.style = style
         self.sanitized = s

@@ -85,7 +85,11 @@ extension TextMeasurer {
         // A cacheable style's warnings (a skipped family) are the same for every cell and are
         // given back with every hit; a cell with warnings of its own is not cached.
         if r.measurement.warningCount == style.warnings.count, let layout = r.layout,
-            let cached = Self.cached(r.measurement, layout: layout, layoutWidth: w, scale: cleanScale)
+            // Balanced lines come from a bisection that starts at the width: no width-range
+            // reuse for them (flagged as a line broken inside a word is).
+            let cached = Self.cached(
+                r.measurement, brokeInsideWord: layout.brokeInsideWord || style.sanitized.balancesLines,
+                widestLine: layout.widestLine, layoutWidth: w, scale: cleanScale)
         {
             insert(cached, keys: keys, range: range, style: style.layoutFingerprint)
         }
@@ -112,10 +116,6 @@ extension TextMeasurer {
         CellKeys.plain(
             text, cacheable: style.isCacheable, fingerprint: style.layoutFingerprint, width: width, scale: scale,
             widthUnit: style.sanitized.conventions.widthUnit)
-    }
-
-    static func cached(_ m: TextMeasurement, layout: AssembledLayout, layoutWidth: Double, scale: Double) -> CachedResult? {
-        cached(m, brokeInsideWord: layout.brokeInsideWord, widestLine: layout.widestLine, layoutWidth: layoutWidth, scale: scale)
     }
 
     /// `m` in tier 2's form (nil when a size or count does not fit 32 bits).

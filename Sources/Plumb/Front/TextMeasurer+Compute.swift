@@ -130,8 +130,8 @@ extension TextMeasurer {
             // As the general path: a cell with warnings of its own is not cached.
             if m.warningCount == style.warnings.count,
                 let cached = Self.cached(
-                    m, brokeInsideWord: layout.brokeInsideWord, widestLine: layout.widestLine,
-                    layoutWidth: k.layoutWidth, scale: k.scale)
+                    m, brokeInsideWord: layout.brokeInsideWord || style.sanitized.balancesLines,
+                    widestLine: layout.widestLine, layoutWidth: k.layoutWidth, scale: k.scale)
             {
                 insert(cached, keys: k.keys, range: range, style: style.layoutFingerprint)
             }

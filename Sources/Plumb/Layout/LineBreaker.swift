@@ -67,6 +67,9 @@ struct LineBreaker {
     /// extra line fragment, Pango's empty last paragraph); CSS makes none (a preserved
     /// newline at the end of a block ends its last line).
     var endsWithEmptyLineAfterBreak = true
+    /// CSS `text-wrap: balance` as Blink does it (`balancedParagraph`): the primary font's
+    /// space width, which the too-long-to-balance estimate counts in; 0: lines are greedy.
+    var balanceSpaceWidth = 0.0
 
     /// A breaker of `text` into lines of `maxWidth` under `policy`, tabs on `tabs`.
     init(
@@ -116,6 +119,7 @@ struct LineBreaker {
     }
 
     private func run<Sink: LineSink>(_ v: Views, into out: inout Sink) {
+        let balances = balanceSpaceWidth > 0 && policy != .none && maxWidth.isFinite && balanceEstimateAllows
         for (p, paragraph) in text.paragraphs.enumerated() {
             guard out.count < lineLimit else { break }
             if paragraph.wordStart == paragraph.wordEnd {
@@ -129,8 +133,90 @@ struct LineBreaker {
                         endsInsideWord: false))
                 continue
             }
-            breakParagraph(Int32(p), paragraph, v, into: &out)
+            if balances {
+                breakBalancedParagraph(Int32(p), paragraph, v, into: &out)
+            } else {
+                breakParagraph(Int32(p), paragraph, v, into: &out)
+            }
         }
+    }
+
+    // MARK: Balancing
+
+    /// The most greedy lines a paragraph may have to be balanced (Blink's
+    /// `kMaxLinesForBalance`).
+    static let maxBalancedLines = 6
+
+    /// Blink's estimate before it balances: the text's characters (graphemes here; Blink
+    /// counts UTF-16 units) over the spaces that fit the width, at most twice
+    /// `maxBalancedLines` lines.
+    private var balanceEstimateAllows: Bool {
+        let perLine = (maxWidth / balanceSpaceWidth).rounded(.towardZero)
+        guard perLine >= 1 else { return false }
+        guard perLine < Double(Int32.max) else { return true }
+        let n = Int(perLine)
+        let graphemes = Int(text.paragraphs.last?.graphemeEnd ?? 0)
+        return (graphemes + n - 1) / n <= 2 * Self.maxBalancedLines
+    }
+
+    /// The paragraph broken as `text-wrap: balance` breaks it in Blink: greedy lines first;
+    /// with 2 to 6 of them and none overflowing, the available width is bisected in layout
+    /// units between 80 % of the lines' average width (rounded) and the box, to one pixel,
+    /// keeping the narrowest that still holds the paragraph in as many lines, and the
+    /// paragraph is broken at that width. Line counts (so heights) never change.
+    ///
+    /// - Complexity: O(log₂(width) · paragraph) — at most ~10 greedy passes of the paragraph.
+    private func breakBalancedParagraph<Sink: LineSink>(
+        _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, into out: inout Sink
+    ) {
+        var greedy = LineArraySink()
+        breakParagraph(p, paragraph, v, into: &greedy)
+        let n = greedy.lines.count
+        guard n >= 2, n <= Self.maxBalancedLines, !Self.overflows(greedy.lines, width: maxWidth) else {
+            for line in greedy.lines { out.append(line) }
+            return
+        }
+        let unit = 64.0
+        let sum = greedy.lines.reduce(0) { $0 + Int(($1.usedWidth * unit).rounded(.towardZero)) }
+        let average = Float(sum / n) / Float(unit)
+        var lower = Int((average * 0.8 * Float(unit)).rounded())
+        var upper = Int((maxWidth * unit).rounded(.towardZero))
+        var best = greedy.lines
+        while lower + Int(unit) < upper {
+            let middle = (upper + lower) / 2
+            let trial = narrowed(to: Double(middle) / unit, lineLimit: n + 1).paragraphLines(p, paragraph, v)
+            if trial.count <= n && !Self.overflows(trial, width: Double(middle) / unit) {
+                upper = middle
+                best = trial
+            } else {
+                lower = middle
+            }
+        }
+        for line in best { out.append(line) }
+    }
+
+    /// Whether a line is wider than `width` (an overlong word left whole) or had to cut a
+    /// word (Blink disables bisection for a line that overflowed before `break-word`).
+    private static func overflows(_ lines: [BrokenLine], width: Double) -> Bool {
+        lines.contains { $0.usedWidth > width + tolerance || ($0.endsInsideWord && $0.hyphenWidth == 0) }
+    }
+
+    /// The paragraph's lines under this breaker.
+    private func paragraphLines(_ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views) -> [BrokenLine] {
+        var sink = LineArraySink()
+        breakParagraph(p, paragraph, v, into: &sink)
+        return sink.lines
+    }
+
+    /// This breaker at another width and line limit (no balancing).
+    private func narrowed(to width: Double, lineLimit: Int) -> LineBreaker {
+        var b = LineBreaker(
+            text: text, maxWidth: width, policy: policy, tabs: tabs, lineLimit: lineLimit, indents: indents,
+            searchesGuessFirst: searchesGuessFirst)
+        b.hyphenationFactor = hyphenationFactor
+        b.cutsOverlongWords = cutsOverlongWords
+        b.endsWithEmptyLineAfterBreak = endsWithEmptyLineAfterBreak
+        return b
     }
 
     /// The prepared text's arrays, borrowed once per run (no retain/release or repeated

@@ -229,6 +229,9 @@ enum LayoutAssembler {
         let hyphenationFactor: Double
         let cutsOverlongWords: Bool
         let endsWithEmptyLineAfterBreak: Bool
+        /// `SanitizedStyle.balancesLines` (0: no balancing) as the space width its estimate
+        /// counts in.
+        let balanceSpaceWidth: Double
 
         @inline(__always)
         init(_ style: borrowing SanitizedStyle) {
@@ -240,6 +243,7 @@ enum LayoutAssembler {
             hyphenationFactor = style.hyphenation == .auto ? style.hyphenationFactor : 1
             cutsOverlongWords = style.overflowWrap != .normal
             endsWithEmptyLineAfterBreak = style.conventions.endsWithEmptyLineAfterBreak
+            balanceSpaceWidth = style.balancesLines && style.maxLines == 0 ? max(style.balanceSpaceWidth, .leastNonzeroMagnitude) : 0
         }
     }
 
@@ -270,6 +274,7 @@ enum LayoutAssembler {
         breaker.hyphenationFactor = b.hyphenationFactor
         breaker.cutsOverlongWords = b.cutsOverlongWords
         breaker.endsWithEmptyLineAfterBreak = b.endsWithEmptyLineAfterBreak
+        breaker.balanceSpaceWidth = b.balanceSpaceWidth
         return breaker
     }
 

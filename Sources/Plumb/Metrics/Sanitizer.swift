@@ -52,6 +52,12 @@ struct SanitizedStyle: Hashable, Sendable {
     var wordBreak = WordBreak.normal
     /// CSS `overflow-wrap`: `normal` lets an overlong word overflow its line.
     var overflowWrap = OverflowWrap.breakWord
+    /// CSS `text-wrap: balance` where the profile balances (`LayoutConventions.balancesText`).
+    var balancesLines = false
+    /// With `balancesLines`: a space's advance in the primary font (Blink's `SpaceWidth`,
+    /// which its too-long-to-balance estimate counts in; set with the fonts, in
+    /// `ResolvedStyle`).
+    var balanceSpaceWidth = 0.0
 
     /// The tabs as the breaker and the geometry read them, once the text's space width is
     /// known (`PreparedText.TabFacts`).
@@ -200,9 +206,10 @@ enum Sanitizer {
     /// with tail truncation, `nowrap` and `pre` (white-space or text-wrap) as lines broken
     /// only at hard breaks, `line-break` as ICU's rules and `word-break` as break tailorings
     /// (the conventions, so the preparer reads them as any rule; their fields are in the
-    /// shaping key), `overflow-wrap` as whether overlong words are cut. What Plumb does not do
-    /// is a warning: `text-wrap: balance` and `pretty` (greedy lines; balance keeps Blink's
-    /// line count, so its heights).
+    /// shaping key), `overflow-wrap` as whether overlong words are cut, `text-wrap: balance` as
+    /// `balancesLines` where the profile balances. What Plumb does not do is a warning:
+    /// `text-wrap: pretty`, and `balance` under a profile whose engine has no such mode
+    /// (greedy lines; balancing keeps the line count, so the heights).
     static func wrapping(_ style: TextStyle, into s: inout SanitizedStyle, warnings: inout [MeasureWarning]) {
         if let clamp = style.lineClamp {
             if clamp < 0 {
@@ -237,7 +244,9 @@ enum Sanitizer {
             s.conventions.breakLocale = locale
         }
         s.overflowWrap = style.overflowWrap ?? .breakWord
-        if let wrap = style.textWrap, wrap == .balance || wrap == .pretty {
+        if style.textWrap == .balance && s.conventions.balancesText && s.options.contains(.usesLineFragmentOrigin) {
+            s.balancesLines = true
+        } else if let wrap = style.textWrap, wrap == .pretty || (wrap == .balance && !s.conventions.balancesText) {
             warnings.append(.invalidValue(field: "textWrap", description: "\(wrap.rawValue) is not supported; lines are broken greedily (wrap)"))
         }
     }

@@ -66,6 +66,9 @@ struct LayoutConventions: Hashable, Sendable {
     /// line fragment, Pango's empty last paragraph); Blink makes none (measured: a
     /// `pre-wrap` div of "abc\n" is one line high).
     var endsWithEmptyLineAfterBreak = true
+    /// Whether CSS `text-wrap: balance` evens a paragraph's lines (Blink's bisection of the
+    /// available width, `LineBreaker.balancesParagraphs`); UIKit and Pango have no such mode.
+    var balancesText = false
 
     /// How a justified line spreads its leftover width (`LineJustification`).
     struct JustifyRule: Hashable, Sendable {
@@ -428,7 +431,7 @@ extension LayoutConventions {
         loneEmojiTakesFamilyGlyph: true, fallbackFacesAreRegular: true, fallbackQuery: .characterOnly,
         synthesis: .skia, lineHeights: .blink(.familyFontsAboveScaleOne), indents: .cssTextIndent,
         tabs: .css, hyphens: .css, justification: .css, widthUnit: blinkLayoutUnit, tailorsAutoLineBreaking: ["zh"],
-        endsWithEmptyLineAfterBreak: false)
+        endsWithEmptyLineAfterBreak: false, balancesText: true)
 }
 
 extension Compatibility {

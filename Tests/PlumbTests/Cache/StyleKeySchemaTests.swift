@@ -98,10 +98,12 @@ import Testing
             "lineBreak": { $0.lineBreak = .loose }, "wordBreak": { $0.wordBreak = .breakAll },
             "overflowWrap": { $0.overflowWrap = .normal },
             "breakLocale": { ($0.language, $0.lineBreak) = ("ja", .normal) },
+            // Checked against the chromium profile below (the only one that balances).
+            "balancesLines": { $0.textWrap = .balance },
         ]
         #expect(Set(variants.keys) == Set(Self.encodedNames), "every encoded field needs a variant here")
         let key = engine.resolve(base).layoutFingerprint
-        for (name, change) in variants where name != "indentEachLine" {
+        for (name, change) in variants where name != "indentEachLine" && name != "balancesLines" {
             var s = base
             change(&s)
             #expect(engine.resolve(s).layoutFingerprint != key, "\(name) does not change the layout fingerprint")
@@ -114,6 +116,9 @@ import Testing
         eachLine.indentEachLine = true
         #expect(engine.resolve(chromiumEachLine).layoutFingerprint != engine.resolve(chromium).layoutFingerprint)
         #expect(engine.resolve(eachLine).layoutFingerprint == key)
+        var balanced = chromium
+        balanced.textWrap = .balance
+        #expect(engine.resolve(balanced).layoutFingerprint != engine.resolve(chromium).layoutFingerprint)
         var other = base
         other.compatibility = .chromium
         var pango = base

@@ -116,16 +116,55 @@ import Testing
     }
 
     @Test func unsupportedValuesWarnAndBadKeywordsAreErrors() throws {
-        let l = Self.layout("text", width: 100) { $0.textWrap = .balance }
+        let l = Self.layout("text", width: 100) { $0.textWrap = .pretty }
         let fields = l.measurement.warnings.map(\.description)
         #expect(fields.contains { $0.hasPrefix("textWrap") })
         #expect(l.measurement.isFallback)
+        // Balance warns where the profile's engine has no such mode.
+        var standard = profiled(.standard)
+        standard.textWrap = .balance
+        #expect(engine.measure("text", style: standard, width: 100).warnings.contains { $0.description.hasPrefix("textWrap") })
         for json in [#"{"whiteSpace": "pre wrap"}"#, #"{"wordBreak": "break-word"}"#, #"{"lineBreak": "auto "}"#, #"{"textWrap": "stable"}"#] {
             #expect(throws: DecodingError.self) { try JSONDecoder().decode(TextStyle.self, from: Data(json.utf8)) }
         }
         let decoded = try JSONDecoder().decode(
             TextStyle.self, from: Data(#"{"whiteSpace": "pre-line", "wordBreak": "keep-all", "lineClamp": 3}"#.utf8))
         #expect(decoded.whiteSpace == .preLine && decoded.wordBreak == .keepAll && decoded.lineClamp == 3)
+    }
+
+    /// `text-wrap: balance` under `chromium` (Blink's bisection): the line count never
+    /// changes, no line is wider than greedy's widest, and a two-line paragraph
+    /// with a short last line evens out. Worked case: DejaVu Sans 15 at 200 pt ("aaaa" 36.8
+    /// pt, a space 4.8): greedy puts four words (161.4 pt) on the first line and two on the
+    /// second; the narrowest width that keeps two lines holds three words (119.9 pt) on each.
+    @Test func balanceEvensLinesAndKeepsTheirCount() throws {
+        let text = "aaaa aaaa aaaa aaaa aaaa aaaa"
+        var s = profiled(.chromium, ["DejaVu Sans"], size: 15)
+        let greedy = engine.layout(text, style: s, width: 200)
+        #expect(Self.starts(greedy) == [0, 20])
+        s.textWrap = .balance
+        let balanced = engine.layout(text, style: s, width: 200)
+        #expect(Self.starts(balanced) == [0, 15])
+        #expect(balanced.measurement.warnings.isEmpty)
+        #expect(balanced.exactHeight == greedy.exactHeight)
+        // Measuring (no layout) gives the same, and another width in the same range is
+        // measured afresh, not reused: its bisection starts elsewhere.
+        #expect(engine.measure(text, style: s, width: 200) == balanced.measurement)
+        let fresh = TextMeasurer(configuration: .init(), fonts: engine.fonts)
+        _ = fresh.measure(text, style: s, width: 200)
+        #expect(fresh.measure(text, style: s, width: 190) == TextMeasurer(configuration: .init(), fonts: engine.fonts).measure(text, style: s, width: 190))
+        let corpus = try corpusTexts()
+        for (i, t) in corpus.enumerated() where i % 7 == 0 {
+            var wrap = profiled(.chromium)
+            let width = Double(90 + i % 200)
+            let g = engine.layout(t, style: wrap, width: width)
+            wrap.textWrap = .balance
+            let b = engine.layout(t, style: wrap, width: width)
+            // The count never changes; a height may (Blink's line boxes follow the fonts each
+            // line holds, and a CJK fallback font moves with its text).
+            #expect(b.lineCount == g.lineCount, "\(t) at \(width)")
+            #expect((b.lines.map(\.usedWidth).max() ?? 0) <= (g.lines.map(\.usedWidth).max() ?? 0) + 1e-9, "\(t) at \(width)")
+        }
     }
 
     @Test func breakingOptionsSplitTheShapingKey() throws {
