@@ -78,6 +78,9 @@ if [ ! -f "$TEST_FONTS/usr/share/fonts/truetype/inter-vf/Inter-roman.var.ttf" ];
   rm -rf "$work"
 fi
 
+# The Dask integration (issue 29, item 2): its virtualenv, with pinned packages from PyPI.
+"$(dirname "$0")/Integrations/dask/setup-dask.sh"
+
 if ! command -v swift >/dev/null 2>&1; then
   echo "setup: the Swift toolchain (6.x) must be on PATH" >&2
   exit 1
