@@ -53,6 +53,8 @@ final class PersistentResultStore: Sendable {
     /// The reader the next small lookup takes (round robin: two threads looking up at once
     /// take different readers).
     private let nextReader = Atomic<Int>(0)
+    /// Whether the write connection is still there: without it nothing is queued.
+    private let writable = Atomic<Bool>(false)
 
     /// A read connection under its lock (a class: `Lock` cannot be an array element).
     private final class ReaderSlot: Sendable {
@@ -106,6 +108,7 @@ final class PersistentResultStore: Sendable {
         for _ in 1..<count { readers.append(ReaderSlot(try? Reader(path: path))) }
         self.readers = readers
         self.writer = Lock(writer)
+        writable.store(writer != nil, ordering: .relaxed)
         notes.withLock { $0 = warnings }
         // Before the first lookup: it chooses between point lookups and a scan by this.
         if let used = try? reader?.db.usedBytes() {
@@ -168,7 +171,8 @@ final class PersistentResultStore: Sendable {
                     outcomes.withLock { $0.append(outcome) }
                 }
                 if parts == 1 {
-                    run(0, nextReader.add(1, ordering: .relaxed).oldValue % readers.count)
+                    let turn = UInt(bitPattern: nextReader.wrappingAdd(1, ordering: .relaxed).oldValue)
+                    run(0, Int(turn % UInt(readers.count)))
                 } else {
                     DispatchQueue.concurrentPerform(iterations: parts) { run($0, $0) }
                 }
@@ -234,6 +238,7 @@ final class PersistentResultStore: Sendable {
     /// - Complexity: O(1) amortised: an append under a lock.
     /// - Thread safety: safe from any thread.
     func record(_ value: CachedResult, for key: CacheKey, style: CacheKey) {
+        guard writable.load(ordering: .relaxed) else { return }
         enqueue { p in
             guard p.results.count < Self.maximumPending else {
                 counters.dropped.add(1, ordering: .relaxed)
@@ -352,7 +357,10 @@ final class PersistentResultStore: Sendable {
         let outcome: Result<R, SQLiteError>? = writer.withLock { writer in
             guard let w = writer else { return nil }
             do { return .success(try body(w)) } catch let e as SQLiteError {
-                if !e.isBusy { writer = nil }
+                if !e.isBusy {
+                    writer = nil
+                    writable.store(false, ordering: .relaxed)
+                }
                 return .failure(e)
             } catch { return nil }
         }
