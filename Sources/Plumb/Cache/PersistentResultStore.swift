@@ -332,13 +332,13 @@ final class PersistentResultStore: Sendable {
     /// the bytes in use.
     private func updateBookkeeping(_ w: Writer) {
         do {
-            var used = try w.usedBytes()
+            var used = try w.db.usedBytes()
             // Stamps are write batches, so deleting the oldest share of the stamp range deletes
             // about that share of the rows; a few rounds reach the target whatever the mix.
             var rounds = 0
             while used > budgetBytes * 8 / 10 && (rounds > 0 || used > budgetBytes) && rounds < 4 {
                 counters.evicted.add(try w.evict(keeping: Double(budgetBytes) * 0.8 / Double(used)), ordering: .relaxed)
-                used = try w.usedBytes()
+                used = try w.db.usedBytes()
                 rounds += 1
             }
             usedBytes.store(used, ordering: .relaxed)
@@ -461,8 +461,7 @@ extension PersistentResultStore {
         /// in key order, merged with `wanted`; stops after the last.
         func scan(_ wanted: UnsafeBufferPointer<Wanted>, _ visit: (Wanted, CachedResult, Int64) -> Void) throws {
             guard let first = wanted.first else { return }
-            var start = PersistentRecord.keyBytes(first.key)
-            try withUnsafeBytes(of: &start) { bytes in
+            try PersistentRecord.withBytes(of: first.key) { bytes in
                 scanFrom.bind(staticBytes: bytes, at: 1)
                 defer { scanFrom.reset() }
                 var j = 0
@@ -499,8 +498,7 @@ extension PersistentResultStore {
         /// The valid stored result for `key` and its stamp (nil when absent or failing its
         /// checksum).
         func value(for key: CacheKey) throws -> (CachedResult, Int64)? {
-            var k = PersistentRecord.keyBytes(key)
-            return try withUnsafeBytes(of: &k) { bytes in
+            try PersistentRecord.withBytes(of: key) { bytes in
                 select.bind(staticBytes: bytes, at: 1)
                 defer { select.reset() }
                 guard try select.step() else { return nil }
@@ -534,12 +532,8 @@ extension PersistentResultStore {
             // Checkpoints every 16 MiB of WAL rather than 4: each copies the changed pages
             // into the file, so rarer ones write a page touched by several commits once.
             try db.execute("PRAGMA wal_autocheckpoint = 4096")
-            try db.execute("""
-                CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value NOT NULL) WITHOUT ROWID;
-                CREATE TABLE IF NOT EXISTS results(
-                    key BLOB PRIMARY KEY, value BLOB NOT NULL, stamp INTEGER NOT NULL, style INTEGER NOT NULL
-                ) WITHOUT ROWID;
-                """)
+            try db.execute("CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value NOT NULL) WITHOUT ROWID")
+            try db.execute(Self.createResults)
             // A key stored again (a width-range answer of a stored cell) keeps its value (the
             // same bits) and takes the new stamp.
             insert = try db.prepare("""
@@ -554,26 +548,23 @@ extension PersistentResultStore {
             evictOldest = try db.prepare("DELETE FROM results WHERE stamp < ?1")
         }
 
+        /// The results table (one B-tree, no index).
+        static let createResults = """
+            CREATE TABLE IF NOT EXISTS results(
+                key BLOB PRIMARY KEY, value BLOB NOT NULL, stamp INTEGER NOT NULL, style INTEGER NOT NULL
+            ) WITHOUT ROWID
+            """
+
         /// Checks the file's format, writing it into a new file and emptying a file of another
         /// format. Returns the format found (nil for a new file).
         func prepareSchema() throws -> String? {
             let found = try db.text("SELECT value FROM meta WHERE name = 'format'")
             guard found != PersistentResultStore.format else { return found }
-            try db.execute("BEGIN IMMEDIATE")
-            do {
+            try db.transaction {
                 try db.execute("DROP TABLE IF EXISTS results")
-                try db.execute("""
-                    CREATE TABLE results(
-                        key BLOB PRIMARY KEY, value BLOB NOT NULL, stamp INTEGER NOT NULL, style INTEGER NOT NULL
-                    ) WITHOUT ROWID;
-                    DROP INDEX IF EXISTS results_by_stamp;
-                    DELETE FROM meta;
-                    """)
-                try db.execute("INSERT OR REPLACE INTO meta(name, value) VALUES ('format', '\(PersistentResultStore.format)')")
-                try db.execute("COMMIT")
-            } catch {
-                try? db.execute("ROLLBACK")
-                throw error
+                try db.execute(Self.createResults)
+                try db.execute("DELETE FROM meta")
+                try db.execute("INSERT INTO meta(name, value) VALUES ('format', '\(PersistentResultStore.format)')")
             }
             return found
         }
@@ -583,8 +574,7 @@ extension PersistentResultStore {
             _ results: [(key: CacheKey, value: CachedResult, style: UInt64)], refreshes: [CacheKey],
             deletedStyles: [UInt64], deletedKeys: [CacheKey]
         ) throws -> Int {
-            try db.execute("BEGIN IMMEDIATE")
-            do {
+            try db.transaction {
                 let stamp = try newest() + 1
                 setNewest.bind(stamp, at: 1)
                 defer { setNewest.reset() }
@@ -595,8 +585,7 @@ extension PersistentResultStore {
                     deleteStyle.reset()
                 }
                 for key in deletedKeys {
-                    var k = PersistentRecord.keyBytes(key)
-                    try withUnsafeBytes(of: &k) { kb in
+                    try PersistentRecord.withBytes(of: key) { kb in
                         deleteKey.bind(staticBytes: kb, at: 1)
                         defer { deleteKey.reset() }
                         try deleteKey.step()
@@ -605,9 +594,8 @@ extension PersistentResultStore {
                 // In key order: each insert lands next to the one before (the B-tree's pages
                 // come in order), ~2.5× less CPU than in arrival order.
                 for r in results.sorted(by: { PersistentRecord.precedes($0.key, $1.key) }) {
-                    var k = PersistentRecord.keyBytes(r.key)
                     var v = PersistentRecord.encode(r.value, key: r.key)
-                    try withUnsafeBytes(of: &k) { kb in
+                    try PersistentRecord.withBytes(of: r.key) { kb in
                         try withUnsafeBytes(of: &v) { vb in
                             insert.bind(staticBytes: kb, at: 1)
                             insert.bind(staticBytes: vb, at: 2)
@@ -619,24 +607,17 @@ extension PersistentResultStore {
                     }
                 }
                 for key in refreshes {
-                    var k = PersistentRecord.keyBytes(key)
-                    try withUnsafeBytes(of: &k) { kb in
+                    try PersistentRecord.withBytes(of: key) { kb in
                         refresh.bind(stamp, at: 1)
                         refresh.bind(staticBytes: kb, at: 2)
                         defer { refresh.reset() }
                         try refresh.step()
                     }
                 }
-                try db.execute("COMMIT")
                 return results.count
-            } catch {
-                try? db.execute("ROLLBACK")
-                throw error
             }
         }
 
-        /// Bytes of the file's pages in use.
-        func usedBytes() throws -> Int { try db.usedBytes() }
 
         /// The newest stamp written (0 for a new file).
         func newest() throws -> Int64 {
@@ -652,22 +633,16 @@ extension PersistentResultStore {
         /// Deletes the oldest stamps, keeping about `fraction` of the stamp range (a scan of
         /// the table); returns the rows deleted.
         func evict(keeping fraction: Double) throws -> Int {
-            try db.execute("BEGIN IMMEDIATE")
-            do {
+            try db.transaction {
                 let oldest = try oldest(), newest = try newest()
                 let span = Double(newest - oldest + 1) * (1 - max(0, min(1, fraction)))
                 let cut = min(newest + 1, oldest + max(1, Int64(span.rounded(.up))))
                 evictOldest.bind(cut, at: 1)
+                defer { evictOldest.reset() }
                 try evictOldest.step()
-                evictOldest.reset()
                 let removed = db.changes
                 try db.execute("INSERT OR REPLACE INTO meta(name, value) VALUES ('oldest', \(cut))")
-                try db.execute("COMMIT")
                 return removed
-            } catch {
-                evictOldest.reset()
-                try? db.execute("ROLLBACK")
-                throw error
             }
         }
 
@@ -689,6 +664,12 @@ enum PersistentRecord {
     /// The key's 16 bytes: high word, then low, big-endian, so that SQLite's byte order of
     /// keys is `precedes`.
     static func keyBytes(_ key: CacheKey) -> KeyBytes { (key.high.bigEndian, key.low.bigEndian) }
+
+    /// `body` with the key's 16 stored bytes (to bind to a statement while it runs).
+    static func withBytes<R>(of key: CacheKey, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        var bytes = keyBytes(key)
+        return try withUnsafeBytes(of: &bytes, body)
+    }
 
     /// The key in 16 stored bytes (nil for another length).
     static func key(_ bytes: UnsafeRawBufferPointer) -> CacheKey? {

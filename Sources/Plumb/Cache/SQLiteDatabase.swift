@@ -59,6 +59,20 @@ final class SQLiteDatabase {
         guard status == SQLITE_OK else { throw error(status) }
     }
 
+    /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`), committed when it returns and
+    /// rolled back when it throws.
+    func transaction<R>(_ body: () throws -> R) throws -> R {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes64(handle)) }
 

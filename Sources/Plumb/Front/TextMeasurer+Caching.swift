@@ -49,13 +49,13 @@ extension TextMeasurer {
             text, style: style, width: width, scale: scale, keys: k, runs: runs, readsPersistentCache: !resultMissed)
     }
 
-    /// The cached path after the result key missed: the width range, then a layout (from
-    /// tier 1 when it holds the text). Out of line, so a warm hit runs in a small frame (with
-    /// the miss path inlined, hits are slower for the same instructions).
-    @inline(never)
+    /// The cached path after the result key missed: the width range, the persistent cache,
+    /// then a layout (from tier 1 when it holds the text). Out of line, so a warm hit runs in
+    /// a small frame (with the miss path inlined, hits are slower for the same instructions).
     ///
     /// - Parameter readsPersistentCache: look the result up in the persistent cache after
     ///   the width range (false when a batch already looked it up there).
+    @inline(never)
     private func measureMissed(
         _ text: String, style: ResolvedStyle, width: Double, scale: Double, keys k: CellKeys,
         runs: AttributedText?, readsPersistentCache: Bool
@@ -181,7 +181,7 @@ extension TextMeasurer {
     public var persistentCacheStatus: PersistentCacheStatus? { persistentStore?.status }
 
     /// Writes the results queued for the persistent cache now and waits for the write (they
-    /// are otherwise written within ~0.1 s, and when the engine is released). Call before the
+    /// are otherwise written within about a second, and when the engine is released). Call before the
     /// process exits: a process ending without it loses what was queued, never the file.
     ///
     /// - Thread safety: safe from any thread.

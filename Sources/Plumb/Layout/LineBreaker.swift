@@ -42,12 +42,12 @@ enum WrapPolicy: Sendable {
 /// - Thread safety: a value type over immutable input; safe.
 struct LineBreaker {
     let text: PreparedText
-    let maxWidth: Double
+    var maxWidth: Double
     let policy: WrapPolicy
     /// Where tabs stop (`TabRuler`: listed stops, then an interval, from the ruler's origin).
     let tabs: TabRuler
     /// Stop after this many lines (e.g. maxLines + 1 to learn whether text was cut).
-    let lineLimit: Int
+    var lineLimit: Int
     /// Where lines start and end in the box of `maxWidth`: each line is fitted into its own
     /// width (a paragraph's first line may have another than the rest).
     var indents = LineIndents.none
@@ -67,8 +67,10 @@ struct LineBreaker {
     /// extra line fragment, Pango's empty last paragraph); CSS makes none (a preserved
     /// newline at the end of a block ends its last line).
     var endsWithEmptyLineAfterBreak = true
-    /// CSS `text-wrap: balance` as Blink does it (`balancedParagraph`): the primary font's
-    /// space width, which the too-long-to-balance estimate counts in; 0: lines are greedy.
+    /// CSS `text-wrap: balance` as Blink does it (`breakBalancedParagraph`).
+    var balancesParagraphs = false
+    /// The primary font's space width, which the too-long-to-balance estimate counts in
+    /// (0: unknown, no estimate, as Blink without a space glyph).
     var balanceSpaceWidth = 0.0
 
     /// A breaker of `text` into lines of `maxWidth` under `policy`, tabs on `tabs`.
@@ -119,7 +121,7 @@ struct LineBreaker {
     }
 
     private func run<Sink: LineSink>(_ v: Views, into out: inout Sink) {
-        let balances = balanceSpaceWidth > 0 && policy != .none && maxWidth.isFinite && balanceEstimateAllows
+        let balances = balancesParagraphs && policy != .none && maxWidth.isFinite && balanceEstimateAllows
         for (p, paragraph) in text.paragraphs.enumerated() {
             guard out.count < lineLimit else { break }
             if paragraph.wordStart == paragraph.wordEnd {
@@ -151,6 +153,7 @@ struct LineBreaker {
     /// counts UTF-16 units) over the spaces that fit the width, at most twice
     /// `maxBalancedLines` lines.
     private var balanceEstimateAllows: Bool {
+        guard balanceSpaceWidth > 0 else { return true }
         let perLine = (maxWidth / balanceSpaceWidth).rounded(.towardZero)
         guard perLine >= 1 else { return false }
         guard perLine < Double(Int32.max) else { return true }
@@ -169,19 +172,18 @@ struct LineBreaker {
     private func breakBalancedParagraph<Sink: LineSink>(
         _ p: Int32, _ paragraph: PreparedText.Paragraph, _ v: Views, into out: inout Sink
     ) {
-        var greedy = LineArraySink()
-        breakParagraph(p, paragraph, v, into: &greedy)
-        let n = greedy.lines.count
-        guard n >= 2, n <= Self.maxBalancedLines, !Self.overflows(greedy.lines, width: maxWidth) else {
-            for line in greedy.lines { out.append(line) }
+        let greedy = paragraphLines(p, paragraph, v)
+        let n = greedy.count
+        guard n >= 2, n <= Self.maxBalancedLines, !Self.overflows(greedy, width: maxWidth) else {
+            for line in greedy { out.append(line) }
             return
         }
         let unit = 64.0
-        let sum = greedy.lines.reduce(0) { $0 + Int(($1.usedWidth * unit).rounded(.towardZero)) }
+        let sum = greedy.reduce(0) { $0 + Int(($1.usedWidth * unit).rounded(.towardZero)) }
         let average = Float(sum / n) / Float(unit)
         var lower = Int((average * 0.8 * Float(unit)).rounded())
         var upper = Int((maxWidth * unit).rounded(.towardZero))
-        var best = greedy.lines
+        var best = greedy
         while lower + Int(unit) < upper {
             let middle = (upper + lower) / 2
             let trial = narrowed(to: Double(middle) / unit, lineLimit: n + 1).paragraphLines(p, paragraph, v)
@@ -210,12 +212,10 @@ struct LineBreaker {
 
     /// This breaker at another width and line limit (no balancing).
     private func narrowed(to width: Double, lineLimit: Int) -> LineBreaker {
-        var b = LineBreaker(
-            text: text, maxWidth: width, policy: policy, tabs: tabs, lineLimit: lineLimit, indents: indents,
-            searchesGuessFirst: searchesGuessFirst)
-        b.hyphenationFactor = hyphenationFactor
-        b.cutsOverlongWords = cutsOverlongWords
-        b.endsWithEmptyLineAfterBreak = endsWithEmptyLineAfterBreak
+        var b = self
+        b.maxWidth = width
+        b.lineLimit = lineLimit
+        b.balancesParagraphs = false
         return b
     }
 

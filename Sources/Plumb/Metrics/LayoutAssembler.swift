@@ -229,8 +229,8 @@ enum LayoutAssembler {
         let hyphenationFactor: Double
         let cutsOverlongWords: Bool
         let endsWithEmptyLineAfterBreak: Bool
-        /// `SanitizedStyle.balancesLines` (0: no balancing) as the space width its estimate
-        /// counts in.
+        /// `SanitizedStyle.balancesLines` (not under a line clamp) and its space width.
+        let balancesLines: Bool
         let balanceSpaceWidth: Double
 
         @inline(__always)
@@ -243,7 +243,8 @@ enum LayoutAssembler {
             hyphenationFactor = style.hyphenation == .auto ? style.hyphenationFactor : 1
             cutsOverlongWords = style.overflowWrap != .normal
             endsWithEmptyLineAfterBreak = style.conventions.endsWithEmptyLineAfterBreak
-            balanceSpaceWidth = style.balancesLines && style.maxLines == 0 ? max(style.balanceSpaceWidth, .leastNonzeroMagnitude) : 0
+            balancesLines = style.balancesLines && style.maxLines == 0
+            balanceSpaceWidth = style.balanceSpaceWidth
         }
     }
 
@@ -274,6 +275,7 @@ enum LayoutAssembler {
         breaker.hyphenationFactor = b.hyphenationFactor
         breaker.cutsOverlongWords = b.cutsOverlongWords
         breaker.endsWithEmptyLineAfterBreak = b.endsWithEmptyLineAfterBreak
+        breaker.balancesParagraphs = b.balancesLines
         breaker.balanceSpaceWidth = b.balanceSpaceWidth
         return breaker
     }

@@ -155,11 +155,15 @@ enum Sanitizer {
             }
             return value
         }
-        var letterSpacing = style.letterSpacing
-        if !letterSpacing.isFinite || abs(letterSpacing) > maximumLength {
-            warnings.append(.invalidSpacing(field: "letterSpacing", value: letterSpacing))
-            letterSpacing = 0
+        /// A spacing as given when finite and within the length limit, else 0 with a warning.
+        func spacing(_ value: Double, _ name: String) -> Double {
+            guard value.isFinite && abs(value) <= maximumLength else {
+                warnings.append(.invalidSpacing(field: name, value: value))
+                return 0
+            }
+            return value
         }
+        let letterSpacing = spacing(style.letterSpacing, "letterSpacing")
         var tab = style.tabInterval
         if !tab.isFinite || tab <= 0 || tab > maximumLength {
             warnings.append(.invalidValue(field: "tabInterval", description: "\(tab) is invalid; used 28"))
@@ -190,11 +194,7 @@ enum Sanitizer {
             compatibility: style.compatibility, conventions: style.compatibility.conventions,
             truncationToken: style.truncationToken)
         sanitized.lineHeightEm = length(style.lineHeightEm, "lineHeightEm")
-        if style.wordSpacing.isFinite && abs(style.wordSpacing) <= maximumLength {
-            sanitized.wordSpacing = style.wordSpacing
-        } else {
-            warnings.append(.invalidSpacing(field: "wordSpacing", value: style.wordSpacing))
-        }
+        sanitized.wordSpacing = spacing(style.wordSpacing, "wordSpacing")
         indents(style, into: &sanitized, warnings: &warnings)
         tabs(style, into: &sanitized, warnings: &warnings)
         hyphenation(style, into: &sanitized, warnings: &warnings)

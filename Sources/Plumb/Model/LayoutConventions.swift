@@ -67,7 +67,7 @@ struct LayoutConventions: Hashable, Sendable {
     /// `pre-wrap` div of "abc\n" is one line high).
     var endsWithEmptyLineAfterBreak = true
     /// Whether CSS `text-wrap: balance` evens a paragraph's lines (Blink's bisection of the
-    /// available width, `LineBreaker.balancesParagraphs`); UIKit and Pango have no such mode.
+    /// available width, `LineBreaker.breakBalancedParagraph`); UIKit and Pango have no such mode.
     var balancesText = false
 
     /// How a justified line spreads its leftover width (`LineJustification`).

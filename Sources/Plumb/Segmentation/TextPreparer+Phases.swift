@@ -470,11 +470,10 @@ extension TextPreparer {
     func applyWordSpacing(_ input: ParagraphInput, into b: inout PreparedTextBuilder) {
         let text = input.text
         for g in input.graphemes {
-            let start = Int(b.graphemeStart(g))
-            guard start > 0, b.graphemeEnds[g] - Int32(start) <= 2, b.flags[g].isDisjoint(with: [.inlineBox, .tab]) else { continue }
-            let isSeparator = text[start] == 0x20 && b.graphemeEnds[g] == Int32(start + 1)
-                || (text[start] == 0xC2 && b.graphemeEnds[g] == Int32(start + 2) && text[start + 1] == 0xA0)
-            guard isSeparator else { continue }
+            let start = Int(b.graphemeStart(g)), length = Int(b.graphemeEnds[g]) - start
+            // U+0020 is one byte, U+00A0 the two bytes C2 A0.
+            let isSeparator = length == 1 ? text[start] == 0x20 : length == 2 && text[start] == 0xC2 && text[start + 1] == 0xA0
+            guard start > 0, isSeparator else { continue }
             b.graphemeFonts[g] = b.wordSpacedIndex(of: b.graphemeFonts[g])
         }
     }

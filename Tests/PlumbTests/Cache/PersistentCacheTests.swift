@@ -45,6 +45,14 @@ import Testing
         return cells
     }
 
+    /// Measures `cells` with an engine on the file and releases it (its writes flushed, its
+    /// connections closed, the WAL checkpointed into the file).
+    static func fill(_ path: String, with cells: [Cell]) {
+        let engine = Self.engine(path)
+        _ = engine.heights(for: cells)
+        engine.flushPersistentCache()
+    }
+
     /// What an engine without any cache answers.
     static func expected(_ cells: [Cell]) -> [TextMeasurement] {
         let fresh = TextMeasurer(configuration: .init(), fonts: PlumbTests.engine.fonts)
@@ -83,11 +91,7 @@ import Testing
         let path = try Self.newPath()
         defer { Self.cleanUp(path) }
         let cells = try Self.cells(60)
-        do {
-            let first = Self.engine(path)
-            _ = first.heights(for: cells)
-            first.flushPersistentCache()
-        }
+        Self.fill(path, with: cells)
         let otherLocale = Self.engine(path, locale: "ja")
         _ = otherLocale.heights(for: cells)
         #expect(otherLocale.persistentCacheStatus?.hits == 0)
@@ -122,10 +126,7 @@ import Testing
         defer { Self.cleanUp(path) }
         let cells = try Self.cells(1500)
         let want = Self.expected(cells)
-        do {
-            let first = Self.engine(path)
-            _ = first.heights(for: cells)
-        }  // released: the last connection checkpoints the WAL into the file
+        Self.fill(path, with: cells)  // released: the last connection checkpoints the WAL into the file
         let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(size > 64 << 10, "\(size)")
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
@@ -147,11 +148,7 @@ import Testing
         defer { Self.cleanUp(path) }
         let cells = try Self.cells(40)
         let want = Self.expected(cells)
-        do {
-            let first = Self.engine(path)
-            _ = first.heights(for: cells)
-            first.flushPersistentCache()
-        }
+        Self.fill(path, with: cells)
         let db = try SQLiteDatabase(path: path, readOnly: false, create: false)
         // The first byte is the height in device pixels: make every stored height 0xFF px.
         try db.execute("UPDATE results SET value = x'FF' || substr(value, 2)")
@@ -165,11 +162,7 @@ import Testing
         let path = try Self.newPath()
         defer { Self.cleanUp(path) }
         let cells = try Self.cells(40)
-        do {
-            let first = Self.engine(path)
-            _ = first.heights(for: cells)
-            first.flushPersistentCache()
-        }
+        Self.fill(path, with: cells)
         let db = try SQLiteDatabase(path: path, readOnly: false, create: false)
         try db.execute("UPDATE meta SET value = 'plumb-results-0' WHERE name = 'format'")
         let e = Self.engine(path)
@@ -189,10 +182,7 @@ import Testing
         }
         let cells = try Self.cells(60)
         let want = Self.expected(cells)
-        do {
-            let first = Self.engine(path)
-            _ = first.heights(for: Array(cells.prefix(30)))
-        }  // closed: no -wal or -shm left
+        Self.fill(path, with: Array(cells.prefix(30)))  // closed: no -wal or -shm left
         try Self.shell("chmod 444 '\(path)'" + (getuid() == 0 ? " && chattr +i '\(path)'" : ""))
         let e = Self.engine(path)
         #expect(e.heights(for: cells) == want)
